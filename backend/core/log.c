@@ -1,0 +1,171 @@
+#include "core/log.h"
+#include "core/buf.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static char **secrets;
+static size_t nsecrets, capsecrets;
+static FILE *log_file;
+static int log_stderr_level = BYOC_LOG_WARN;
+static int log_file_level = BYOC_LOG_DEBUG;
+
+void byoc_secret_register(const char *secret)
+{
+    if (!secret || strlen(secret) < BYOC_SECRET_MIN_LEN)
+        return;
+    pthread_mutex_lock(&lock);
+    for (size_t i = 0; i < nsecrets; i++)
+        if (strcmp(secrets[i], secret) == 0)
+            goto out;
+    if (nsecrets == capsecrets) {
+        capsecrets = capsecrets ? capsecrets * 2 : 8;
+        secrets = byoc_xrealloc(secrets, capsecrets * sizeof *secrets);
+    }
+    secrets[nsecrets++] = byoc_xstrdup(secret);
+out:
+    pthread_mutex_unlock(&lock);
+}
+
+void byoc_secret_clear_all(void)
+{
+    pthread_mutex_lock(&lock);
+    for (size_t i = 0; i < nsecrets; i++)
+        byoc_free_secret(secrets[i]);
+    free(secrets);
+    secrets = NULL;
+    nsecrets = capsecrets = 0;
+    pthread_mutex_unlock(&lock);
+}
+
+void byoc_redact_inplace(char *s)
+{
+    if (!s)
+        return;
+    pthread_mutex_lock(&lock);
+    for (size_t i = 0; i < nsecrets; i++) {
+        size_t n = strlen(secrets[i]);
+        char *p;
+        while ((p = strstr(s, secrets[i])) != NULL) {
+            memcpy(p, "***", 3);
+            memmove(p + 3, p + n, strlen(p + n) + 1);
+        }
+    }
+    pthread_mutex_unlock(&lock);
+}
+
+char *byoc_redact_dup(const char *s)
+{
+    char *d = byoc_xstrdup(s ? s : "");
+    byoc_redact_inplace(d);
+    return d;
+}
+
+int byoc_mkdir_p(const char *path, unsigned mode)
+{
+    char *p = byoc_xstrdup(path);
+    int rc = 0;
+    for (char *q = p + 1; ; q++) {
+        if (*q == '/' || *q == '\0') {
+            char c = *q;
+            *q = '\0';
+            if (mkdir(p, mode) != 0 && errno != EEXIST) {
+                rc = -1;
+                break;
+            }
+            *q = c;
+            if (!c)
+                break;
+        }
+    }
+    free(p);
+    return rc;
+}
+
+static char *xdg_dir(const char *var, const char *fallback)
+{
+    const char *x = getenv(var);
+    if (x && *x == '/')
+        return byoc_xasprintf("%s/byoc", x);
+    const char *home = getenv("HOME");
+    return byoc_xasprintf("%s/%s/byoc", home && *home ? home : "/tmp", fallback);
+}
+
+char *byoc_state_dir(void) { return xdg_dir("XDG_STATE_HOME", ".local/state"); }
+char *byoc_config_dir(void) { return xdg_dir("XDG_CONFIG_HOME", ".config"); }
+
+int byoc_log_init(const char *path, int stderr_level, int file_level)
+{
+    byoc_log_close();
+    pthread_mutex_lock(&lock);
+    log_stderr_level = stderr_level;
+    log_file_level = file_level;
+    pthread_mutex_unlock(&lock);
+    if (!path)
+        return 0;
+    char *dir = byoc_xstrdup(path);
+    char *slash = strrchr(dir, '/');
+    if (slash && slash != dir) {
+        *slash = '\0';
+        byoc_mkdir_p(dir, 0700);
+    }
+    free(dir);
+    int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0600);
+    if (fd < 0)
+        return -1;
+    fchmod(fd, 0600);
+    FILE *f = fdopen(fd, "a");
+    if (!f) {
+        close(fd);
+        return -1;
+    }
+    setvbuf(f, NULL, _IOLBF, 0);
+    pthread_mutex_lock(&lock);
+    log_file = f;
+    pthread_mutex_unlock(&lock);
+    return 0;
+}
+
+void byoc_log_close(void)
+{
+    pthread_mutex_lock(&lock);
+    if (log_file)
+        fclose(log_file);
+    log_file = NULL;
+    pthread_mutex_unlock(&lock);
+}
+
+void byoc_log(byoc_log_level level, const char *fmt, ...)
+{
+    static const char *names[] = {"error", "warn", "info", "debug"};
+    if ((int)level > log_stderr_level && (!log_file || (int)level > log_file_level))
+        return;
+    byoc_buf b = BYOC_BUF_INIT;
+    va_list ap;
+    va_start(ap, fmt);
+    byoc_buf_vprintf(&b, fmt, ap);
+    va_end(ap);
+    byoc_redact_inplace(b.data);
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    struct tm tm;
+    gmtime_r(&ts.tv_sec, &tm);
+    pthread_mutex_lock(&lock);
+    if ((int)level <= log_stderr_level)
+        fprintf(stderr, "byoc: %s: %s\n", names[level], byoc_buf_str(&b));
+    if (log_file && (int)level <= log_file_level)
+        fprintf(log_file, "%04d-%02d-%02dT%02d:%02d:%02d.%03ldZ %s %s\n", tm.tm_year + 1900,
+                tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
+                ts.tv_nsec / 1000000, names[level], byoc_buf_str(&b));
+    pthread_mutex_unlock(&lock);
+    byoc_buf_free(&b);
+}

@@ -1,0 +1,90 @@
+/* task: long operations on worker threads, reporting through an event queue.
+ *
+ * The UI thread (or the CLI's main thread) owns a byoc_evq. It starts tasks;
+ * each task runs `fn` on its own thread and posts events (progress, a log
+ * line, done, error). The queue exposes a file descriptor that becomes
+ * readable whenever events are pending, so the TUI can poll() it beside stdin
+ * and SIGWINCH; the CLI simply blocks in byoc_evq_wait().
+ *
+ * Cancellation is cooperative: byoc_task_cancel() sets a flag that the task's
+ * code (and net/http's transfer callback) checks with byoc_task_cancelled().
+ * A task always ends with exactly one BYOC_EV_DONE or BYOC_EV_ERROR event. */
+#ifndef BYOC_CORE_TASK_H
+#define BYOC_CORE_TASK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/err.h"
+
+typedef struct byoc_evq byoc_evq;
+typedef struct byoc_task byoc_task;
+
+typedef enum {
+    BYOC_EV_LOG,      /* text: one line of output (build log, job log...) */
+    BYOC_EV_PROGRESS, /* key identifies the item (a layer id, a file), current/total in bytes or steps, text a status */
+    BYOC_EV_STATUS,   /* text: a short status change ("pushing", "QUEUED"...) */
+    BYOC_EV_DONE,     /* result: the task's result, owned by the event until taken */
+    BYOC_EV_ERROR,    /* err: why it failed (kind BYOC_E_CANCELLED when cancelled) */
+} byoc_ev_kind;
+
+typedef struct byoc_event {
+    byoc_ev_kind kind;
+    uint64_t task_id;
+    char *key;                 /* PROGRESS: item key, may be NULL */
+    char *text;                /* LOG/STATUS/PROGRESS text, may be NULL */
+    int64_t current, total;    /* PROGRESS; total < 0 when unknown */
+    void *result;              /* DONE: task result */
+    void (*result_free)(void *);
+    byoc_err err;              /* ERROR */
+} byoc_event;
+
+/* Free the strings of an event and its result if not taken (set result=NULL to take it). */
+void byoc_event_release(byoc_event *ev);
+
+byoc_evq *byoc_evq_new(void);
+/* Frees the queue; cancels and joins tasks still running first. */
+void byoc_evq_free(byoc_evq *q);
+/* A descriptor that is readable while events are pending (level-triggered). */
+int byoc_evq_fd(const byoc_evq *q);
+/* Take the oldest event; false if none. The caller releases it. */
+bool byoc_evq_pop(byoc_evq *q, byoc_event *out);
+/* Block until an event is pending or timeout_ms passes (-1: forever). true if one is pending. */
+bool byoc_evq_wait(byoc_evq *q, int timeout_ms);
+/* Number of events dropped because the queue was full (LOG/PROGRESS only are ever dropped;
+ * PROGRESS for the same key is coalesced first). Bounded memory under floods. */
+uint64_t byoc_evq_dropped(const byoc_evq *q);
+
+/* The task body. Return 0 with *result set (may be NULL) for success, or fill err and return -1. */
+typedef int (*byoc_task_fn)(byoc_task *t, void *arg, void **result, void (**result_free)(void *),
+                            byoc_err *err);
+
+/* Start fn(arg) on a new thread. arg_free (may be NULL) is called on arg when the task ends.
+ * Returns the task handle, owned by the queue; valid until byoc_task_release(). */
+byoc_task *byoc_task_start(byoc_evq *q, const char *name, byoc_task_fn fn, void *arg,
+                           void (*arg_free)(void *));
+uint64_t byoc_task_id(const byoc_task *t);
+const char *byoc_task_name(const byoc_task *t);
+void byoc_task_cancel(byoc_task *t);
+bool byoc_task_cancelled(const byoc_task *t);   /* NULL-safe: false */
+bool byoc_task_finished(const byoc_task *t);
+/* Wait for the thread to end (its final event is already queued then). */
+void byoc_task_join(byoc_task *t);
+/* Join if needed and free the handle. */
+void byoc_task_release(byoc_task *t);
+
+/* Called from inside a task (t may be NULL: then they do nothing, so backend
+ * code can be called outside a task too). Text is redacted before queuing. */
+void byoc_task_log(byoc_task *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void byoc_task_status(byoc_task *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void byoc_task_progress(byoc_task *t, const char *key, int64_t current, int64_t total,
+                        const char *text);
+
+/* Run fn synchronously on the calling thread with a task handle (so cancellation
+ * and progress still work) and forward its events to `sink` as they come, for
+ * the CLI. sink may be NULL. Returns fn's return value. */
+typedef void (*byoc_event_sink)(const byoc_event *ev, void *ud);
+int byoc_task_run_sync(const char *name, byoc_task_fn fn, void *arg, void **result,
+                       void (**result_free)(void *), byoc_err *err, byoc_event_sink sink, void *ud);
+
+#endif

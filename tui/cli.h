@@ -1,0 +1,43 @@
+/* cli: the command line. Parses the global flags, dispatches to a verb from
+ * the verb table, maps errors to the exit codes of DESIGN.md. */
+#ifndef BYOC_TUI_CLI_H
+#define BYOC_TUI_CLI_H
+
+#include <stdbool.h>
+
+#include "core/err.h"
+
+/* The global flags, shared by every verb and by the TUI. */
+typedef struct byoc_globals {
+    const char *project_dir;   /* --project, default "." */
+    const char *profile;       /* --profile, else AWS_PROFILE... (resolved by aws/config) */
+    const char *region;        /* --region, else env/profile */
+    bool json;                 /* --json: exactly one JSON document on stdout */
+    bool no_color;             /* --no-color or NO_COLOR */
+    int verbose;               /* -v count */
+} byoc_globals;
+
+/* A verb: `byoc NAME ARGS`. run() gets the arguments after the verb name
+ * (argv[0] is the verb name) and returns the exit code; on failure it fills
+ * err and the dispatcher prints "byoc: <what>: <why>" on stderr. */
+typedef struct byoc_verb {
+    const char *name;
+    const char *args;          /* one-line synopsis of the arguments */
+    const char *summary;       /* one line for `byoc --help` */
+    const char *help;          /* the full text for `byoc VERB --help` */
+    int (*run)(const byoc_globals *g, int argc, char **argv, byoc_err *err);
+} byoc_verb;
+
+/* The verb table, NULL-name terminated (cli_verbs.c). */
+extern const byoc_verb byoc_verbs[];
+
+int byoc_cli_main(int argc, char **argv);
+
+/* Print the verb's one JSON document on stdout (for --json) and free it. */
+struct json_t;
+void byoc_cli_print_json(struct json_t *doc);
+
+/* Print a verb's usage error "byoc: <verb>: <msg>" and return 2. */
+int byoc_cli_usage(byoc_err *err, const char *what, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+#endif
