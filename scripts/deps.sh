@@ -7,7 +7,7 @@ build_pkgs=(build-essential cmake pkg-config git ca-certificates
             libcurl4-openssl-dev libssl-dev libjansson-dev libarchive-dev libgit2-dev libxml2-dev
             libncurses-dev ncurses-term)
 run_pkgs=(docker.io)
-test_pkgs=(docker-registry busybox-static debootstrap apache2-utils openssl tmux clang
+test_pkgs=(docker-registry busybox-static debootstrap debian-archive-keyring apache2-utils openssl util-linux tmux clang
            libclang-rt-14-dev valgrind python3 python3-botocore hyperfine awscli procps curl time)
 
 want=("${build_pkgs[@]}" "${run_pkgs[@]}")

@@ -1,0 +1,23 @@
+/* credprocess: credentials from an external command (`credential_process`).
+ *
+ * The command line is split like the AWS CLI splits it (aws/shlex.h) and run
+ * with fork/execvp: no shell. stdout must be JSON
+ *   {"Version": 1, "AccessKeyId": "...", "SecretAccessKey": "...",
+ *    "SessionToken": "..."?, "Expiration": "ISO 8601"?}
+ * stderr is captured for the error message. A non-zero exit, bad JSON, a
+ * Version other than 1 or a missing key is an error (BYOC_E_ENV) that names
+ * the profile and the program (never its arguments or output secrets). */
+#ifndef BYOC_AWS_CREDPROCESS_H
+#define BYOC_AWS_CREDPROCESS_H
+
+#include "aws/request.h"
+#include "core/err.h"
+
+int byoc_aws_credential_process(const char *profile, const char *command_line, byoc_aws_creds *out,
+                                byoc_err *err);
+
+/* Parse the JSON a credential process printed (exposed for tests). */
+int byoc_aws_credential_process_parse(const char *profile, const char *json, byoc_aws_creds *out,
+                                      byoc_err *err);
+
+#endif

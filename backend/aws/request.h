@@ -1,0 +1,147 @@
+/* request: one AWS API call over HTTP: build it for a protocol, sign it
+ * afresh on every attempt, send it with net/http, retry as net/retry decides,
+ * and turn a failure into a byoc_err that says what went wrong.
+ *
+ * Protocols:
+ *   JSON      POST / with X-Amz-Target and application/x-amz-json-1.1 (ECR, Logs)
+ *   REST_JSON method + path + query, JSON body (Braket)
+ *   QUERY     POST / form body Action=...&Version=..., XML reply (STS, IAM)
+ *   REST_XML  method + path + query, raw or streamed body, XML reply (S3;
+ *             S3 signing rules, x-amz-content-sha256, UNSIGNED-PAYLOAD allowed)
+ * Errors: code from x-amzn-ErrorType / "__type" / "code" (a `ns#` prefix and
+ * a `:suffix` stripped) or XML <Code>; message from "message"/"Message" or
+ * <Message>; request id from x-amzn-RequestId, x-amz-request-id or
+ * <RequestId>. Kinds: authentication failures (unknown key id, signature
+ * mismatch, expired token, clock skew) are BYOC_E_ENV (exit 3: the
+ * credentials, not the operation, need fixing); AccessDenied and every other
+ * service error are BYOC_E_FAILED; transport failures BYOC_E_NET. Each message
+ * says what to do, and err->code/http_status/request_id keep the service's words.
+ *
+ * Service modules normally use aws/client.h; this layer is for code that has
+ * its own credentials and endpoint (the credential chain's STS calls). */
+#ifndef BYOC_AWS_REQUEST_H
+#define BYOC_AWS_REQUEST_H
+
+#include <jansson.h>
+#include <libxml/tree.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "aws/endpoints.h"
+#include "aws/sigv4.h"
+#include "core/err.h"
+#include "core/task.h"
+#include "net/http.h"
+#include "net/retry.h"
+
+/* A set of credentials. Strings are owned; free with byoc_aws_creds_free (wipes). */
+typedef struct byoc_aws_creds {
+    char *access_key_id;
+    char *secret_access_key;
+    char *session_token;  /* NULL for long-term keys */
+    time_t expiration;    /* 0: does not expire */
+} byoc_aws_creds;
+
+void byoc_aws_creds_free(byoc_aws_creds *c);
+void byoc_aws_creds_copy(byoc_aws_creds *dst, const byoc_aws_creds *src);
+
+typedef enum {
+    BYOC_AWS_JSON,
+    BYOC_AWS_REST_JSON,
+    BYOC_AWS_QUERY,
+    BYOC_AWS_REST_XML,
+} byoc_aws_protocol;
+
+/* Where and as whom: everything a call needs besides the call itself. */
+typedef struct byoc_aws_ctx {
+    const byoc_aws_endpoint *endpoint;
+    const byoc_aws_creds *creds;    /* NULL: send unsigned (AssumeRoleWithWebIdentity) */
+    const char *creds_origin;       /* for messages: "env", "profile dev (assume-role)"; may be NULL */
+    const char *ca_bundle;          /* may be NULL */
+    byoc_retry_mode retry_mode;
+    int max_attempts;               /* < 1: the mode's default */
+    byoc_sigv4_cache *sign_cache;   /* may be NULL */
+    byoc_task *task;                /* cancellation and progress; may be NULL */
+} byoc_aws_ctx;
+
+typedef struct byoc_aws_call {
+    byoc_aws_protocol protocol;
+    const char *operation;          /* for messages and logs: "DescribeRepositories" */
+    const char *method;             /* REST_*: "GET", "PUT"...; JSON/QUERY: NULL (POST) */
+    const char *url;                /* full URL (S3 virtual host); else endpoint URL + path */
+    const char *path;               /* REST_*: encoded path ("/job/arn%3Aaws..."); NULL: "/" */
+    const char *query;              /* encoded query without '?', or NULL */
+    const char *target;             /* JSON: X-Amz-Target */
+    const char *content_type;       /* NULL: the protocol's */
+    const byoc_headers *headers;    /* extra headers, may be NULL */
+    const void *body;               /* in-memory body */
+    size_t body_len;
+    byoc_body_reader body_reader;   /* or a streamed body of body_size bytes (-1: chunked) */
+    void *body_ud;
+    int64_t body_size;
+    int (*body_rewind)(void *ud);   /* restart the stream for a retry; NULL: no retries once sent */
+    const char *payload_hash;       /* hex SHA-256 of the body or BYOC_SIGV4_UNSIGNED_PAYLOAD;
+                                       required with body_reader; NULL: computed */
+    byoc_body_sink sink;            /* stream a 2xx body here instead of buffering */
+    void *sink_ud;
+    long timeout_ms;                /* whole exchange, 0: none (streams) */
+} byoc_aws_call;
+
+typedef struct byoc_aws_response {
+    long status;
+    byoc_headers headers;
+    byoc_buf body;                  /* empty when a sink took it */
+    char request_id[96];
+} byoc_aws_response;
+
+void byoc_aws_response_free(byoc_aws_response *r);
+
+/* Perform the call. 0 on a 2xx (S3's "200 with <Error>" counts as a failure),
+ * else -1 with err filled as described above. resp may be NULL; when given it
+ * is filled on success (and on a service error, with the error reply). */
+int byoc_aws_do(const byoc_aws_ctx *ctx, const byoc_aws_call *call, byoc_aws_response *resp, byoc_err *err);
+
+/* The protocol shapes on a context (client.h wraps these):
+ * JSON: POST / X-Amz-Target=target, body (NULL: {}), *out = reply object.
+ * REST_JSON: operation name (for messages: "GetJob"), method, encoded path and
+ *   query, body (NULL: none), *out reply object (may be NULL), *status (may be NULL).
+ * QUERY: Action/Version + params (key, value, ..., NULL), *out = reply XML (may be NULL). */
+int byoc_aws_json_do(const byoc_aws_ctx *ctx, const char *target, json_t *body, json_t **out, byoc_err *err);
+int byoc_aws_rest_json_do(const byoc_aws_ctx *ctx, const char *operation, const char *method, const char *path,
+                          const char *query, json_t *body, json_t **out, long *status, byoc_err *err);
+int byoc_aws_query_do(const byoc_aws_ctx *ctx, const char *action, const char *version,
+                      const char *const *params, xmlDoc **out, byoc_err *err);
+
+/* Fill err from a failed exchange (status >= 300, or an S3 200 <Error>):
+ * parses code, message and request id as described above. Exposed for tests
+ * and for callers that see error bodies elsewhere. */
+void byoc_aws_error_from_response(const char *service, const char *operation, long status,
+                                  const byoc_headers *headers, const char *body, size_t body_len,
+                                  const char *creds_origin, byoc_err *err);
+
+/* True for error codes that mean "these credentials are not accepted". */
+bool byoc_aws_is_auth_error(const char *code);
+
+/* Strip a "ns#" prefix and a ":suffix" from an error code, in place. */
+void byoc_aws_clean_error_code(char *code);
+
+/* ---- helpers for replies ------------------------------------------------------ */
+
+/* Parse XML (no network, no entity expansion). NULL if not well-formed. Free with xmlFreeDoc. */
+xmlDoc *byoc_aws_xml_parse(const char *body, size_t len);
+/* The first child element of n named name (namespaces ignored), or NULL. */
+xmlNode *byoc_aws_xml_child(const xmlNode *n, const char *name);
+/* Text of the element at a '/'-separated path below n ("GetCallerIdentityResult/Account");
+ * malloc'd, or NULL when absent. */
+char *byoc_aws_xml_text(const xmlNode *n, const char *path);
+
+/* Append "key=value" form-encoded (RFC 3986, as the query protocol wants),
+ * with '&' before it when b is not empty. */
+void byoc_aws_form_add(byoc_buf *b, const char *key, const char *value);
+
+/* Parse an ISO 8601 UTC time ("2024-05-01T12:00:00Z", fractions and
+ * +hh:mm offsets accepted). 0, or -1 if malformed. */
+int byoc_aws_parse_time(const char *s, time_t *out);
+
+#endif

@@ -1,0 +1,202 @@
+#include "byoc/files.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/buf.h"
+#include "core/log.h"
+
+int byoc_file_read(const char *path, size_t max, char **data, size_t *len, bool *truncated,
+                   byoc_err *err)
+{
+    *data = NULL;
+    if (len)
+        *len = 0;
+    if (truncated)
+        *truncated = false;
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+    if (fd < 0)
+        return byoc_err_set(err, BYOC_E_FAILED, path, "cannot open: %s", strerror(errno));
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        return byoc_err_set(err, BYOC_E_FAILED, path, "not a regular file");
+    }
+    byoc_buf b = BYOC_BUF_INIT;
+    byoc_buf_reserve(&b, 1);
+    char chunk[16384];
+    for (;;) {
+        size_t want = sizeof chunk;
+        if (b.len + want > max + 1)
+            want = max + 1 - b.len;
+        if (want == 0)
+            break;
+        ssize_t n = read(fd, chunk, want);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            int e = errno;
+            close(fd);
+            byoc_buf_free(&b);
+            return byoc_err_set(err, BYOC_E_FAILED, path, "cannot read: %s", strerror(e));
+        }
+        if (n == 0)
+            break;
+        byoc_buf_append(&b, chunk, (size_t)n);
+    }
+    close(fd);
+    if (b.len > max) {
+        b.len = max;
+        b.data[max] = '\0';
+        if (truncated)
+            *truncated = true;
+    }
+    if (len)
+        *len = b.len;
+    *data = byoc_buf_steal(&b);
+    return 0;
+}
+
+/* Length of the valid UTF-8 sequence at p (1..4), or 0 if invalid. */
+static size_t utf8_seq_len(const unsigned char *p, size_t left)
+{
+    size_t need;
+    if (p[0] >= 0xC2 && p[0] <= 0xDF)
+        need = 2;
+    else if (p[0] >= 0xE0 && p[0] <= 0xEF)
+        need = 3;
+    else if (p[0] >= 0xF0 && p[0] <= 0xF4)
+        need = 4;
+    else
+        return 0;
+    if (left < need)
+        return left == 0 ? 0 : left; /* cut at the end of a bounded read: not evidence of binary */
+    for (size_t i = 1; i < need; i++)
+        if ((p[i] & 0xC0) != 0x80)
+            return 0;
+    return need;
+}
+
+bool byoc_text_is_binary(const char *data, size_t len)
+{
+    const unsigned char *p = (const unsigned char *)data;
+    size_t bad = 0;
+    for (size_t i = 0; i < len;) {
+        unsigned char c = p[i];
+        if (c == 0)
+            return true;
+        if (c >= 0x80) {
+            size_t n = utf8_seq_len(p + i, len - i);
+            if (n == 0) {
+                bad++;
+                i++;
+            } else {
+                i += n;
+            }
+            continue;
+        }
+        if (c < 0x20 && c != '\n' && c != '\r' && c != '\t' && c != '\f' && c != '\v')
+            bad++;
+        i++;
+    }
+    return len > 0 && bad * 20 > len; /* more than 5% junk */
+}
+
+int byoc_make_parents(const char *path, unsigned dir_mode, byoc_err *err)
+{
+    char *dir = byoc_xstrdup(path);
+    char *slash = strrchr(dir, '/');
+    int rc = 0;
+    if (slash && slash != dir) {
+        *slash = '\0';
+        if (byoc_mkdir_p(dir, dir_mode) != 0)
+            rc = byoc_err_set(err, BYOC_E_FAILED, dir, "cannot create directory: %s", strerror(errno));
+    }
+    free(dir);
+    return rc;
+}
+
+int byoc_file_write_atomic(const char *path, const void *data, size_t len, unsigned mode,
+                           byoc_err *err)
+{
+    const char *base = byoc_path_base(path);
+    char *tmp = byoc_xasprintf("%.*s.%s.XXXXXX", (int)(base - path), path, base);
+    int fd = mkostemp(tmp, O_CLOEXEC);
+    if (fd < 0) {
+        int e = errno;
+        free(tmp);
+        return byoc_err_set(err, BYOC_E_FAILED, path, "cannot create a temporary file: %s", strerror(e));
+    }
+    const char *p = data;
+    size_t left = len;
+    int rc = 0;
+    if (fchmod(fd, mode) != 0)
+        rc = -1;
+    while (rc == 0 && left > 0) {
+        ssize_t n = write(fd, p, left);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            rc = -1;
+            break;
+        }
+        p += n;
+        left -= (size_t)n;
+    }
+    if (rc == 0 && fsync(fd) != 0)
+        rc = -1;
+    int e = errno;
+    if (close(fd) != 0 && rc == 0) {
+        rc = -1;
+        e = errno;
+    }
+    if (rc == 0 && rename(tmp, path) != 0) {
+        rc = -1;
+        e = errno;
+    }
+    if (rc != 0) {
+        unlink(tmp);
+        byoc_err_set(err, BYOC_E_FAILED, path, "cannot write: %s", strerror(e));
+    }
+    free(tmp);
+    return rc;
+}
+
+char *byoc_path_join(const char *a, const char *b)
+{
+    if (!a || !*a || (b && b[0] == '/'))
+        return byoc_xstrdup(b ? b : "");
+    if (!b || !*b)
+        return byoc_xstrdup(a);
+    size_t n = strlen(a);
+    while (n > 1 && a[n - 1] == '/')
+        n--;
+    while (b[0] == '.' && b[1] == '/')
+        b += 2;
+    if (strcmp(b, ".") == 0)
+        return byoc_xstrndup(a, n);
+    return byoc_xasprintf("%.*s%s%s", (int)n, a, a[n - 1] == '/' ? "" : "/", b);
+}
+
+bool byoc_path_exists(const char *path)
+{
+    struct stat st;
+    return lstat(path, &st) == 0;
+}
+
+bool byoc_path_is_dir(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+const char *byoc_path_base(const char *path)
+{
+    const char *s = strrchr(path, '/');
+    return s ? s + 1 : path;
+}

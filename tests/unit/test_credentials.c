@@ -1,0 +1,410 @@
+/* The credential chain without network: env vs profiles, credentials file vs
+ * config file, credential_process (a real script exec'd without a shell,
+ * failing ones too), source_profile validation and cycles, unsupported
+ * sources, refresh of expiring credentials, and the CLI-style command split.
+ * (AssumeRole itself runs against moto in tests/integration/test_aws_sts.c.) */
+#include "check.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "aws/credentials.h"
+#include "aws/credprocess.h"
+#include "aws/shlex.h"
+#include "core/log.h"
+
+static char *dir;
+static char config_path[4096], creds_path[4096], script[4096], failing[4096], counter[4096];
+
+static void write_file(const char *path, const char *text, int mode)
+{
+    FILE *f = fopen(path, "w");
+    fputs(text, f);
+    fclose(f);
+    chmod(path, (mode_t)mode);
+}
+
+static void clear_env(void)
+{
+    static const char *const vars[] = {"AWS_PROFILE", "AWS_DEFAULT_PROFILE", "AWS_ACCESS_KEY_ID",
+                                       "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "AWS_SECURITY_TOKEN",
+                                       "AWS_WEB_IDENTITY_TOKEN_FILE", "AWS_ROLE_ARN",
+                                       "AWS_CONTAINER_CREDENTIALS_RELATIVE_URI", "AWS_CONTAINER_CREDENTIALS_FULL_URI",
+                                       "AWS_CONFIG_FILE", "AWS_SHARED_CREDENTIALS_FILE", "AWS_REGION",
+                                       "AWS_DEFAULT_REGION", "AWS_ENDPOINT_URL"};
+    for (size_t i = 0; i < sizeof vars / sizeof *vars; i++)
+        unsetenv(vars[i]);
+}
+
+static byoc_aws_config *load(const char *profile)
+{
+    byoc_aws_config_opts o = {.profile = profile, .config_file = config_path, .credentials_file = creds_path};
+    byoc_aws_config *c = NULL;
+    byoc_err err;
+    if (byoc_aws_config_load(&o, &c, &err) != 0)
+        fprintf(stderr, "config: %s\n", err.message);
+    return c;
+}
+
+/* Resolve for a profile; returns rc and fills creds/info/err. */
+static int resolve(const char *profile, byoc_aws_creds *creds, byoc_aws_creds_info *info, byoc_err *err)
+{
+    byoc_aws_config *c = load(profile);
+    if (!c)
+        return -2;
+    int rc = byoc_aws_credentials_resolve(c, NULL, creds, info, err);
+    byoc_aws_config_free(c);
+    return rc;
+}
+
+static void test_shlex(void)
+{
+    /* Expected values from Python's shlex.split (the AWS CLI's splitter). */
+    static const struct {
+        const char *in;
+        const char *out; /* words joined with '|' */
+    } cases[] = {
+        {"a b", "a|b"},
+        {"a 'b c' d", "a|b c|d"},
+        {"a \"b \\\" c\"", "a|b \" c"},
+        {"a\\ b", "a b"},
+        {"a''b", "ab"},
+        {"''", ""},
+        {"x \"a\\\\b\" \"a\\nb\"", "x|a\\b|a\\nb"},
+        {"a\"b c\"d", "ab cd"},
+        {"a #b", "a|#b"},
+        {"  lead  trail  ", "lead|trail"},
+        {"/bin/tool --flag=$HOME;rm", "/bin/tool|--flag=$HOME;rm"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char **argv;
+        size_t argc;
+        byoc_err err;
+        CHECK_INT(byoc_shlex_split(cases[i].in, &argv, &argc, &err), 0);
+        byoc_buf b = BYOC_BUF_INIT;
+        for (size_t k = 0; k < argc; k++)
+            byoc_buf_printf(&b, "%s%s", k ? "|" : "", argv[k]);
+        CHECK_STR(byoc_buf_str(&b), cases[i].out);
+        CHECK(argv[argc] == NULL);
+        byoc_buf_free(&b);
+        byoc_shlex_free(argv);
+    }
+    char **argv;
+    size_t argc;
+    byoc_err err;
+    CHECK_INT(byoc_shlex_split("it's", &argv, &argc, &err), -1);
+    CHECK_STR(err.message, "No closing quotation");
+    CHECK_INT(byoc_shlex_split("trail\\", &argv, &argc, &err), -1);
+    CHECK_STR(err.message, "No escaped character");
+    CHECK_INT(byoc_shlex_split("", &argv, &argc, &err), 0);
+    CHECK_INT(argc, 0);
+    byoc_shlex_free(argv);
+}
+
+static void test_env_and_files(void)
+{
+    byoc_aws_creds cr;
+    byoc_aws_creds_info info;
+    byoc_err err;
+
+    /* Env wins over the default profile... */
+    setenv("AWS_ACCESS_KEY_ID", "AKIDENV", 1);
+    setenv("AWS_SECRET_ACCESS_KEY", "env-secret-value", 1);
+    setenv("AWS_SESSION_TOKEN", "env-session-token", 1);
+    CHECK_INT(resolve(NULL, &cr, &info, &err), 0);
+    CHECK_STR(cr.access_key_id, "AKIDENV");
+    CHECK_STR(cr.session_token, "env-session-token");
+    CHECK_STR(info.source, "env");
+    CHECK_STR(info.profile, "");
+    char origin[200];
+    byoc_aws_creds_info_origin(&info, origin, sizeof origin);
+    CHECK_STR(origin, "env");
+    byoc_aws_creds_free(&cr);
+    /* ...and over AWS_PROFILE, but not over --profile. */
+    setenv("AWS_PROFILE", "filed", 1);
+    CHECK_INT(resolve(NULL, &cr, &info, &err), 0);
+    CHECK_STR(info.source, "env");
+    byoc_aws_creds_free(&cr);
+    unsetenv("AWS_PROFILE");
+    CHECK_INT(resolve("filed", &cr, &info, &err), 0);
+    CHECK_STR(cr.access_key_id, "AKIDFILED");
+    CHECK_STR(info.source, "shared-credentials-file");
+    CHECK_STR(info.profile, "filed");
+    CHECK(cr.session_token == NULL);
+    byoc_aws_creds_info_origin(&info, origin, sizeof origin);
+    CHECK_STR(origin, "profile filed (shared-credentials-file)");
+    byoc_aws_creds_free(&cr);
+    /* Half the env pair is an error, as in the CLI. */
+    unsetenv("AWS_SECRET_ACCESS_KEY");
+    CHECK_INT(resolve(NULL, &cr, &info, &err), -1);
+    CHECK_INT(err.kind, BYOC_E_ENV);
+    CHECK(strstr(err.message, "AWS_ACCESS_KEY_ID is set but AWS_SECRET_ACCESS_KEY is not") != NULL);
+    unsetenv("AWS_ACCESS_KEY_ID");
+    unsetenv("AWS_SESSION_TOKEN");
+
+    /* Default profile from the credentials file. */
+    CHECK_INT(resolve(NULL, &cr, &info, &err), 0);
+    CHECK_STR(cr.access_key_id, "AKIDDEFAULT");
+    CHECK_STR(info.source, "shared-credentials-file");
+    CHECK_STR(info.profile, "default");
+    byoc_aws_creds_free(&cr);
+    /* Keys only in the config file. */
+    CHECK_INT(resolve("configured", &cr, &info, &err), 0);
+    CHECK_STR(cr.access_key_id, "AKIDCONFIG");
+    CHECK_STR(cr.session_token, "config-session-token");
+    CHECK_STR(info.source, "config-file");
+    byoc_aws_creds_free(&cr);
+    /* The credentials file comes before credential_process. */
+    CHECK_INT(resolve("both", &cr, &info, &err), 0);
+    CHECK_STR(info.source, "shared-credentials-file");
+    byoc_aws_creds_free(&cr);
+    /* A profile with half a key pair. */
+    CHECK_INT(resolve("half", &cr, &info, &err), -1);
+    CHECK(strstr(err.message, "has aws_access_key_id but no aws_secret_access_key") != NULL);
+    /* Secrets read from the files are redacted everywhere from now on. */
+    char *red = byoc_redact_dup("x filed-secret-value y");
+    CHECK_STR(red, "x *** y");
+    free(red);
+    /* No credentials anywhere. */
+    CHECK_INT(resolve("empty", &cr, &info, &err), -1);
+    CHECK_INT(err.kind, BYOC_E_ENV);
+    CHECK(strstr(err.message, "no AWS credentials found") != NULL);
+    CHECK(strstr(err.message, "\"empty\"") != NULL);
+    setenv("AWS_CONTAINER_CREDENTIALS_RELATIVE_URI", "/v2/credentials/x", 1);
+    CHECK_INT(resolve("empty", &cr, &info, &err), -1);
+    CHECK(strstr(err.message, "container credentials") != NULL);
+    unsetenv("AWS_CONTAINER_CREDENTIALS_RELATIVE_URI");
+}
+
+static void test_process(void)
+{
+    byoc_aws_creds cr;
+    byoc_aws_creds_info info;
+    byoc_err err;
+    /* Arguments arrive split as the CLI splits them, with no shell in between:
+     * quotes group, and $HOME ; | stay literal. */
+    CHECK_INT(resolve("proc", &cr, &info, &err), 0);
+    if (err.message[0] && cr.access_key_id == NULL)
+        fprintf(stderr, "proc: %s\n", err.message);
+    CHECK_STR(cr.access_key_id, "AKIDPROC");
+    CHECK_STR(cr.secret_access_key, "proc-secret-value");
+    CHECK_STR(cr.session_token, "two words|$HOME;|x|");
+    CHECK_STR(info.source, "credential-process");
+    CHECK_STR(info.profile, "proc");
+    CHECK_INT(info.expiration, 4070908800); /* 2099-01-01T00:00:00Z */
+    byoc_aws_creds_free(&cr);
+    char *red = byoc_redact_dup("proc-secret-value");
+    CHECK_STR(red, "***");
+    free(red);
+
+    static const struct {
+        const char *profile;
+        const char *want;
+    } bad[] = {
+        {"proc-exit", "failed with exit status 3: token expired, run login"},
+        {"proc-badjson", "not a JSON object"},
+        {"proc-version", "unsupported Version 2"},
+        {"proc-nokey", "lacks SecretAccessKey"},
+        {"proc-badexp", "unreadable Expiration"},
+        {"proc-missing", "cannot run /nonexistent/credential-helper"},
+        {"proc-quote", "cannot split the command line: No closing quotation"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        CHECK_INT(resolve(bad[i].profile, &cr, &info, &err), -1);
+        CHECK_INT(err.kind, BYOC_E_ENV);
+        CHECK_STR(err.what, "credential_process");
+        if (!strstr(err.message, bad[i].want) || !strstr(err.message, bad[i].profile))
+            check_fail(__FILE__, __LINE__, "%s: got [%s], want it to contain [%s]", bad[i].profile, err.message,
+                       bad[i].want);
+        /* A secret the process printed before failing never shows. */
+        CHECK(strstr(err.message, "leaked-secret-value") == NULL);
+    }
+
+    /* The JSON parser alone. */
+    CHECK_INT(byoc_aws_credential_process_parse("p", "{\"Version\":1,\"AccessKeyId\":\"A\",\"SecretAccessKey\":"
+                                                     "\"S-secret\",\"Expiration\":\"2030-05-01T10:00:00.123+02:00\"}",
+                                                &cr, &err), 0);
+    CHECK_INT(cr.expiration, 1903860000 - 7200);
+    CHECK(cr.session_token == NULL);
+    byoc_aws_creds_free(&cr);
+    CHECK_INT(byoc_aws_credential_process_parse("p", "{\"Version\":\"1\",\"AccessKeyId\":\"A\"}", &cr, &err), -1);
+    CHECK(strstr(err.message, "unsupported Version 1") != NULL);
+}
+
+static int count_runs(void)
+{
+    char *text = check_read_file(counter, NULL);
+    int n = 0;
+    for (char *p = text; p && *p; p++)
+        n += *p == '\n';
+    free(text);
+    return n;
+}
+
+static void test_provider_refresh(void)
+{
+    byoc_err err;
+    byoc_aws_config *c = load("proc-counting");
+    byoc_aws_creds_provider *p = byoc_aws_creds_provider_new(c, NULL);
+    byoc_aws_creds cr;
+    byoc_aws_creds_info info;
+    unlink(counter);
+    /* Long-lived: resolved once, then served from the cache. */
+    for (int i = 0; i < 3; i++) {
+        CHECK_INT(byoc_aws_creds_provider_get(p, NULL, &cr, &info, &err), 0);
+        CHECK_STR(cr.access_key_id, "AKIDCOUNT");
+        byoc_aws_creds_free(&cr);
+    }
+    CHECK_INT(count_runs(), 1);
+    byoc_aws_creds_provider_free(p);
+    byoc_aws_config_free(c);
+
+    /* Expiring within 15 minutes: every get runs the process again. */
+    c = load("proc-expiring");
+    p = byoc_aws_creds_provider_new(c, NULL);
+    unlink(counter);
+    for (int i = 0; i < 3; i++) {
+        CHECK_INT(byoc_aws_creds_provider_get(p, NULL, &cr, &info, &err), 0);
+        CHECK_STR(info.source, "credential-process");
+        byoc_aws_creds_free(&cr);
+    }
+    CHECK_INT(count_runs(), 3);
+    byoc_aws_creds_provider_free(p);
+    byoc_aws_config_free(c);
+}
+
+static void test_assume_role_config(void)
+{
+    byoc_aws_creds cr;
+    byoc_aws_creds_info info;
+    byoc_err err;
+    static const struct {
+        const char *profile;
+        const char *want;
+    } cases[] = {
+        {"loop-a", "infinite loop in the source_profile chain: loop-a -> loop-b -> loop-a"},
+        {"loop-self", "infinite loop in the source_profile chain: loop-self -> loop-self"},
+        {"role-both", "contains both source_profile and credential_source"},
+        {"role-neither", "has role_arn but neither source_profile nor credential_source"},
+        {"role-missing-source", "the source_profile \"ghost\" referenced in the profile \"role-missing-source\" does not exist"},
+        {"role-empty-source", "the source profile \"empty\" must have credentials"},
+        {"role-mfa", "mfa_serial"},
+        {"role-imds", "credential_source = Ec2InstanceMetadata is not supported"},
+        {"role-bogus", "credential_source = Bogus is not valid"},
+        {"role-env", "credential_source = Environment, but AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY are not set"},
+        {"role-duration", "duration_seconds must be 900..43200"},
+        {"sso", "IAM Identity Center (SSO) is not supported"},
+        {"sso-legacy", "IAM Identity Center (SSO) is not supported"},
+        {"web-missing-token", "web_identity_token_file"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        CHECK_INT(resolve(cases[i].profile, &cr, &info, &err), -1);
+        CHECK_INT(err.kind, BYOC_E_ENV);
+        if (!strstr(err.message, cases[i].want))
+            check_fail(__FILE__, __LINE__, "%s: got [%s], want [%s]", cases[i].profile, err.message, cases[i].want);
+    }
+}
+
+int main(void)
+{
+    clear_env();
+    dir = check_tmpdir();
+    snprintf(config_path, sizeof config_path, "%s/config", dir);
+    snprintf(creds_path, sizeof creds_path, "%s/credentials", dir);
+    snprintf(script, sizeof script, "%s/cred helper.sh", dir);
+    snprintf(failing, sizeof failing, "%s/failing.sh", dir);
+    snprintf(counter, sizeof counter, "%s/runs", dir);
+
+    /* A credential helper; it is exec'd by path (no shell parses our command line). */
+    char text[8192];
+    snprintf(text, sizeof text,
+             "#!/bin/sh\n"
+             "mode=$1; shift\n"
+             "case $mode in\n"
+             "ok) printf '{\"Version\": 1, \"AccessKeyId\": \"AKIDPROC\", \"SecretAccessKey\": "
+             "\"proc-secret-value\", \"SessionToken\": \"%%s|%%s|%%s|%%s\", \"Expiration\": "
+             "\"2099-01-01T00:00:00Z\"}' \"$1\" \"$2\" \"$3\" \"$4\" ;;\n"
+             "exit) echo leaked-secret-value; echo 'token expired, run login' >&2; exit 3 ;;\n"
+             "badjson) echo 'SecretAccessKey=leaked-secret-value' ;;\n"
+             "version) echo '{\"Version\": 2, \"AccessKeyId\": \"A\", \"SecretAccessKey\": \"leaked-secret-value\"}' ;;\n"
+             "nokey) echo '{\"Version\": 1, \"AccessKeyId\": \"A\"}' ;;\n"
+             "badexp) echo '{\"Version\": 1, \"AccessKeyId\": \"A\", \"SecretAccessKey\": \"leaked-secret-value\", "
+             "\"Expiration\": \"soon\"}' ;;\n"
+             "count) echo run >> \"$1\"; echo \"{\\\"Version\\\": 1, \\\"AccessKeyId\\\": \\\"AKIDCOUNT\\\", "
+             "\\\"SecretAccessKey\\\": \\\"count-secret-value\\\", \\\"SessionToken\\\": \\\"t-token-value\\\", "
+             "\\\"Expiration\\\": \\\"$2\\\"}\" ;;\n"
+             "esac\n");
+    write_file(script, text, 0700);
+
+    time_t soon = time(NULL) + 5 * 60;
+    struct tm tm;
+    gmtime_r(&soon, &tm);
+    char soon_s[32];
+    strftime(soon_s, sizeof soon_s, "%Y-%m-%dT%H:%M:%SZ", &tm);
+
+    byoc_buf cfg = BYOC_BUF_INIT;
+    byoc_buf_printf(&cfg,
+             "[default]\nregion = us-east-1\n"
+             "[profile configured]\naws_access_key_id = AKIDCONFIG\naws_secret_access_key = config-secret-value\n"
+             "aws_session_token = config-session-token\n"
+             "[profile both]\ncredential_process = '%s' ok\n"
+             "[profile half]\naws_access_key_id = AKIDHALF\n"
+             "[profile empty]\nregion = us-east-1\n"
+             "[profile proc]\ncredential_process = '%s' ok \"two words\" '$HOME;' x\n"
+             "[profile proc-exit]\ncredential_process = '%s' exit\n"
+             "[profile proc-badjson]\ncredential_process = '%s' badjson\n"
+             "[profile proc-version]\ncredential_process = '%s' version\n"
+             "[profile proc-nokey]\ncredential_process = '%s' nokey\n"
+             "[profile proc-badexp]\ncredential_process = '%s' badexp\n"
+             "[profile proc-missing]\ncredential_process = /nonexistent/credential-helper --x\n"
+             "[profile proc-quote]\ncredential_process = '%s ok\n"
+             "[profile proc-counting]\ncredential_process = '%s' count '%s' 2099-01-01T00:00:00Z\n"
+             "[profile proc-expiring]\ncredential_process = '%s' count '%s' %s\n"
+             "[profile loop-a]\nrole_arn = arn:aws:iam::123456789012:role/a\nsource_profile = loop-b\n"
+             "[profile loop-b]\nrole_arn = arn:aws:iam::123456789012:role/b\nsource_profile = loop-a\n"
+             "[profile loop-self]\nrole_arn = arn:aws:iam::123456789012:role/s\nsource_profile = loop-self\n"
+             "[profile role-both]\nrole_arn = arn:aws:iam::123456789012:role/x\nsource_profile = filed\n"
+             "credential_source = Environment\n"
+             "[profile role-neither]\nrole_arn = arn:aws:iam::123456789012:role/x\n"
+             "[profile role-missing-source]\nrole_arn = arn:aws:iam::123456789012:role/x\nsource_profile = ghost\n"
+             "[profile role-empty-source]\nrole_arn = arn:aws:iam::123456789012:role/x\nsource_profile = empty\n"
+             "[profile role-mfa]\nrole_arn = arn:aws:iam::123456789012:role/x\nsource_profile = filed\n"
+             "mfa_serial = arn:aws:iam::123456789012:mfa/me\n"
+             "[profile role-imds]\nrole_arn = arn:aws:iam::123456789012:role/x\n"
+             "credential_source = Ec2InstanceMetadata\n"
+             "[profile role-bogus]\nrole_arn = arn:aws:iam::123456789012:role/x\ncredential_source = Bogus\n"
+             "[profile role-env]\nrole_arn = arn:aws:iam::123456789012:role/x\ncredential_source = Environment\n"
+             "[profile role-duration]\nrole_arn = arn:aws:iam::123456789012:role/x\nsource_profile = filed\n"
+             "duration_seconds = 60\n"
+             "[profile sso]\nsso_session = corp\nsso_account_id = 123456789012\nsso_role_name = dev\n"
+             "[profile sso-legacy]\nsso_start_url = https://corp.awsapps.com/start\n"
+             "[profile web-missing-token]\nrole_arn = arn:aws:iam::123456789012:role/x\n"
+             "web_identity_token_file = %s/no-such-token\n"
+             "[sso-session corp]\nsso_region = us-east-1\n",
+             script, script, script, script, script, script, script, script, script, counter, script, counter,
+             soon_s, dir);
+    write_file(config_path, cfg.data, 0600);
+    byoc_buf_free(&cfg);
+    write_file(creds_path,
+               "[default]\naws_access_key_id = AKIDDEFAULT\naws_secret_access_key = default-secret-value\n"
+               "[filed]\naws_access_key_id = AKIDFILED\naws_secret_access_key = filed-secret-value\n"
+               "[both]\naws_access_key_id = AKIDBOTH\naws_secret_access_key = both-secret-value\n",
+               0600);
+
+    test_shlex();
+    test_env_and_files();
+    test_process();
+    test_provider_refresh();
+    test_assume_role_config();
+
+    unlink(config_path);
+    unlink(creds_path);
+    unlink(script);
+    unlink(counter);
+    rmdir(dir);
+    free(dir);
+    byoc_secret_clear_all();
+    return check_done();
+}

@@ -1,0 +1,295 @@
+#include "action.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "keys.h"
+
+#define G TUI_CTX_GLOBAL
+#define ROW(ctx, id, name, keys, label, arg, hint, hint_label, help) \
+    {ctx, TUI_ACT_##id, name, keys, label, arg, hint, hint_label, help}
+
+static const tui_action table[] = {
+    ROW(G, HELP, "help", "? F1", NULL, NULL, 1, NULL, "Show every key and command, by context"),
+    ROW(G, BACK, "back", "q Esc", NULL, NULL, 2, NULL, "Go back; on the top level q quits"),
+    ROW(G, COMMAND, "command", ":", NULL, NULL, 3, "cmd", "Open the command prompt (:goto build, :quit, ...)"),
+    ROW(G, GOTO, "goto", "1 2 3 4 5 6", "1-6", "STEP", 4, "steps",
+        "Go to a step: 1 Decide, 2 Build, 3 Push, 4 Permit, 5 Run, 6 Monitor"),
+    ROW(G, NEXT_STEP, "next-step", "]", NULL, NULL, 0, NULL, "Go to the next step"),
+    ROW(G, PREV_STEP, "prev-step", "[", NULL, NULL, 0, NULL, "Go to the previous step"),
+    ROW(G, QUIT, "quit", "C-c", NULL, NULL, 0, NULL, "Quit byoc (asks first while a task runs)"),
+    ROW(G, REDRAW, "redraw", "C-l", NULL, NULL, 0, NULL, "Redraw the whole screen"),
+    ROW(G, SUSPEND, "suspend", "C-z", NULL, NULL, 0, NULL, "Suspend byoc; resume it with fg"),
+
+    ROW(TUI_CTX_STEP, SIDEBAR, "sidebar", "Tab Left", NULL, NULL, 1, NULL, "Move the focus to the step list"),
+    ROW(TUI_CTX_STEP, UP, "up", "Up k", NULL, NULL, 0, NULL, "Scroll up"),
+    ROW(TUI_CTX_STEP, DOWN, "down", "Down j", NULL, NULL, 2, "scroll", "Scroll down"),
+    ROW(TUI_CTX_STEP, PAGE_UP, "page-up", "PgUp C-b", NULL, NULL, 0, NULL, "One page up"),
+    ROW(TUI_CTX_STEP, PAGE_DOWN, "page-down", "PgDn C-f Space", NULL, NULL, 0, NULL, "One page down"),
+
+    ROW(TUI_CTX_SIDEBAR, UP, "up", "Up k", NULL, NULL, 1, "move", "Select the previous step"),
+    ROW(TUI_CTX_SIDEBAR, DOWN, "down", "Down j", NULL, NULL, 0, NULL, "Select the next step"),
+    ROW(TUI_CTX_SIDEBAR, TOP, "top", "Home g", NULL, NULL, 0, NULL, "Select the first step"),
+    ROW(TUI_CTX_SIDEBAR, BOTTOM, "bottom", "End G", NULL, NULL, 0, NULL, "Select the last step"),
+    ROW(TUI_CTX_SIDEBAR, OPEN, "open", "Enter Right Tab l", NULL, NULL, 2, NULL,
+        "Move the focus into the selected step"),
+
+    ROW(TUI_CTX_LIST, UP, "up", "Up k", NULL, NULL, 0, NULL, "Select the previous row"),
+    ROW(TUI_CTX_LIST, DOWN, "down", "Down j", NULL, NULL, 0, NULL, "Select the next row"),
+    ROW(TUI_CTX_LIST, PAGE_UP, "page-up", "PgUp C-b", NULL, NULL, 0, NULL, "One page up"),
+    ROW(TUI_CTX_LIST, PAGE_DOWN, "page-down", "PgDn C-f Space", NULL, NULL, 0, NULL, "One page down"),
+    ROW(TUI_CTX_LIST, TOP, "top", "Home g", NULL, NULL, 0, NULL, "Select the first row"),
+    ROW(TUI_CTX_LIST, BOTTOM, "bottom", "End G", NULL, NULL, 0, NULL, "Select the last row"),
+    ROW(TUI_CTX_LIST, OPEN, "open", "Enter", NULL, NULL, 1, NULL, "Open the selected row"),
+    ROW(TUI_CTX_LIST, FILTER, "filter", "/", NULL, NULL, 2, NULL,
+        "Filter the rows (case-insensitive substring; Esc clears)"),
+    ROW(TUI_CTX_LIST, SORT, "sort", "s", NULL, NULL, 3, NULL, "Sort by the next column"),
+    ROW(TUI_CTX_LIST, REVERSE, "reverse", "S", NULL, NULL, 0, NULL, "Reverse the sort order"),
+
+    ROW(TUI_CTX_FORM, NEXT_FIELD, "next-field", "Tab Down", NULL, NULL, 1, "next", "Go to the next field"),
+    ROW(TUI_CTX_FORM, PREV_FIELD, "prev-field", "S-Tab Up", NULL, NULL, 2, "prev", "Go to the previous field"),
+    ROW(TUI_CTX_FORM, ACCEPT, "accept", "Enter", NULL, NULL, 0, NULL,
+        "Next field; on the last field, submit"),
+    ROW(TUI_CTX_FORM, SUBMIT, "submit", "C-s", NULL, NULL, 3, NULL, "Validate every field and submit the form"),
+
+    ROW(TUI_CTX_CHOICE, CHOICE_PREV, "choice-prev", "Left h", NULL, NULL, 1, "change", "Previous choice (toggle: flip)"),
+    ROW(TUI_CTX_CHOICE, CHOICE_NEXT, "choice-next", "Right l Space", NULL, NULL, 0, NULL, "Next choice (toggle: flip)"),
+
+    ROW(TUI_CTX_EDIT, CURSOR_LEFT, "cursor-left", "Left", NULL, NULL, 0, NULL, "Move the cursor left"),
+    ROW(TUI_CTX_EDIT, CURSOR_RIGHT, "cursor-right", "Right", NULL, NULL, 0, NULL, "Move the cursor right"),
+    ROW(TUI_CTX_EDIT, LINE_START, "line-start", "Home C-a", NULL, NULL, 0, NULL, "Move to the start of the text"),
+    ROW(TUI_CTX_EDIT, LINE_END, "line-end", "End C-e", NULL, NULL, 0, NULL, "Move to the end of the text"),
+    ROW(TUI_CTX_EDIT, DELETE_BACK, "delete-back", "Backspace", NULL, NULL, 0, NULL, "Delete the character before the cursor"),
+    ROW(TUI_CTX_EDIT, DELETE, "delete", "Del C-d", NULL, NULL, 0, NULL, "Delete the character under the cursor"),
+    ROW(TUI_CTX_EDIT, KILL_LINE, "kill-line", "C-u", NULL, NULL, 3, "clear", "Delete from the start of the text to the cursor"),
+    ROW(TUI_CTX_EDIT, KILL_WORD, "kill-word", "C-w", NULL, NULL, 0, NULL, "Delete the word before the cursor"),
+    ROW(TUI_CTX_EDIT, ACCEPT, "accept", "Enter", NULL, NULL, 1, NULL, "Accept the text"),
+    ROW(TUI_CTX_EDIT, CANCEL, "cancel", "Esc", NULL, NULL, 2, NULL, "Cancel"),
+
+    ROW(TUI_CTX_PROMPT, COMPLETE, "complete", "Tab", NULL, NULL, 1, NULL, "Complete the command name"),
+    ROW(TUI_CTX_PROMPT, HISTORY_PREV, "history-prev", "Up", NULL, NULL, 0, NULL, "Previous command"),
+    ROW(TUI_CTX_PROMPT, HISTORY_NEXT, "history-next", "Down", NULL, NULL, 0, NULL, "Next command"),
+
+    ROW(TUI_CTX_LOG, UP, "up", "Up k", NULL, NULL, 0, NULL, "Scroll up one line (stops following)"),
+    ROW(TUI_CTX_LOG, DOWN, "down", "Down j", NULL, NULL, 0, NULL, "Scroll down one line"),
+    ROW(TUI_CTX_LOG, PAGE_UP, "page-up", "PgUp C-b", NULL, NULL, 0, NULL, "One page up (stops following)"),
+    ROW(TUI_CTX_LOG, PAGE_DOWN, "page-down", "PgDn C-f Space", NULL, NULL, 0, NULL, "One page down"),
+    ROW(TUI_CTX_LOG, TOP, "top", "Home g", NULL, NULL, 0, NULL, "Go to the oldest line (stops following)"),
+    ROW(TUI_CTX_LOG, BOTTOM, "bottom", "End G", NULL, NULL, 0, NULL, "Go to the newest line"),
+    ROW(TUI_CTX_LOG, FOLLOW, "follow", "F", NULL, NULL, 1, NULL, "Follow new lines (resume auto-scroll)"),
+    ROW(TUI_CTX_LOG, WRAP, "wrap", "w", NULL, NULL, 3, NULL, "Wrap long lines on/off"),
+    ROW(TUI_CTX_LOG, TIMESTAMPS, "timestamps", "t", NULL, NULL, 4, "time", "Show timestamps on/off"),
+    ROW(TUI_CTX_LOG, SEARCH, "search", "/", NULL, NULL, 2, NULL, "Search the log (case-insensitive)"),
+    ROW(TUI_CTX_LOG, NEXT_MATCH, "next-match", "n", NULL, NULL, 0, NULL, "Next match"),
+    ROW(TUI_CTX_LOG, PREV_MATCH, "prev-match", "N", NULL, NULL, 0, NULL, "Previous match"),
+
+    ROW(TUI_CTX_HELP, UP, "up", "Up k", NULL, NULL, 0, NULL, "Scroll up"),
+    ROW(TUI_CTX_HELP, DOWN, "down", "Down j", NULL, NULL, 1, "scroll", "Scroll down"),
+    ROW(TUI_CTX_HELP, PAGE_UP, "page-up", "PgUp C-b", NULL, NULL, 0, NULL, "One page up"),
+    ROW(TUI_CTX_HELP, PAGE_DOWN, "page-down", "PgDn C-f Space", NULL, NULL, 2, "page", "One page down"),
+    ROW(TUI_CTX_HELP, TOP, "top", "Home g", NULL, NULL, 0, NULL, "Go to the top"),
+    ROW(TUI_CTX_HELP, BOTTOM, "bottom", "End G", NULL, NULL, 0, NULL, "Go to the end"),
+
+    ROW(TUI_CTX_DIALOG, YES, "yes", "y Y", NULL, NULL, 1, NULL, "Answer yes"),
+    ROW(TUI_CTX_DIALOG, NO, "no", "n N", NULL, NULL, 2, NULL, "Answer no"),
+    ROW(TUI_CTX_DIALOG, SWITCH, "switch", "Tab S-Tab Left Right h l", "Tab,S-Tab,Left,Right,h,l", NULL, 0, NULL, "Move between the buttons"),
+    ROW(TUI_CTX_DIALOG, ACCEPT, "accept", "Enter", NULL, NULL, 3, NULL, "Press the selected button"),
+    ROW(TUI_CTX_DIALOG, CANCEL, "cancel", "Esc q", NULL, NULL, 4, NULL, "Close the dialog (answers no)"),
+};
+
+#define NROWS (sizeof table / sizeof table[0])
+
+static int parsed[NROWS][TUI_ACTION_MAX_KEYS + 1];
+static int parse_state;   /* 0 not yet, 1 ok, -1 a key name did not parse */
+static char parse_error[160];
+
+static void parse_keys(void)
+{
+    if (parse_state)
+        return;
+    parse_state = 1;
+    for (size_t i = 0; i < NROWS; i++) {
+        char copy[128];
+        snprintf(copy, sizeof copy, "%s", table[i].keys);
+        size_t n = 0;
+        for (char *save = NULL, *tok = strtok_r(copy, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+            int k = tui_key_parse(tok);
+            if (k < 0 || n >= TUI_ACTION_MAX_KEYS) {
+                parse_state = -1;
+                snprintf(parse_error, sizeof parse_error, "action %s (%s): bad or too many keys at \"%s\"",
+                         table[i].name, tui_ctx_title(table[i].ctx), tok);
+                continue;
+            }
+            parsed[i][n++] = k;
+        }
+        parsed[i][n] = 0;
+    }
+}
+
+const tui_action *tui_actions(size_t *count)
+{
+    if (count)
+        *count = NROWS;
+    return table;
+}
+
+const int *tui_action_keys(size_t row)
+{
+    parse_keys();
+    return row < NROWS ? parsed[row] : parsed[0] + TUI_ACTION_MAX_KEYS;
+}
+
+const char *tui_ctx_title(tui_ctx ctx)
+{
+    static const char *titles[TUI_CTX_COUNT] = {
+        [TUI_CTX_GLOBAL] = "Everywhere",
+        [TUI_CTX_STEP] = "Step screens",
+        [TUI_CTX_SIDEBAR] = "Step list (sidebar)",
+        [TUI_CTX_LIST] = "Lists and tables",
+        [TUI_CTX_FORM] = "Forms",
+        [TUI_CTX_CHOICE] = "Choice and toggle fields",
+        [TUI_CTX_EDIT] = "Text entry",
+        [TUI_CTX_PROMPT] = "Command prompt",
+        [TUI_CTX_LOG] = "Log views",
+        [TUI_CTX_HELP] = "This help",
+        [TUI_CTX_DIALOG] = "Dialogs",
+    };
+    return (unsigned)ctx < TUI_CTX_COUNT ? titles[ctx] : "?";
+}
+
+bool tui_ctx_is_text(tui_ctx ctx)
+{
+    return ctx == TUI_CTX_EDIT || ctx == TUI_CTX_PROMPT;
+}
+
+const tui_action *tui_action_lookup(const tui_ctx *chain, size_t n, int key)
+{
+    parse_keys();
+    if (n > 0 && tui_ctx_is_text(chain[0]) && tui_key_is_text(key))
+        return NULL;
+    for (size_t c = 0; c < n; c++)
+        for (size_t i = 0; i < NROWS; i++) {
+            if (table[i].ctx != chain[c])
+                continue;
+            for (const int *k = parsed[i]; *k; k++)
+                if (*k == key)
+                    return &table[i];
+        }
+    return NULL;
+}
+
+const tui_action *tui_action_get(tui_action_id id)
+{
+    for (size_t i = 0; i < NROWS; i++)
+        if (table[i].id == id)
+            return &table[i];
+    return NULL;
+}
+
+const tui_action *tui_action_by_name(const char *name, bool *ambiguous)
+{
+    if (ambiguous)
+        *ambiguous = false;
+    if (!name || !*name)
+        return NULL;
+    for (size_t i = 0; i < NROWS; i++)
+        if (strcmp(table[i].name, name) == 0)
+            return &table[i];
+    const tui_action *found = NULL;
+    size_t len = strlen(name);
+    for (size_t i = 0; i < NROWS; i++) {
+        if (strncmp(table[i].name, name, len) != 0)
+            continue;
+        if (found && found->id != table[i].id) {
+            if (ambiguous)
+                *ambiguous = true;
+            return NULL;
+        }
+        if (!found)
+            found = &table[i];
+    }
+    return found;
+}
+
+char *tui_action_keys_text(const tui_action *a, char *buf, size_t size)
+{
+    if (size == 0)
+        return buf;
+    buf[0] = '\0';
+    if (a->keys_label) {
+        snprintf(buf, size, "%s", a->keys_label);
+        return buf;
+    }
+    size_t row = (size_t)(a - table);
+    size_t len = 0;
+    for (const int *k = tui_action_keys(row); *k; k++) {
+        char name[24];
+        tui_key_name(*k, name, sizeof name);
+        int w = snprintf(buf + len, size - len, "%s%s", len ? ", " : "", name);
+        if (w < 0 || (size_t)w >= size - len)
+            break;
+        len += (size_t)w;
+    }
+    return buf;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+size_t tui_action_complete(const char *prefix, void (*fn)(const char *name, void *ud), void *ud)
+{
+    const char *names[NROWS];
+    size_t n = 0, len = strlen(prefix ? prefix : "");
+    for (size_t i = 0; i < NROWS; i++) {
+        if (len && strncmp(table[i].name, prefix, len) != 0)
+            continue;
+        bool seen = false;
+        for (size_t j = 0; j < n && !seen; j++)
+            seen = strcmp(names[j], table[i].name) == 0;
+        if (!seen)
+            names[n++] = table[i].name;
+    }
+    qsort(names, n, sizeof names[0], cmp_str);
+    for (size_t i = 0; fn && i < n; i++)
+        fn(names[i], ud);
+    return n;
+}
+
+int tui_actions_check(char *msg, size_t size)
+{
+    parse_keys();
+    if (parse_state < 0) {
+        snprintf(msg, size, "%s", parse_error);
+        return -1;
+    }
+    for (size_t i = 0; i < NROWS; i++) {
+        for (size_t j = i + 1; j < NROWS; j++) {
+            if (table[i].id == table[j].id && strcmp(table[i].name, table[j].name) != 0) {
+                snprintf(msg, size, "action id of %s is also named %s", table[i].name, table[j].name);
+                return -1;
+            }
+            if (table[i].id != table[j].id && strcmp(table[i].name, table[j].name) == 0) {
+                snprintf(msg, size, "name %s is used by two different actions", table[i].name);
+                return -1;
+            }
+            if (table[i].ctx != table[j].ctx)
+                continue;
+            if (table[i].id == table[j].id) {
+                snprintf(msg, size, "action %s appears twice in %s", table[i].name, tui_ctx_title(table[i].ctx));
+                return -1;
+            }
+            for (const int *a = parsed[i]; *a; a++)
+                for (const int *b = parsed[j]; *b; b++)
+                    if (*a == *b) {
+                        char kn[24];
+                        snprintf(msg, size, "%s: key %s is bound to both %s and %s", tui_ctx_title(table[i].ctx),
+                                 tui_key_name(*a, kn, sizeof kn), table[i].name, table[j].name);
+                        return -1;
+                    }
+        }
+    }
+    return 0;
+}

@@ -1,0 +1,99 @@
+/* action: the one table of user actions. Each row says what an action is
+ * called (its name is also its `:` command), which keys trigger it by
+ * default, in which context, and one line of help. The key bindings, the
+ * help screen, the hint bar and the command prompt's completion are all
+ * generated from this table, so they cannot drift apart.
+ *
+ * Key resolution walks a chain of contexts from the most specific (the
+ * focused widget) to TUI_CTX_GLOBAL; the first row binding the key wins.
+ * When the chain starts with a text-entry context (EDIT), printable keys are
+ * text and never actions. No two rows of one context share a key
+ * (tui_actions_check() proves it; a unit test asserts it). */
+#ifndef BYOC_TUI_ACTION_H
+#define BYOC_TUI_ACTION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef enum {
+    TUI_CTX_GLOBAL,   /* everywhere but text entry and dialogs */
+    TUI_CTX_STEP,     /* the content of a step screen */
+    TUI_CTX_SIDEBAR,  /* the step list on the left, when it has the focus */
+    TUI_CTX_LIST,     /* a list/table widget */
+    TUI_CTX_FORM,     /* a form widget */
+    TUI_CTX_CHOICE,   /* a choice or toggle field of a form */
+    TUI_CTX_EDIT,     /* any one-line text entry (form fields, filters, prompt) */
+    TUI_CTX_PROMPT,   /* the `:` command prompt */
+    TUI_CTX_LOG,      /* a log view */
+    TUI_CTX_HELP,     /* the help screen */
+    TUI_CTX_DIALOG,   /* a modal dialog */
+    TUI_CTX_COUNT
+} tui_ctx;
+
+typedef enum {
+    TUI_ACT_NONE = 0,
+    /* global */
+    TUI_ACT_HELP, TUI_ACT_COMMAND, TUI_ACT_BACK, TUI_ACT_QUIT, TUI_ACT_GOTO,
+    TUI_ACT_NEXT_STEP, TUI_ACT_PREV_STEP, TUI_ACT_REDRAW, TUI_ACT_SUSPEND,
+    /* focus */
+    TUI_ACT_SIDEBAR, TUI_ACT_OPEN,
+    /* movement, shared by lists, logs, help, the sidebar */
+    TUI_ACT_UP, TUI_ACT_DOWN, TUI_ACT_PAGE_UP, TUI_ACT_PAGE_DOWN, TUI_ACT_TOP, TUI_ACT_BOTTOM,
+    /* lists */
+    TUI_ACT_FILTER, TUI_ACT_SORT, TUI_ACT_REVERSE,
+    /* forms */
+    TUI_ACT_NEXT_FIELD, TUI_ACT_PREV_FIELD, TUI_ACT_SUBMIT, TUI_ACT_CHOICE_PREV, TUI_ACT_CHOICE_NEXT,
+    /* text entry */
+    TUI_ACT_CURSOR_LEFT, TUI_ACT_CURSOR_RIGHT, TUI_ACT_LINE_START, TUI_ACT_LINE_END,
+    TUI_ACT_DELETE_BACK, TUI_ACT_DELETE, TUI_ACT_KILL_LINE, TUI_ACT_KILL_WORD,
+    TUI_ACT_ACCEPT, TUI_ACT_CANCEL,
+    /* prompt */
+    TUI_ACT_COMPLETE, TUI_ACT_HISTORY_PREV, TUI_ACT_HISTORY_NEXT,
+    /* logs */
+    TUI_ACT_FOLLOW, TUI_ACT_WRAP, TUI_ACT_TIMESTAMPS, TUI_ACT_SEARCH, TUI_ACT_NEXT_MATCH,
+    TUI_ACT_PREV_MATCH,
+    /* dialogs */
+    TUI_ACT_YES, TUI_ACT_NO, TUI_ACT_SWITCH,
+    TUI_ACT_COUNT
+} tui_action_id;
+
+typedef struct tui_action {
+    tui_ctx ctx;
+    tui_action_id id;
+    const char *name;      /* lower-case-with-dashes; the `:` command */
+    const char *keys;      /* default keys, space-separated key names (keys.h) */
+    const char *keys_label;/* how help shows the keys when a list is too long ("1-6"), or NULL */
+    const char *arg;       /* the command's argument ("STEP"), or NULL */
+    int hint;              /* hint bar rank within its context: 1 first; 0 never shown */
+    const char *hint_label;/* short label for the hint bar, or NULL for the name */
+    const char *help;      /* one line */
+} tui_action;
+
+/* The table and its length. */
+const tui_action *tui_actions(size_t *count);
+/* The parsed keys of row i (0-terminated, at most TUI_ACTION_MAX_KEYS). */
+#define TUI_ACTION_MAX_KEYS 8
+const int *tui_action_keys(size_t row);
+/* Human name of a context ("Lists"). */
+const char *tui_ctx_title(tui_ctx ctx);
+/* Whether printable keys are text in this context (EDIT, PROMPT). */
+bool tui_ctx_is_text(tui_ctx ctx);
+
+/* The row that key triggers along the chain (most specific first), or NULL.
+ * If chain[0] is a text context and the key is printable, NULL. */
+const tui_action *tui_action_lookup(const tui_ctx *chain, size_t n, int key);
+/* The first row for an action id (its name, help) or NULL. */
+const tui_action *tui_action_get(tui_action_id id);
+/* The row for a `:` command name: the exact name, else the only name that
+ * starts with it. NULL (and *ambiguous set when several match) otherwise. */
+const tui_action *tui_action_by_name(const char *name, bool *ambiguous);
+/* The key label shown in help and hints ("q, Esc" / keys_label). Returns buf. */
+char *tui_action_keys_text(const tui_action *a, char *buf, size_t size);
+/* Distinct action names starting with prefix, sorted; calls fn for each and
+ * returns how many. */
+size_t tui_action_complete(const char *prefix, void (*fn)(const char *name, void *ud), void *ud);
+/* Check the table: every key name parses, no two rows of one context share a
+ * key, one name per id. Returns 0, or -1 with a description in msg. */
+int tui_actions_check(char *msg, size_t size);
+
+#endif

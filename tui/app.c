@@ -1,0 +1,189 @@
+/* app: byoc_tui_run and the main loop: one poll() over the terminal, the
+ * signal self-pipe and the task event queue; keys and events change state
+ * and mark parts dirty; a frame is drawn only when something changed. */
+#include "app.h"
+
+#include <curses.h>
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app_internal.h"
+#include "core/buf.h"
+#include "keys.h"
+#include "progress.h"
+#include "screens.h"
+#include "tty.h"
+
+/* Events handled per loop turn before keys get a look in: a flood of log
+ * lines must not make the keyboard wait. */
+#define EVENTS_PER_TURN 512
+
+static tui_screen *(*const step_ctors[TUI_STEP_COUNT])(tui_app *) = {
+    tui_screen_decide_new, tui_screen_build_new, tui_screen_push_new,
+    tui_screen_permit_new, tui_screen_run_new, tui_screen_monitor_new,
+};
+
+static bool want_colour(const byoc_globals *g)
+{
+    const char *nc = getenv("NO_COLOR");
+    if (nc && *nc)
+        return false;
+    return !(g && g->no_color);
+}
+
+static void app_init(tui_app *a, const byoc_globals *g)
+{
+    memset(a, 0, sizeof *a);
+    a->g = g;
+    const char *dir = g && g->project_dir ? g->project_dir : ".";
+    a->project = realpath(dir, NULL);
+    if (!a->project)
+        a->project = byoc_xstrdup(dir);
+    tui_status_init(&a->status, g, NULL);
+    tui_edit_init(&a->prompt, "");
+    a->prompt.max_len = 200;
+    a->q = byoc_evq_new();
+    for (int i = 0; i < TUI_STEP_COUNT; i++)
+        a->steps[i] = step_ctors[i](a);
+    a->step = 0;
+    a->dirty = DIRTY_ALL;
+}
+
+static void app_free(tui_app *a)
+{
+    for (size_t i = 0; i < a->ntasks; i++)
+        byoc_task_cancel(a->tasks[i].task);
+    for (size_t i = 0; i < a->ntasks; i++)
+        byoc_task_release(a->tasks[i].task);
+    free(a->tasks);
+    byoc_evq_free(a->q);                /* joins what still runs, drops pending events */
+    if (a->dialog_open)
+        tui_dialog_free(&a->dialog);
+    while (a->depth > 0) {
+        tui_screen *s = a->stack[--a->depth];
+        s->ops->destroy(s);
+    }
+    for (int i = 0; i < TUI_STEP_COUNT; i++)
+        if (a->steps[i] && a->steps[i]->ops->destroy)
+            a->steps[i]->ops->destroy(a->steps[i]);
+    for (int i = 0; i < a->nhistory; i++)
+        free(a->history[i]);
+    tui_edit_free(&a->prompt);
+    tui_status_free(&a->status);
+    free(a->project);
+}
+
+static void read_keys(tui_app *a)
+{
+    wint_t ch;
+    int rc;
+    /* drain what curses has: bytes may already sit in its buffer, unseen by poll() */
+    while (!a->quit && (rc = wget_wch(stdscr, &ch)) != ERR) {
+        if (rc == KEY_CODE_YES && ch == KEY_RESIZE) {
+            app_layout(a);
+            continue;
+        }
+        app_handle_key(a, tui_key_from_curses(rc, (unsigned)ch));
+    }
+}
+
+static void pump_events(tui_app *a)
+{
+    byoc_event ev;
+    for (int n = 0; n < EVENTS_PER_TURN && byoc_evq_pop(a->q, &ev); n++) {
+        app_dispatch_event(a, &ev);
+        byoc_event_release(&ev);
+    }
+}
+
+static bool wants_tick(const tui_app *a)
+{
+    return a->ntasks > 0 || app_top(a)->wants_tick;
+}
+
+static void tick(tui_app *a, uint64_t now)
+{
+    if (a->ntasks)
+        a->dirty |= DIRTY_STATUS;       /* the spinner */
+    tui_screen *s = app_top(a);
+    if (s->wants_tick && s->ops->tick && s->ops->tick(s, now))
+        a->dirty |= DIRTY_CONTENT;
+}
+
+static void loop(tui_app *a)
+{
+    uint64_t next_tick = tui_now_ms() + APP_TICK_MS;
+    app_layout(a);
+    app_top(a)->ops->enter ? app_top(a)->ops->enter(app_top(a)) : (void)0;
+    while (!a->quit) {
+        app_draw(a);
+        struct pollfd fds[3] = {
+            {tui_tty_input_fd(), POLLIN, 0},
+            {tui_tty_signal_fd(), POLLIN, 0},
+            {byoc_evq_fd(a->q), POLLIN, 0},
+        };
+        int timeout = -1;
+        if (wants_tick(a)) {
+            uint64_t now = tui_now_ms();
+            timeout = next_tick > now ? (int)(next_tick - now) : 0;
+        }
+        int n = poll(fds, 3, timeout);
+        if (n < 0 && errno != EINTR)
+            break;
+        if (fds[1].revents & POLLIN) {
+            tui_signals sig = tui_tty_signals();
+            if (sig.terminate) {
+                a->exit_code = 128 + sig.terminate;
+                break;
+            }
+            if (sig.resize) {
+                tui_tty_resize();
+                app_layout(a);
+            }
+        }
+        if (fds[0].revents & (POLLHUP | POLLERR | POLLNVAL) && !(fds[0].revents & POLLIN)) {
+            a->exit_code = 128 + 1;     /* the terminal went away: as if SIGHUP */
+            break;
+        }
+        if (fds[2].revents & POLLIN)
+            pump_events(a);
+        read_keys(a);
+        if (wants_tick(a)) {
+            uint64_t now = tui_now_ms();
+            if (now >= next_tick) {
+                tick(a, now);
+                next_tick = now + APP_TICK_MS;
+            }
+        }
+    }
+}
+
+int byoc_tui_run(const byoc_globals *g)
+{
+    char msg[256];
+    if (tui_tty_check(msg, sizeof msg) != 0) {
+        fprintf(stderr, "byoc: tui: %s\n", msg);
+        return 3;
+    }
+    char why[256];
+    int rc = tui_actions_check(why, sizeof why);
+    if (rc != 0) {                      /* a broken table is a bug: say so rather than misbehave */
+        fprintf(stderr, "byoc: tui: action table: %s\n", why);
+        return 1;
+    }
+    if (tui_tty_start(want_colour(g), msg, sizeof msg) != 0) {
+        fprintf(stderr, "byoc: tui: %s\n", msg);
+        return 3;
+    }
+    tui_app *a = byoc_xcalloc(1, sizeof *a);
+    app_init(a, g);
+    loop(a);
+    int code = a->exit_code;
+    tui_tty_stop();                     /* the terminal first: cancelling tasks may take a moment */
+    app_free(a);
+    free(a);
+    return code;
+}

@@ -1,0 +1,83 @@
+#include "form.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "text.h"
+
+#define VALUE_MAX 60
+
+static void draw_value(tui_field *fl, WINDOW *win, int y, int x, int w, bool focus)
+{
+    const tui_glyphs *g = tui_glyph();
+    tui_style sty = focus ? TUI_STY_FIELD_FOCUS : TUI_STY_FIELD;
+    switch (fl->kind) {
+    case TUI_FIELD_TEXT:
+    case TUI_FIELD_NUMBER:
+        tui_edit_draw(&fl->edit, win, y, x, w, sty, focus);
+        if (focus && !fl->edit.len && fl->help)
+            tui_draw_fit(win, y, x + 1, w - 1, TUI_STY_DIM, fl->help);
+        break;
+    case TUI_FIELD_CHOICE: {
+        char buf[256];
+        const char *v = fl->nchoices ? fl->choices[fl->choice] : "";
+        if (focus)
+            snprintf(buf, sizeof buf, "%s %s %s", g->arrow_left, v, g->arrow_right);
+        else
+            snprintf(buf, sizeof buf, "  %s  ", v);
+        tui_draw_blank(win, y, x, w, TUI_STY_NORMAL);
+        tui_draw_fit(win, y, x, w, sty, buf);
+        if (fl->nchoices > 1) {
+            char count[32];
+            snprintf(count, sizeof count, " %zu/%zu", fl->choice + 1, fl->nchoices);
+            int used = tui_text_width(buf);
+            tui_draw_text(win, y, x + used, w - used, TUI_STY_DIM, count);
+        }
+        break;
+    }
+    case TUI_FIELD_TOGGLE:
+        tui_draw_blank(win, y, x, w, TUI_STY_NORMAL);
+        tui_draw_text(win, y, x, w, sty, fl->on ? g->check_on : g->check_off);
+        tui_draw_text(win, y, x + 4, w - 4, TUI_STY_DIM, fl->on ? "on" : "off");
+        break;
+    }
+}
+
+void tui_form_draw(tui_form *f, WINDOW *win, tui_rect r, bool focused)
+{
+    if (r.h <= 0 || r.w <= 0)
+        return;
+    tui_draw_fill(win, r, TUI_STY_NORMAL);
+    tui_form_scroll(f, r.h);
+    int label_w = f->label_width + 2;           /* label, required mark, space */
+    if (label_w > r.w / 2)
+        label_w = r.w / 2;
+    int vx = r.x + label_w + 1;
+    int vw = r.w - label_w - 1;
+    if (vw > VALUE_MAX)
+        vw = VALUE_MAX;
+    int line = 0;
+    for (size_t i = 0; i < f->count; i++) {
+        tui_field *fl = &f->fields[i];
+        bool focus = focused && i == f->focus;
+        int lines = fl->msg[0] ? 2 : 1;
+        int y = r.y + line - f->top;
+        line += lines;
+        if (y + lines <= r.y || y >= r.y + r.h)
+            continue;
+        if (y >= r.y) {
+            char label[128];
+            snprintf(label, sizeof label, "%s%s", fl->label, fl->required ? "*" : "");
+            tui_style ls = i == f->focus ? TUI_STY_LABEL_FOCUS : TUI_STY_LABEL;
+            if (i == f->focus)
+                tui_draw_text(win, y, r.x, 1, ls, tui_glyph()->marker);
+            tui_draw_fit(win, y, r.x + 2, label_w - 2, ls, label);
+            draw_value(fl, win, y, vx, vw, focus);
+        }
+        if (fl->msg[0] && y + 1 >= r.y && y + 1 < r.y + r.h) {
+            char msg[200];
+            snprintf(msg, sizeof msg, "! %s", fl->msg);
+            tui_draw_fit(win, y + 1, vx, r.w - label_w - 1, TUI_STY_ERROR, msg);
+        }
+    }
+}

@@ -1,0 +1,28 @@
+/* help: the help screen's text, generated from the action table (action.h).
+ * One section per context, in table order; each row shows the keys, the
+ * `:` command (with its argument) and the one-line help. Pure: no curses. */
+#ifndef BYOC_TUI_HELP_H
+#define BYOC_TUI_HELP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct tui_help_line {
+    bool heading;        /* a context title */
+    char *text;
+} tui_help_line;
+
+typedef struct tui_help {
+    tui_help_line *lines;
+    size_t count;
+} tui_help;
+
+/* Build the help text (intro, then the sections) for a width in columns;
+ * long help texts wrap with a hanging indent. */
+void tui_help_build(tui_help *h, int width);
+void tui_help_free(tui_help *h);
+/* Index of the first line after `from` (wrapping) containing needle
+ * case-insensitively, or -1. */
+long tui_help_find(const tui_help *h, const char *needle, size_t from);
+
+#endif

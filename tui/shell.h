@@ -1,0 +1,109 @@
+/* shell: what a screen is and what the app offers it. This is the header
+ * the step screens are written against.
+ *
+ * A screen is an object (htop's Panel idea): a struct that embeds
+ * tui_screen first and points to a const tui_screen_ops table. The app owns
+ * the loop; a screen only draws into the rectangle it is given, reacts to
+ * keys already resolved to actions through the action table, and receives
+ * the events of the tasks it started. It never blocks: long work is a task
+ * (core/task.h) started with tui_app_start_task.
+ *
+ * Adding a screen: write screen_<name>.c with
+ *     typedef struct { tui_screen base; tui_list jobs; ... } monitor_screen;
+ *     static const tui_screen_ops ops = {.name = "monitor", .draw = ..., .key = ...};
+ *     tui_screen *tui_screen_monitor_new(tui_app *app) { ... tui_screen_init(&s->base, &ops, app, TUI_CTX_STEP); }
+ * and list the constructor in screens.h (steps) or push it with
+ * tui_app_push (a detail view: q/Esc pops it).
+ *
+ * Key routing: the app builds the context chain [screen's contexts() (its
+ * focused widget, e.g. EDIT + FORM), screen->ctx, GLOBAL], resolves the key
+ * to an action row, calls ops->key(); if that returns false the app handles
+ * the global actions (help, back, goto, command...). `:name` commands are
+ * delivered the same way with key = 0. */
+#ifndef BYOC_TUI_SHELL_H
+#define BYOC_TUI_SHELL_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "action.h"
+#include "cli.h"
+#include "core/task.h"
+#include "dialog.h"
+#include "draw.h"
+#include "statusbar.h"
+
+typedef struct tui_app tui_app;
+typedef struct tui_screen tui_screen;
+
+typedef struct tui_keyev {
+    int key;                   /* keys.h; 0 for a `:` command */
+    tui_action_id action;      /* TUI_ACT_NONE for a text key or an unbound key */
+    const tui_action *row;     /* the table row matched, or NULL */
+    const char *arg;           /* a `:` command's argument, or NULL */
+} tui_keyev;
+
+typedef struct tui_screen_ops {
+    const char *name;          /* "build": also the `:goto` name of a step */
+    /* All optional but draw. */
+    void (*destroy)(tui_screen *s);                 /* free the screen (the struct too) */
+    void (*enter)(tui_screen *s);                   /* now shown */
+    void (*leave)(tui_screen *s);                   /* now hidden */
+    void (*draw)(tui_screen *s, WINDOW *win, tui_rect r);
+    bool (*key)(tui_screen *s, const tui_keyev *ev);        /* true when handled */
+    void (*on_event)(tui_screen *s, const byoc_event *ev);  /* events of its tasks */
+    void (*on_resize)(tui_screen *s, tui_rect r);
+    /* The focus chain of its widgets, most specific first (e.g. EDIT, FORM). */
+    size_t (*contexts)(tui_screen *s, tui_ctx *out, size_t max);
+    /* Called every 100 ms while s->wants_tick; true to redraw. */
+    bool (*tick)(tui_screen *s, uint64_t now_ms);
+    /* The title of the content box ("2 Build"), or NULL for the default. */
+    void (*title)(tui_screen *s, char *buf, size_t size);
+} tui_screen_ops;
+
+struct tui_screen {
+    const tui_screen_ops *ops;
+    tui_app *app;
+    tui_ctx ctx;               /* STEP for the step screens, HELP for help... */
+    int step;                  /* the step index for step screens, else -1 */
+    bool dirty;                /* redraw wanted (tui_screen_dirty) */
+    bool wants_tick;
+    bool wide;                 /* use the whole width: the step list is hidden meanwhile */
+};
+
+void tui_screen_init(tui_screen *s, const tui_screen_ops *ops, tui_app *app, tui_ctx ctx, int step);
+void tui_screen_dirty(tui_screen *s);
+
+/* --- the app, as screens see it ------------------------------------------- */
+const byoc_globals *tui_app_globals(const tui_app *a);
+/* Show s above the current screen (q/Esc pops it); the app owns it then. */
+void tui_app_push(tui_app *a, tui_screen *s);
+void tui_app_pop(tui_app *a);
+void tui_app_goto_step(tui_app *a, int step);
+int tui_app_current_step(const tui_app *a);
+/* A one-line message at the bottom until the next key. */
+void tui_app_message(tui_app *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void tui_app_error(tui_app *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Dialogs: the callback runs once, when the dialog closes. */
+typedef void (*tui_confirm_fn)(tui_app *a, bool yes, void *ud);
+typedef void (*tui_input_fn)(tui_app *a, bool ok, const char *value, void *ud);
+void tui_app_confirm(tui_app *a, const char *title, const char *text, const char *yes_label,
+                     tui_confirm_fn done, void *ud);
+void tui_app_alert(tui_app *a, const char *title, const char *text);
+void tui_app_input(tui_app *a, const char *title, const char *text, const char *initial,
+                   tui_input_check_fn check, void *check_ud, tui_input_fn done, void *ud);
+/* Start a task whose events go to owner->ops->on_event (owner NULL: the app
+ * shows its status and errors as messages). The task is released after its
+ * DONE/ERROR event was delivered; do not keep the handle past that event. */
+byoc_task *tui_app_start_task(tui_app *a, tui_screen *owner, const char *name, byoc_task_fn fn, void *arg,
+                              void (*arg_free)(void *));
+size_t tui_app_running_tasks(const tui_app *a);
+/* The status bar's profile / region / engine (e.g. from the doctor). */
+void tui_app_set_status(tui_app *a, tui_sb_field f, const char *value);
+const tui_statusbar *tui_app_status(const tui_app *a);
+/* Redraw everything on the next loop turn. */
+void tui_app_redraw(tui_app *a);
+
+#endif
