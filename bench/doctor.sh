@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Benchmark: `byoc doctor --json` against the AWS CLI making the equivalent STS call
-# (`aws sts get-caller-identity`), side by side against the test topology's moto.
+# (`aws sts get-caller-identity`), side by side against the test topology's moto. Debian's AWS CLI
+# (2.9) predates AWS_ENDPOINT_URL, so it gets --endpoint-url: it must never reach a real AWS host.
 # Runs are interleaved so that machine noise hits both alike; only ratios are reported.
 # Target (issue 2): byoc's wall time <= 5% of the CLI's, peak RSS <= 15%.
 #
@@ -33,12 +34,12 @@ measure() { # prints "<wall seconds> <max rss KiB>"; output of the command is di
 
 # Warm-up (page cache, moto's first-request costs) and a correctness check of both.
 "$byoc" doctor --json >/dev/null || { echo "bench: byoc doctor failed" >&2; exit 1; }
-"$aws" sts get-caller-identity --output json >/dev/null || { echo "bench: aws sts failed" >&2; exit 1; }
+"$aws" sts get-caller-identity --endpoint-url "$AWS_ENDPOINT_URL" --output json >/dev/null || { echo "bench: aws sts failed" >&2; exit 1; }
 
 bw=(); bm=(); aw=(); am=()
 for ((i = 0; i < runs; i++)); do
   read -r w m < <(measure "$byoc" doctor --json); bw+=("$w"); bm+=("$m")
-  read -r w m < <(measure "$aws" sts get-caller-identity --output json); aw+=("$w"); am+=("$m")
+  read -r w m < <(measure "$aws" sts get-caller-identity --endpoint-url "$AWS_ENDPOINT_URL" --output json); aw+=("$w"); am+=("$m")
 done
 
 median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }

@@ -23,10 +23,6 @@ static const tui_action table[] = {
     ROW(G, SUSPEND, "suspend", "C-z", NULL, NULL, 0, NULL, "Suspend byoc; resume it with fg"),
 
     ROW(TUI_CTX_STEP, SIDEBAR, "sidebar", "Tab Left", NULL, NULL, 1, NULL, "Move the focus to the step list"),
-    ROW(TUI_CTX_STEP, UP, "up", "Up k", NULL, NULL, 0, NULL, "Scroll up"),
-    ROW(TUI_CTX_STEP, DOWN, "down", "Down j", NULL, NULL, 2, "scroll", "Scroll down"),
-    ROW(TUI_CTX_STEP, PAGE_UP, "page-up", "PgUp C-b", NULL, NULL, 0, NULL, "One page up"),
-    ROW(TUI_CTX_STEP, PAGE_DOWN, "page-down", "PgDn C-f Space", NULL, NULL, 0, NULL, "One page down"),
 
     ROW(TUI_CTX_SIDEBAR, UP, "up", "Up k", NULL, NULL, 1, "move", "Select the previous step"),
     ROW(TUI_CTX_SIDEBAR, DOWN, "down", "Down j", NULL, NULL, 0, NULL, "Select the next step"),
@@ -84,12 +80,12 @@ static const tui_action table[] = {
     ROW(TUI_CTX_LOG, NEXT_MATCH, "next-match", "n", NULL, NULL, 0, NULL, "Next match"),
     ROW(TUI_CTX_LOG, PREV_MATCH, "prev-match", "N", NULL, NULL, 0, NULL, "Previous match"),
 
-    ROW(TUI_CTX_HELP, UP, "up", "Up k", NULL, NULL, 0, NULL, "Scroll up"),
-    ROW(TUI_CTX_HELP, DOWN, "down", "Down j", NULL, NULL, 1, "scroll", "Scroll down"),
-    ROW(TUI_CTX_HELP, PAGE_UP, "page-up", "PgUp C-b", NULL, NULL, 0, NULL, "One page up"),
-    ROW(TUI_CTX_HELP, PAGE_DOWN, "page-down", "PgDn C-f Space", NULL, NULL, 2, "page", "One page down"),
-    ROW(TUI_CTX_HELP, TOP, "top", "Home g", NULL, NULL, 0, NULL, "Go to the top"),
-    ROW(TUI_CTX_HELP, BOTTOM, "bottom", "End G", NULL, NULL, 0, NULL, "Go to the end"),
+    ROW(TUI_CTX_PAGE, UP, "up", "Up k", NULL, NULL, 0, NULL, "Scroll up"),
+    ROW(TUI_CTX_PAGE, DOWN, "down", "Down j", NULL, NULL, 1, "scroll", "Scroll down"),
+    ROW(TUI_CTX_PAGE, PAGE_UP, "page-up", "PgUp C-b", NULL, NULL, 0, NULL, "One page up"),
+    ROW(TUI_CTX_PAGE, PAGE_DOWN, "page-down", "PgDn C-f Space", NULL, NULL, 2, "page", "One page down"),
+    ROW(TUI_CTX_PAGE, TOP, "top", "Home g", NULL, NULL, 0, NULL, "Go to the top"),
+    ROW(TUI_CTX_PAGE, BOTTOM, "bottom", "End G", NULL, NULL, 0, NULL, "Go to the end"),
 
     ROW(TUI_CTX_DIALOG, YES, "yes", "y Y", NULL, NULL, 1, NULL, "Answer yes"),
     ROW(TUI_CTX_DIALOG, NO, "no", "n N", NULL, NULL, 2, NULL, "Answer no"),
@@ -152,7 +148,7 @@ const char *tui_ctx_title(tui_ctx ctx)
         [TUI_CTX_EDIT] = "Text entry",
         [TUI_CTX_PROMPT] = "Command prompt",
         [TUI_CTX_LOG] = "Log views",
-        [TUI_CTX_HELP] = "This help",
+        [TUI_CTX_PAGE] = "Pages (step information, help)",
         [TUI_CTX_DIALOG] = "Dialogs",
     };
     return (unsigned)ctx < TUI_CTX_COUNT ? titles[ctx] : "?";

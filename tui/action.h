@@ -25,7 +25,7 @@ typedef enum {
     TUI_CTX_EDIT,     /* any one-line text entry (form fields, filters, prompt) */
     TUI_CTX_PROMPT,   /* the `:` command prompt */
     TUI_CTX_LOG,      /* a log view */
-    TUI_CTX_HELP,     /* the help screen */
+    TUI_CTX_PAGE,     /* a scrolling page of text: step information, help */
     TUI_CTX_DIALOG,   /* a modal dialog */
     TUI_CTX_COUNT
 } tui_ctx;

@@ -34,9 +34,9 @@ static bool want_colour(const byoc_globals *g)
     return !(g && g->no_color);
 }
 
-static void app_init(tui_app *a, const byoc_globals *g)
+tui_app *app_new(const byoc_globals *g)
 {
-    memset(a, 0, sizeof *a);
+    tui_app *a = byoc_xcalloc(1, sizeof *a);
     a->g = g;
     const char *dir = g && g->project_dir ? g->project_dir : ".";
     a->project = realpath(dir, NULL);
@@ -50,9 +50,10 @@ static void app_init(tui_app *a, const byoc_globals *g)
         a->steps[i] = step_ctors[i](a);
     a->step = 0;
     a->dirty = DIRTY_ALL;
+    return a;
 }
 
-static void app_free(tui_app *a)
+void app_delete(tui_app *a)
 {
     for (size_t i = 0; i < a->ntasks; i++)
         byoc_task_cancel(a->tasks[i].task);
@@ -74,6 +75,7 @@ static void app_free(tui_app *a)
     tui_edit_free(&a->prompt);
     tui_status_free(&a->status);
     free(a->project);
+    free(a);
 }
 
 static void read_keys(tui_app *a)
@@ -117,7 +119,8 @@ static void loop(tui_app *a)
 {
     uint64_t next_tick = tui_now_ms() + APP_TICK_MS;
     app_layout(a);
-    app_top(a)->ops->enter ? app_top(a)->ops->enter(app_top(a)) : (void)0;
+    if (app_top(a)->ops->enter)
+        app_top(a)->ops->enter(app_top(a));
     while (!a->quit) {
         app_draw(a);
         struct pollfd fds[3] = {
@@ -178,12 +181,10 @@ int byoc_tui_run(const byoc_globals *g)
         fprintf(stderr, "byoc: tui: %s\n", msg);
         return 3;
     }
-    tui_app *a = byoc_xcalloc(1, sizeof *a);
-    app_init(a, g);
+    tui_app *a = app_new(g);
     loop(a);
     int code = a->exit_code;
     tui_tty_stop();                     /* the terminal first: cancelling tasks may take a moment */
-    app_free(a);
-    free(a);
+    app_delete(a);
     return code;
 }

@@ -57,7 +57,7 @@ static void draw_top(tui_app *a)
     int room = a->cols - x - 2;
     if (room > 8) {
         char buf[256];
-        tui_text_fit(project, room - 1, tui_glyph()->ellipsis, buf, sizeof buf);
+        tui_text_fit_tail(project, room - 1, tui_glyph()->ellipsis, buf, sizeof buf);
         int w = tui_text_width(buf);
         tui_draw_text(stdscr, 0, a->cols - w - 1, w, TUI_STY_DIM, buf);
     }

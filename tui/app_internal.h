@@ -63,6 +63,9 @@ struct tui_app {
     bool too_small;
 };
 
+/* app.c: the state without the terminal (tests drive it directly) */
+tui_app *app_new(const byoc_globals *g);
+void app_delete(tui_app *a);       /* cancels and joins running tasks */
 /* app_draw.c */
 void app_layout(tui_app *a);
 void app_draw(tui_app *a);

@@ -20,19 +20,21 @@ size_t tui_hints_collect(const tui_ctx *chain, size_t n, tui_hint *out, size_t m
             for (size_t i = 0; i < count && got < max; i++) {
                 if (t[i].ctx != chain[c] || t[i].hint != rank)
                     continue;
-                const int *keys = tui_action_keys(i);
-                /* shown only if its first key really reaches it through this chain */
-                if (!keys[0] || tui_action_lookup(chain, n, keys[0]) != &t[i])
+                /* shown with the first of its keys that really reaches it through this chain */
+                const int *key = tui_action_keys(i);
+                while (*key && tui_action_lookup(chain, n, *key) != &t[i])
+                    key++;
+                if (!*key)
                     continue;
                 bool dup = false;
                 for (size_t k = 0; k < got && !dup; k++)
                     dup = strcmp(out[k].label, label_of(&t[i])) == 0;
                 if (dup)
                     continue;
-                if (t[i].keys_label)
+                if (t[i].keys_label && key == tui_action_keys(i))
                     snprintf(out[got].keys, sizeof out[got].keys, "%s", t[i].keys_label);
                 else
-                    tui_key_name(keys[0], out[got].keys, sizeof out[got].keys);
+                    tui_key_name(*key, out[got].keys, sizeof out[got].keys);
                 out[got].label = label_of(&t[i]);
                 out[got].row = &t[i];
                 got++;

@@ -71,7 +71,7 @@ static const tui_screen_ops ops = {
 tui_screen *tui_screen_help_new(tui_app *app)
 {
     help_screen *s = byoc_xcalloc(1, sizeof *s);
-    tui_screen_init(&s->base, &ops, app, TUI_CTX_HELP, -1);
+    tui_screen_init(&s->base, &ops, app, TUI_CTX_PAGE, -1);
     s->base.wide = true;
     tui_page_init(&s->page);
     return &s->base;

@@ -24,6 +24,7 @@ static const tui_screen_ops ops = {
     .enter = tui_info_screen_enter,
     .draw = tui_info_screen_draw,
     .key = tui_info_screen_key,
+    .contexts = tui_info_screen_contexts,
 };
 
 tui_screen *tui_screen_permit_new(tui_app *app)

@@ -96,6 +96,15 @@ void tui_info_screen_draw(tui_screen *base, WINDOW *win, tui_rect r)
     tui_page_draw(&s->page, win, in);
 }
 
+size_t tui_info_screen_contexts(tui_screen *base, tui_ctx *out, size_t max)
+{
+    (void)base;
+    if (max < 1)
+        return 0;
+    out[0] = TUI_CTX_PAGE;
+    return 1;
+}
+
 bool tui_info_screen_key(tui_screen *base, const tui_keyev *ev)
 {
     tui_info_screen *s = (tui_info_screen *)base;

@@ -32,5 +32,6 @@ void tui_info_screen_destroy(tui_screen *s);
 void tui_info_screen_enter(tui_screen *s);
 void tui_info_screen_draw(tui_screen *s, WINDOW *win, tui_rect r);
 bool tui_info_screen_key(tui_screen *s, const tui_keyev *ev);
+size_t tui_info_screen_contexts(tui_screen *s, tui_ctx *out, size_t max);   /* PAGE */
 
 #endif

@@ -1,5 +1,6 @@
 #include "text.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <wchar.h>
@@ -163,6 +164,29 @@ int tui_text_fit(const char *s, int cols, const char *ellipsis, char *out, size_
     memcpy(out, s, take);
     memcpy(out + take, tail, tl);
     out[take + tl] = '\0';
+    return tui_text_width(out);
+}
+
+int tui_text_fit_tail(const char *s, int cols, const char *ellipsis, char *out, size_t outsize)
+{
+    if (outsize == 0)
+        return 0;
+    out[0] = '\0';
+    if (!s || cols <= 0)
+        return 0;
+    int width = tui_text_width(s);
+    if (width <= cols) {
+        snprintf(out, outsize, "%s", s);
+        return tui_text_width(out);
+    }
+    int ew = tui_text_width(ellipsis);
+    if (ew > cols) {
+        ellipsis = "";
+        ew = 0;
+    }
+    int pad;
+    const char *tail = tui_text_skip_cols(s, width - (cols - ew), &pad);
+    snprintf(out, outsize, "%s%s", ellipsis, tail);
     return tui_text_width(out);
 }
 

@@ -29,6 +29,8 @@ const char *tui_text_skip_cols(const char *s, int cols, int *pad);
 /* Copy s into out, cut to `cols` columns; when cut, the last column(s) hold
  * `ellipsis` (e.g. "…" or "~"). Returns the columns of the result. */
 int tui_text_fit(const char *s, int cols, const char *ellipsis, char *out, size_t outsize);
+/* Same, but keeps the end of s ("…/qaoa-job" for a long path). */
+int tui_text_fit_tail(const char *s, int cols, const char *ellipsis, char *out, size_t outsize);
 /* Case-insensitive substring search (Unicode simple case folding via towlower
  * for the code points the C library knows, ASCII always). Returns a pointer
  * to the first match in hay, or NULL. An empty needle matches at hay. */

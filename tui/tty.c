@@ -257,6 +257,20 @@ int tui_tty_start(bool colour, char *msg, size_t size)
     leaveok(stdscr, TRUE);
     if (!getenv("ESCDELAY"))
         set_escdelay(25);
+    /* Home/End as tmux, screen and the Linux console send them, whatever TERM
+     * claims (a TERM that does not match the terminal is common over SSH and
+     * in multiplexers). Sequences the terminal description has are left alone. */
+    static const struct {
+        const char *seq;
+        int key;
+    } extra_keys[] = {
+        {"\033[1~", KEY_HOME}, {"\033[4~", KEY_END}, {"\033[7~", KEY_HOME}, {"\033[8~", KEY_END},
+        {"\033[H", KEY_HOME},  {"\033[F", KEY_END},  {"\033OH", KEY_HOME},  {"\033OF", KEY_END},
+        {"\033[Z", KEY_BTAB},
+    };
+    for (size_t i = 0; i < sizeof extra_keys / sizeof extra_keys[0]; i++)
+        if (key_defined(extra_keys[i].seq) == 0)
+            define_key(extra_keys[i].seq, extra_keys[i].key);
 
     const char *ascii = getenv("BYOC_ASCII");
     bool utf8 = locale_utf8();

@@ -14,8 +14,87 @@ int verb_tui(const byoc_globals *g, int argc, char **argv, byoc_err *err);
     "Checks what byoc needs and says how to fix what is missing:\n" \
     "  the Docker engine (DOCKER_HOST), the AWS credentials source and profile (never the secret),\n" \
     "  the region, the caller identity (STS GetCallerIdentity), the endpoints in force, the terminal.\n" \
+    "  --local   only the Docker engine is needed (the local target: no AWS account)\n" \
     "Exit 3 if a needed part is missing. With --json: {\"engine\", \"credentials\", \"region\",\n" \
     "\"account\", \"arn\", \"endpoints\", \"terminal\"}."
 int verb_doctor(const byoc_globals *g, int argc, char **argv, byoc_err *err);
+
+#define VERB_DECIDE_HELP \
+    "Answers the BYOC guide's question: is your own container needed, and which recipe fits?\n" \
+    "Scans the project (languages, requirements.txt/pyproject.toml, requires-python, git+ssh or\n" \
+    "private-index dependencies, CUDA use, target arch, an existing Dockerfile), then applies the rules:\n" \
+    "  prebuilt         a prebuilt Braket image + requirements.txt (a few public packages): no BYOC\n" \
+    "  extend-prebuilt  recipe 1: FROM a prebuilt Braket image, add software\n" \
+    "  custom-base      recipe 2: a public base + sagemaker-training + byoc's entry point\n" \
+    "  --scan DIR            the directory to scan (default: --project, else .)\n" \
+    "  --no-scan             decide from the answers alone\n" \
+    "  --answer KEY=VALUE    answer or override a question (repeatable); keys:\n" \
+    "      languages=python,cpp,rust,julia,other   python_version=SPEC (3.11, >=3.9,<3.12, empty = any)\n" \
+    "      missing_packages=N   private_deps=BOOL   license_server=BOOL   large_stack=BOOL\n" \
+    "      distribute=BOOL      arch=amd64|arm64    gpu=BOOL\n" \
+    "Each answer shows its source (scanned, user, default). With --json: {\"verdict\": \"not-needed\"|\n" \
+    "\"recommended\"|\"required\", \"recipe\", \"reasons\": [{\"rule\", \"text\", \"effect\"}], \"answers\", \"init\",\n" \
+    "\"detected\": {...}}. Exit 2 for an unknown key or a bad value."
+int verb_decide(const byoc_globals *g, int argc, char **argv, byoc_err *err);
+
+#define VERB_INIT_HELP \
+    "Scaffolds a BYOC project in DIR (default: --project, else .): Dockerfile, .dockerignore,\n" \
+    ".gitignore, byoc.json, a sample algorithm, and for a custom base byoc's entry point\n" \
+    "(byoc/byoc_container.py, which follows the Braket container contract and starts Python,\n" \
+    "Julia, Rust, C++ or executables), then makes DIR a git repository with one commit.\n" \
+    "Existing files are never overwritten without --force (they are named).\n" \
+    "  --recipe R      extend-prebuilt (recipe 1; Python on amd64) or custom-base (recipe 2);\n" \
+    "                  default: extend-prebuilt for Python on amd64, else custom-base\n" \
+    "  --language L    python (default), julia, rust, cpp\n" \
+    "  --arch A        amd64 (default; every job instance is x86_64) or arm64\n" \
+    "  --gpu           a CUDA base image\n" \
+    "  --base IMAGE    the base image instead of the recipe's default\n" \
+    "  --force         overwrite files that exist\n" \
+    "  --no-git        do not create a git repository\n" \
+    "Custom-base images install sagemaker-training from PyPI; build with\n" \
+    "--build-arg BYOC_SAGEMAKER_TRAINING=offline where there is no network (byoc's own `train`).\n" \
+    "With --json: {\"files\": [...], \"git\": {\"created\", \"commit\", \"note\"}}."
+int verb_init(const byoc_globals *g, int argc, char **argv, byoc_err *err);
+
+#define VERB_LINT_HELP \
+    "Checks a project (DIR, default: --project, else .) for BYOC mistakes, with file and line:\n" \
+    "the entry point (SAGEMAKER_PROGRAM, copied to /opt/ml/code), sagemaker-training or `train` on a\n" \
+    "custom base, ENTRYPOINT, base arch vs the instance type, GPU instance vs a CUDA base, keys and\n" \
+    "tokens in COPY/ENV/ARG/RUN and in the build context (.dockerignore applies), SSH use in RUN,\n" \
+    "many requirements under recipe 1, :latest bases, an oversized context, Dockerfile syntax.\n" \
+    "The instance type and GPU come from byoc.json (job.instance_type, gpu) or:\n" \
+    "  --instance-type T   the job's instance type (ml.m5.large, ml.g4dn.xlarge, ...)\n" \
+    "  -f, --file PATH     the Dockerfile, relative to DIR (default: byoc.json's, else Dockerfile)\n" \
+    "With --json: {\"findings\": [{\"severity\": \"error\"|\"warning\"|\"info\", \"rule\", \"file\", \"line\",\n" \
+    "\"message\"}]}. Exit 1 if any finding is an error."
+int verb_lint(const byoc_globals *g, int argc, char **argv, byoc_err *err);
+
+#define VERB_BUILD_HELP \
+    "Builds the project's image on the Docker engine (DOCKER_HOST), with live output on stderr.\n" \
+    "DIR is the project directory (default: --project, else .); byoc.json there gives the defaults:\n" \
+    "context, Dockerfile, tags and build args. The Dockerfile is linted first: errors stop the build\n" \
+    "unless --no-lint. In a git repository the image is also tagged <name>:<short-sha>[-dirty] and\n" \
+    "labelled org.opencontainers.image.revision/source/created (created: SOURCE_DATE_EPOCH if set).\n" \
+    ".dockerignore applies exactly as the docker CLI applies it. Ctrl-C cancels the build.\n" \
+    "  -t, --tag REF          name[:tag] to tag the image with (repeatable; replaces byoc.json's)\n" \
+    "  -f, --file PATH        the Dockerfile (relative to the current directory; inside the context)\n" \
+    "  --build-arg K[=V]      a build argument (repeatable; K alone takes V from the environment)\n" \
+    "  --label K=V            an image label (repeatable)\n" \
+    "  --platform P           os/arch[/variant] of the image\n" \
+    "  --target T             build up to this stage\n" \
+    "  --network MODE         network for RUN steps: none, host, bridge or a network name\n" \
+    "  --no-cache             do not reuse cached steps\n" \
+    "  --pull                 try to pull newer base images\n" \
+    "  --no-lint              build even when the lint finds errors\n" \
+    "Prints the image id. With --json: {\"image_id\", \"tags\": [...]}.\n" \
+    "Exit 1 build failed, 2 invalid input or lint errors (nothing was sent), 3 no engine."
+int verb_build(const byoc_globals *g, int argc, char **argv, byoc_err *err);
+
+#define VERB_IMAGES_HELP \
+    "Lists the images on the local Docker engine: repository, tags, image id, age, size.\n" \
+    "  --local     the local engine (the default)\n" \
+    "  -a, --all   intermediate images too\n" \
+    "With --json: {\"images\": [{\"repository\", \"tags\", \"digest\", \"size\", \"created\", \"id\"}]}."
+int verb_images(const byoc_globals *g, int argc, char **argv, byoc_err *err);
 
 #endif

@@ -54,14 +54,15 @@ int byoc_aws_credential_process_parse(const char *profile, const char *text, byo
     if (token)
         byoc_secret_register(token);
     if (!akid || !*akid || !secret || !*secret) {
+        const char *missing = !akid || !*akid ? "AccessKeyId" : "SecretAccessKey";
         json_decref(j);
-        return fail(err, profile, "the process output lacks %s%s", !akid || !*akid ? "AccessKeyId" : "SecretAccessKey",
-                    "");
+        return fail(err, profile, "the process output lacks %s%s", missing, "");
     }
     time_t exp = 0;
     if (expiration && byoc_aws_parse_time(expiration, &exp) != 0) {
+        int rc = fail(err, profile, "the process output has an unreadable Expiration \"%.40s\"%s", expiration, "");
         json_decref(j);
-        return fail(err, profile, "the process output has an unreadable Expiration \"%s\"%s", expiration, "");
+        return rc;
     }
     out->access_key_id = byoc_xstrdup(akid);
     out->secret_access_key = byoc_xstrdup(secret);

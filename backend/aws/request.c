@@ -1,12 +1,8 @@
 #include "aws/request.h"
 
-#include <ctype.h>
-#include <libxml/parser.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "core/buf.h"
 #include "core/log.h"
@@ -43,311 +39,6 @@ void byoc_aws_response_free(byoc_aws_response *r)
     byoc_headers_free(&r->headers);
     byoc_buf_free(&r->body);
     memset(r, 0, sizeof *r);
-}
-
-/* ---- XML helpers ---------------------------------------------------------------- */
-
-static pthread_once_t xml_once = PTHREAD_ONCE_INIT;
-static void xml_init(void) { xmlInitParser(); }
-
-xmlDoc *byoc_aws_xml_parse(const char *body, size_t len)
-{
-    if (!body || !len || len > (size_t)0x7fffffff)
-        return NULL;
-    pthread_once(&xml_once, xml_init);
-    return xmlReadMemory(body, (int)len, NULL, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
-}
-
-xmlNode *byoc_aws_xml_child(const xmlNode *n, const char *name)
-{
-    if (!n)
-        return NULL;
-    for (xmlNode *c = n->children; c; c = c->next)
-        if (c->type == XML_ELEMENT_NODE && strcmp((const char *)c->name, name) == 0)
-            return c;
-    return NULL;
-}
-
-char *byoc_aws_xml_text(const xmlNode *n, const char *path)
-{
-    const xmlNode *cur = n;
-    char *copy = byoc_xstrdup(path);
-    char *save = NULL;
-    for (char *part = strtok_r(copy, "/", &save); part && cur; part = strtok_r(NULL, "/", &save))
-        cur = byoc_aws_xml_child(cur, part);
-    free(copy);
-    if (!cur)
-        return NULL;
-    xmlChar *t = xmlNodeGetContent(cur);
-    char *out = byoc_xstrdup(t ? (const char *)t : "");
-    xmlFree(t);
-    return out;
-}
-
-/* Depth-first search for an element by name. */
-static xmlNode *xml_find(xmlNode *n, const char *name)
-{
-    for (xmlNode *c = n; c; c = c->next) {
-        if (c->type != XML_ELEMENT_NODE)
-            continue;
-        if (strcmp((const char *)c->name, name) == 0)
-            return c;
-        xmlNode *d = xml_find(c->children, name);
-        if (d)
-            return d;
-    }
-    return NULL;
-}
-
-void byoc_aws_form_add(byoc_buf *b, const char *key, const char *value)
-{
-    if (b->len)
-        byoc_buf_putc(b, '&');
-    byoc_sigv4_encode(b, key, strlen(key), false);
-    byoc_buf_putc(b, '=');
-    byoc_sigv4_encode(b, value, strlen(value), false);
-}
-
-int byoc_aws_parse_time(const char *s, time_t *out)
-{
-    struct tm tm = {0};
-    int n = 0;
-    if (!s || sscanf(s, "%4d-%2d-%2dT%2d:%2d:%2d%n", &tm.tm_year, &tm.tm_mon, &tm.tm_mday, &tm.tm_hour,
-                     &tm.tm_min, &tm.tm_sec, &n) != 6)
-        return -1;
-    const char *p = s + n;
-    if (*p == '.')
-        for (p++; isdigit((unsigned char)*p); p++)
-            ;
-    long offset = 0;
-    if (*p == 'Z' || *p == 'z') {
-        p++;
-    } else if (*p == '+' || *p == '-') {
-        int hh, mm, k = 0;
-        if (sscanf(p + 1, "%2d:%2d%n", &hh, &mm, &k) != 2 || k != 5)
-            return -1;
-        offset = (hh * 3600L + mm * 60L) * (*p == '+' ? 1 : -1);
-        p += 6;
-    }
-    if (*p || tm.tm_mon < 1 || tm.tm_mon > 12 || tm.tm_mday < 1 || tm.tm_mday > 31 || tm.tm_hour > 23 ||
-        tm.tm_min > 59 || tm.tm_sec > 60)
-        return -1;
-    tm.tm_year -= 1900;
-    tm.tm_mon -= 1;
-    *out = timegm(&tm) - offset;
-    return 0;
-}
-
-/* ---- error parsing -------------------------------------------------------------- */
-
-void byoc_aws_clean_error_code(char *code)
-{
-    char *colon = strchr(code, ':');
-    if (colon)
-        *colon = '\0';
-    char *hash = strrchr(code, '#');
-    if (hash)
-        memmove(code, hash + 1, strlen(hash + 1) + 1);
-}
-
-typedef struct {
-    char code[96];
-    char message[512];
-    char request_id[96];
-} parsed_error;
-
-static void copy_str(char *dst, size_t n, const char *src)
-{
-    snprintf(dst, n, "%s", src ? src : "");
-}
-
-static void parse_json_error(const char *body, size_t len, parsed_error *pe)
-{
-    json_t *j = json_loadb(body, len, 0, NULL);
-    if (!json_is_object(j)) {
-        json_decref(j);
-        return;
-    }
-    static const char *const code_keys[] = {"__type", "code", "Code"};
-    static const char *const msg_keys[] = {"message", "Message", "errorMessage"};
-    for (size_t i = 0; i < 3 && !pe->code[0]; i++)
-        copy_str(pe->code, sizeof pe->code, json_string_value(json_object_get(j, code_keys[i])));
-    for (size_t i = 0; i < 3 && !pe->message[0]; i++)
-        copy_str(pe->message, sizeof pe->message, json_string_value(json_object_get(j, msg_keys[i])));
-    json_decref(j);
-}
-
-static void parse_xml_error(const char *body, size_t len, parsed_error *pe)
-{
-    xmlDoc *doc = byoc_aws_xml_parse(body, len);
-    if (!doc)
-        return;
-    xmlNode *root = xmlDocGetRootElement(doc);
-    xmlNode *error = root && strcmp((const char *)root->name, "Error") == 0 ? root : xml_find(root, "Error");
-    if (error) {
-        char *code = byoc_aws_xml_text(error, "Code");
-        char *msg = byoc_aws_xml_text(error, "Message");
-        if (!pe->code[0])
-            copy_str(pe->code, sizeof pe->code, code);
-        copy_str(pe->message, sizeof pe->message, msg);
-        free(code);
-        free(msg);
-    }
-    if (!pe->request_id[0]) {
-        xmlNode *rid = xml_find(root, "RequestId");
-        if (!rid)
-            rid = xml_find(root, "RequestID");
-        if (rid) {
-            xmlChar *t = xmlNodeGetContent(rid);
-            copy_str(pe->request_id, sizeof pe->request_id, (const char *)t);
-            xmlFree(t);
-        }
-    }
-    xmlFreeDoc(doc);
-}
-
-static const char *skip_ws(const char *s, const char *end)
-{
-    while (s < end && isspace((unsigned char)*s))
-        s++;
-    return s;
-}
-
-static void parse_error(const byoc_headers *h, const char *body, size_t len, parsed_error *pe)
-{
-    memset(pe, 0, sizeof *pe);
-    static const char *const rid_headers[] = {"x-amzn-RequestId", "x-amz-request-id", "x-amzn-request-id"};
-    for (size_t i = 0; i < 3 && !pe->request_id[0]; i++)
-        copy_str(pe->request_id, sizeof pe->request_id, byoc_headers_get(h, rid_headers[i]));
-    copy_str(pe->code, sizeof pe->code, byoc_headers_get(h, "x-amzn-ErrorType"));
-    const char *start = body ? skip_ws(body, body + len) : NULL;
-    if (start && start < body + len) {
-        /* By content, not by protocol: moto answers JSON services' auth
-         * failures with an XML body. */
-        if (*start == '{')
-            parse_json_error(body, len, pe);
-        else if (*start == '<')
-            parse_xml_error(body, len, pe);
-    }
-    byoc_aws_clean_error_code(pe->code);
-    for (char *p = pe->message; *p; p++)
-        if (*p == '\n' || *p == '\r' || *p == '\t')
-            *p = ' ';
-}
-
-static const char *status_text(long status)
-{
-    switch (status) {
-    case 301: return "Moved Permanently";
-    case 307: return "Temporary Redirect";
-    case 400: return "Bad Request";
-    case 401: return "Unauthorized";
-    case 403: return "Forbidden";
-    case 404: return "Not Found";
-    case 405: return "Method Not Allowed";
-    case 409: return "Conflict";
-    case 412: return "Precondition Failed";
-    case 413: return "Payload Too Large";
-    case 429: return "Too Many Requests";
-    case 500: return "Internal Server Error";
-    case 502: return "Bad Gateway";
-    case 503: return "Service Unavailable";
-    case 504: return "Gateway Timeout";
-    default: return "";
-    }
-}
-
-static bool code_in(const char *code, const char *const *list)
-{
-    for (; *list; list++)
-        if (strcmp(code, *list) == 0)
-            return true;
-    return false;
-}
-
-static const char *const KEY_ID_CODES[] = {"InvalidClientTokenId", "UnrecognizedClientException",
-                                           "InvalidAccessKeyId", "AuthFailure", NULL};
-static const char *const SIGNATURE_CODES[] = {"SignatureDoesNotMatch", "InvalidSignatureException",
-                                              "IncompleteSignature", "IncompleteSignatureException",
-                                              "AuthorizationHeaderMalformed", NULL};
-static const char *const EXPIRED_CODES[] = {"ExpiredToken", "ExpiredTokenException", "RequestExpired",
-                                            "TokenRefreshRequired", "InvalidToken", NULL};
-static const char *const CLOCK_CODES[] = {"RequestTimeTooSkewed", "RequestInTheFuture", "SignatureExpired", NULL};
-static const char *const UNSIGNED_CODES[] = {"MissingAuthenticationToken", "MissingAuthenticationTokenException",
-                                             "MissingSecurityHeader", NULL};
-static const char *const DENIED_CODES[] = {"AccessDenied", "AccessDeniedException", "UnauthorizedOperation",
-                                           "UnauthorizedException", NULL};
-
-bool byoc_aws_is_auth_error(const char *code)
-{
-    return code && (code_in(code, KEY_ID_CODES) || code_in(code, SIGNATURE_CODES) ||
-                    code_in(code, EXPIRED_CODES) || code_in(code, CLOCK_CODES) || code_in(code, UNSIGNED_CODES));
-}
-
-static void fill_error(const char *service, const char *operation, long status, const parsed_error *pe,
-                       const byoc_headers *h, const char *creds_origin, byoc_err *err)
-{
-    const char *code = pe->code;
-    const char *msg = pe->message[0] ? pe->message : status_text(status);
-    char from[160] = "";
-    if (creds_origin && *creds_origin)
-        snprintf(from, sizeof from, " (credentials from %s)", creds_origin);
-    const char *op = operation && *operation ? operation : "request";
-    bool clock_hint = strstr(msg, "expired") || strstr(msg, "Signature expired") || strstr(msg, "too skewed");
-    byoc_err_kind kind = BYOC_E_FAILED;
-    char hint[400] = "";
-
-    if (code_in(code, KEY_ID_CODES)) {
-        kind = BYOC_E_ENV;
-        snprintf(hint, sizeof hint, "the access key id is not valid%s; check AWS_ACCESS_KEY_ID or the profile", from);
-    } else if (code_in(code, SIGNATURE_CODES) && clock_hint) {
-        kind = BYOC_E_ENV;
-        snprintf(hint, sizeof hint, "the request signature has expired: check the system clock");
-    } else if (code_in(code, SIGNATURE_CODES)) {
-        kind = BYOC_E_ENV;
-        snprintf(hint, sizeof hint,
-                 "the request signature was rejected: the secret access key does not match the access key id%s",
-                 from);
-    } else if (code_in(code, EXPIRED_CODES)) {
-        kind = BYOC_E_ENV;
-        snprintf(hint, sizeof hint, "the session token has expired or is invalid%s; refresh the credentials", from);
-    } else if (code_in(code, CLOCK_CODES)) {
-        kind = BYOC_E_ENV;
-        snprintf(hint, sizeof hint, "the system clock is too far from AWS time; fix the clock");
-    } else if (code_in(code, UNSIGNED_CODES)) {
-        kind = BYOC_E_ENV;
-        snprintf(hint, sizeof hint, "the request carried no valid signature%s", from);
-    } else if (code_in(code, DENIED_CODES)) {
-        snprintf(hint, sizeof hint, "access denied: the identity%s lacks permission for %s:%s", from,
-                 service ? service : "aws", op);
-    } else if (status == 301 || status == 307) {
-        const char *where = byoc_headers_get(h, "x-amz-bucket-region");
-        if (where)
-            snprintf(hint, sizeof hint, "the bucket is in region %s", where);
-    }
-    if (hint[0] && msg[0])
-        byoc_err_set(err, kind, service, "%s: %s: %s", op, hint, msg);
-    else if (hint[0])
-        byoc_err_set(err, kind, service, "%s: %s", op, hint);
-    else if (msg[0])
-        byoc_err_set(err, kind, service, "%s failed: %s", op, msg);
-    else
-        byoc_err_set(err, kind, service, "%s failed with HTTP status %ld", op, status);
-    err->http_status = (int)status;
-    if (code[0])
-        copy_str(err->code, sizeof err->code, code);
-    else if (status >= 300)
-        snprintf(err->code, sizeof err->code, "%ld", status);
-    copy_str(err->request_id, sizeof err->request_id, pe->request_id);
-}
-
-void byoc_aws_error_from_response(const char *service, const char *operation, long status,
-                                  const byoc_headers *headers, const char *body, size_t body_len,
-                                  const char *creds_origin, byoc_err *err)
-{
-    parsed_error pe;
-    parse_error(headers, body, body_len, &pe);
-    fill_error(service, operation, status, &pe, headers, creds_origin, err);
 }
 
 /* ---- building the request ---------------------------------------------------- */
@@ -449,7 +140,14 @@ static int sign(const byoc_aws_ctx *ctx, const byoc_aws_call *call, const prepar
     p.cache = ctx->sign_cache;
     if (strcmp(p.service, "s3") == 0)
         byoc_sigv4_params_s3(&p);
-    return byoc_sigv4_sign_headers(&p, method, pu->target, h, payload_hash, NULL, err);
+    if (!call->on_signed)
+        return byoc_sigv4_sign_headers(&p, method, pu->target, h, payload_hash, NULL, err);
+    byoc_sigv4_result r;
+    if (byoc_sigv4_sign_headers(&p, method, pu->target, h, payload_hash, &r, err) != 0)
+        return -1;
+    call->on_signed(call->body_ud, &p, &r);
+    byoc_sigv4_result_free(&r);
+    return 0;
 }
 
 /* S3 can answer 200 and put an <Error> in the body (CompleteMultipartUpload, CopyObject). */
@@ -530,22 +228,25 @@ int byoc_aws_do(const byoc_aws_ctx *ctx, const byoc_aws_call *call, byoc_aws_res
             byoc_err_prefix(err, "%s %s", service, op);
         } else {
             bool ok = hr.status >= 200 && hr.status < 300 && !s3_error_in_200(call, method, &hr.body);
-            parsed_error pe;
-            parse_error(&hr.headers, ok ? NULL : hr.body.data, ok ? 0 : hr.body.len, &pe);
-            byoc_log(BYOC_LOG_DEBUG, "aws %s %s attempt %d: HTTP %ld %s%s%s", service, op, attempt, hr.status,
-                     pe.code, pe.request_id[0] ? " request id " : "", pe.request_id);
             resp->status = hr.status;
             resp->headers = hr.headers;
             resp->body = hr.body;
-            copy_str(resp->request_id, sizeof resp->request_id, pe.request_id);
             memset(&hr, 0, sizeof hr);
             if (ok) {
+                const char *rid = byoc_aws_header_request_id(&resp->headers);
+                snprintf(resp->request_id, sizeof resp->request_id, "%s", rid ? rid : "");
+                byoc_log(BYOC_LOG_DEBUG, "aws %s %s attempt %d: HTTP %ld%s%s", service, op, attempt, resp->status,
+                         rid ? " request id " : "", rid ? rid : "");
                 byoc_retry_on_success(&pol);
                 rc = 0;
                 break;
             }
-            fill_error(service, call->operation, resp->status, &pe, &resp->headers, ctx->creds_origin, err);
-            cls = byoc_retry_classify(0, resp->status, pe.code[0] ? pe.code : NULL, service);
+            byoc_aws_error_from_response(service, call->operation, resp->status, &resp->headers, resp->body.data,
+                                         resp->body.len, ctx->creds_origin, err);
+            memcpy(resp->request_id, err->request_id, sizeof resp->request_id);
+            byoc_log(BYOC_LOG_DEBUG, "aws %s %s attempt %d: HTTP %ld %s%s%s", service, op, attempt, resp->status,
+                     err->code, err->request_id[0] ? " request id " : "", err->request_id);
+            cls = byoc_retry_classify(0, resp->status, err->code[0] ? err->code : NULL, service);
         }
         long delay_ms = 0;
         if (!byoc_retry_should_retry(&pol, attempt, can_retry ? cls : BYOC_RETRY_NONE, &delay_ms))
@@ -560,9 +261,7 @@ int byoc_aws_do(const byoc_aws_ctx *ctx, const byoc_aws_call *call, byoc_aws_res
         byoc_aws_response_free(resp);
     }
     prepared_free(&pu);
-    if (rc != 0 && resp == &local)
-        byoc_aws_response_free(&local);
-    if (rc == 0 && resp == &local)
+    if (resp == &local)
         byoc_aws_response_free(&local);
     return rc;
 }

@@ -83,6 +83,10 @@ typedef struct byoc_aws_call {
     int (*body_rewind)(void *ud);   /* restart the stream for a retry; NULL: no retries once sent */
     const char *payload_hash;       /* hex SHA-256 of the body or BYOC_SIGV4_UNSIGNED_PAYLOAD;
                                        required with body_reader; NULL: computed */
+    /* Called after each attempt is signed and before it is sent (aws-chunked
+     * bodies seed their chunk signatures here: byoc_sigv4_chunker_init(&ck, p, r)
+     * and restart framing). Not called for unsigned calls. */
+    void (*on_signed)(void *body_ud, const byoc_sigv4_params *p, const byoc_sigv4_result *r);
     byoc_body_sink sink;            /* stream a 2xx body here instead of buffering */
     void *sink_ud;
     long timeout_ms;                /* whole exchange, 0: none (streams) */
@@ -120,6 +124,9 @@ void byoc_aws_error_from_response(const char *service, const char *operation, lo
                                   const byoc_headers *headers, const char *body, size_t body_len,
                                   const char *creds_origin, byoc_err *err);
 
+/* The request id header of a reply (x-amzn-RequestId, x-amz-request-id), or NULL. */
+const char *byoc_aws_header_request_id(const byoc_headers *h);
+
 /* True for error codes that mean "these credentials are not accepted". */
 bool byoc_aws_is_auth_error(const char *code);
 
@@ -130,6 +137,8 @@ void byoc_aws_clean_error_code(char *code);
 
 /* Parse XML (no network, no entity expansion). NULL if not well-formed. Free with xmlFreeDoc. */
 xmlDoc *byoc_aws_xml_parse(const char *body, size_t len);
+/* The first element named name at or below n and its siblings, depth first, or NULL. */
+xmlNode *byoc_aws_xml_find(xmlNode *n, const char *name);
 /* The first child element of n named name (namespaces ignored), or NULL. */
 xmlNode *byoc_aws_xml_child(const xmlNode *n, const char *name);
 /* Text of the element at a '/'-separated path below n ("GetCallerIdentityResult/Account");

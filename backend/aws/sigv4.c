@@ -593,7 +593,7 @@ void byoc_sigv4_result_free(byoc_sigv4_result *r)
 {
     if (!r)
         return;
-    free(r->canonical_request);
+    byoc_free_secret(r->canonical_request); /* holds x-amz-security-token when signed */
     free(r->string_to_sign);
     free(r->signed_headers);
     free(r->authorization);

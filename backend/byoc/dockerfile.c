@@ -640,7 +640,6 @@ static void finish_instr(parser *p, byoc_df_instr *in)
     if (!strcmp(kw, "COPY") || !strcmp(kw, "ADD")) {
         if (in->n_args + (in->n_args ? 0 : in->n_heredocs) < 2 && !(in->n_heredocs && in->n_args >= 1))
             diag(p, in->line, true, "%s needs a source and a destination", kw);
-        check_copy_from(p, in);
     } else if (!strcmp(kw, "SHELL")) {
         if (!in->json_form)
             diag(p, in->line, true, "SHELL must be in JSON form: SHELL [\"executable\", \"parameters\"]");
@@ -706,6 +705,10 @@ static void read_instruction(parser *p)
         free(text);
         return;
     }
+    if (!strcmp(in->keyword, "FROM")) { /* FROM and its flags see the global scope */
+        end_stage(p);
+        p->in_stage = false;
+    }
     const char *after_flags = takes_flags(in->keyword) ? take_flags(p, in, in->original) : in->original;
     in->rest = byoc_xstrdup(after_flags);
     if (has_heredocs(in->keyword))
@@ -749,6 +752,9 @@ void byoc_dockerfile_parse(const char *text, size_t len, const byoc_df_options *
         read_instruction(&p);
     }
     end_stage(&p);
+    for (size_t i = 0; i < out->n_instrs; i++) /* stage names are known only now */
+        if (!strcmp(out->instrs[i].keyword, "COPY") || !strcmp(out->instrs[i].keyword, "ADD"))
+            check_copy_from(&p, &out->instrs[i]);
     for (size_t s = 0; s < out->n_stages; s++) {
         size_t end = s + 1 < out->n_stages ? out->stages[s + 1].first_instr : out->n_instrs;
         out->stages[s].n_instrs = end - out->stages[s].first_instr;

@@ -487,11 +487,13 @@ void byoc_lint_dockerfile(const char *text, size_t len, const byoc_lint_config *
         c.custom = !byoc_image_is_prebuilt(c.root);
     else
         c.custom = !(cfg->recipe && !strcmp(cfg->recipe, "extend-prebuilt"));
-    rule_entry_point(&c);
-    rule_sagemaker_training(&c);
-    rule_entrypoint(&c);
-    rule_arch(&c);
-    rule_gpu(&c);
+    if (c.final->base[0]) { /* FROM without an image is already a syntax error: no pile-up */
+        rule_entry_point(&c);
+        rule_sagemaker_training(&c);
+        rule_entrypoint(&c);
+        rule_arch(&c);
+        rule_gpu(&c);
+    }
     rule_base_tags(&c);
     rule_secret_copy(&c);
     rule_secret_env(&c);

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "core/buf.h"
 
@@ -22,6 +23,36 @@ typedef struct {
     version v;
     bool wildcard;   /* "==3.10.*" / "!=3.10.*" */
 } clause;
+
+/* Past PEP 440 pre/post/dev/local tags ("rc1", ".post2", "-dev0", "+ubuntu.1"). */
+static const char *skip_tags(const char *s)
+{
+    static const char *const tags[] = {"alpha", "beta", "preview", "pre", "post", "dev", "rev", "rc", "a", "b",
+                                       "c", "r", NULL};
+    for (;;) {
+        const char *p = s;
+        if (*p == '.' || *p == '-' || *p == '_')
+            p++;
+        size_t n = 0;
+        while (isalpha((unsigned char)p[n]))
+            n++;
+        bool known = false;
+        for (const char *const *t = tags; *t && !known; t++)
+            known = strlen(*t) == n && strncasecmp(p, *t, n) == 0;
+        if (!n || !known)
+            break;
+        p += n;
+        while (isdigit((unsigned char)*p))
+            p++;
+        s = p;
+    }
+    if (*s == '+') {
+        s++;
+        while (isalnum((unsigned char)*s) || *s == '.')
+            s++;
+    }
+    return s;
+}
 
 /* Parse "3", "3.10", "3.10.4" (and ignore a trailing pre/post/dev tag). *end past it. */
 static int parse_version(const char *s, version *v, bool *wildcard, const char **end)
@@ -48,8 +79,7 @@ static int parse_version(const char *s, version *v, bool *wildcard, const char *
         }
         break;
     }
-    while (isalnum((unsigned char)*s) || *s == '.' || *s == '+' || *s == '-' || *s == '_')
-        s++; /* rc1, .post1, .dev0, +local: irrelevant for series tests */
+    s = skip_tags(s); /* rc1, .post1, .dev0, +local: irrelevant for series tests */
     *end = s;
     return 0;
 }

@@ -135,6 +135,8 @@ static void set_python(scan_ctx *c, const char *spec, const char *rel, int line,
     char *p = t;
     while (isspace((unsigned char)*p) || *p == '"' || *p == '\'')
         p++;
+    if (!strncmp(p, "python-", 7)) /* runtime.txt: "python-3.10.4" */
+        p += 7;
     if (!*p || !byoc_pyspec_valid(p)) {
         if (*p)
             note(c, "%s:%d: Python version '%s' not understood, ignored", rel, line, p);
@@ -265,9 +267,10 @@ static char *redacted_url(const char *url)
     if (!p)
         return byoc_xstrdup(url);
     const char *host = p + 3, *at = strchr(host, '@'), *slash = strchr(host, '/');
-    if (!at || (slash && slash < at))
-        return byoc_xstrdup(url);
-    return byoc_xasprintf("%.*s***@%s", (int)(host - url), url, at + 1);
+    if (!at || (slash && slash < at) || !memchr(host, ':', (size_t)(at - host)))
+        return byoc_xstrdup(url); /* no password: "git@host" is only a user name */
+    const char *colon = memchr(host, ':', (size_t)(at - host));
+    return byoc_xasprintf("%.*s:***@%s", (int)(colon - url), url, at + 1);
 }
 
 static void take_requirements(scan_ctx *c, const char *rel, const byoc_requirements *r)
@@ -561,6 +564,8 @@ static void scan_source(scan_ctx *c, const char *rel, line_fn fn)
 
 static void visit_file(scan_ctx *c, const char *rel, const char *name, int depth)
 {
+    if (!strcmp(rel, "byoc/byoc_container.py"))
+        return; /* byoc's own entry point, scaffolded by init: not the project's code */
     const char *ext = strrchr(name, '.');
     ext = ext ? ext : "";
     if (!strcmp(ext, ".py") || !strcmp(ext, ".pyx")) {

@@ -41,7 +41,15 @@ void byoc_err_prefix(byoc_err *e, const char *fmt, ...)
     vsnprintf(ctx, sizeof ctx, fmt, ap);
     va_end(ap);
     memcpy(old, e->message, sizeof old);
-    snprintf(e->message, sizeof e->message, "%s: %s", ctx, old);
+    /* Truncation is fine here: the message is for people and stays bounded. */
+    size_t n = strlen(ctx);
+    if (n > sizeof e->message - 3)
+        n = sizeof e->message - 3;
+    memcpy(e->message, ctx, n);
+    memcpy(e->message + n, ": ", 2);
+    size_t room = sizeof e->message - n - 3, len = strlen(old);
+    memcpy(e->message + n + 2, old, len < room ? len : room);
+    e->message[n + 2 + (len < room ? len : room)] = '\0';
     byoc_redact_inplace(e->message);
 }
 

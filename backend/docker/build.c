@@ -263,7 +263,9 @@ int byoc_build_run(byoc_engine *e, byoc_task *t, const byoc_build_opts *o, byoc_
     byoc_http_resp resp = {0};
     int rc = byoc_engine_do(e, t, &req, &resp, err);
     if (rc < 0) {
-        if (byoc_context_tar_error(up.tar, err) == 0 && out.parser.error[0] && err->kind != BYOC_E_CANCELLED)
+        if (err && err->kind == BYOC_E_CANCELLED)
+            byoc_err_set(err, BYOC_E_CANCELLED, "build", "cancelled (the engine stops the build)");
+        else if (byoc_context_tar_error(up.tar, err) == 0 && out.parser.error[0])
             byoc_err_set(err, BYOC_E_FAILED, "build", "%s", out.parser.error);
     } else if (byoc_engine_check(&resp, "build", err) < 0) {
         rc = -1;

@@ -1,0 +1,490 @@
+#include "byoc/results.h"
+
+#include <archive.h>
+#include <archive_entry.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "aws/s3.h"
+#include "core/buf.h"
+
+#define DEFAULT_MAX_BYTES (64ULL << 30)
+#define DEFAULT_MAX_ENTRIES 1000000ULL
+#define BLOCK 65536
+
+/* ---- paths ------------------------------------------------------------------- */
+
+/* Normalise an archive path: drop "." and empty components. Returns the
+ * relative path (malloc'd, "" for the root itself) or NULL with why set when
+ * it is absolute or has a ".." component. */
+static char *clean_entry_path(const char *p, const char **why)
+{
+    if (!p || !*p) {
+        *why = "has an empty name";
+        return NULL;
+    }
+    if (p[0] == '/') {
+        *why = "has an absolute path";
+        return NULL;
+    }
+    byoc_buf out = BYOC_BUF_INIT;
+    const char *s = p;
+    while (*s) {
+        const char *e = strchr(s, '/');
+        size_t n = e ? (size_t)(e - s) : strlen(s);
+        if (n == 2 && s[0] == '.' && s[1] == '.') {
+            byoc_buf_free(&out);
+            *why = "has a '..' component";
+            return NULL;
+        }
+        if (n > 0 && !(n == 1 && s[0] == '.')) {
+            if (out.len)
+                byoc_buf_putc(&out, '/');
+            byoc_buf_append(&out, s, n);
+        }
+        s += n;
+        if (*s == '/')
+            s++;
+    }
+    return byoc_buf_steal(&out);
+}
+
+/* Does a symlink at `path` (relative, clean) with `target` stay inside the root? */
+static bool link_stays_inside(const char *path, const char *target)
+{
+    if (!target || !*target || target[0] == '/')
+        return false;
+    int depth = 0;
+    for (const char *s = path; *s; s++)
+        if (*s == '/')
+            depth++;
+    const char *s = target;
+    while (*s) {
+        const char *e = strchr(s, '/');
+        size_t n = e ? (size_t)(e - s) : strlen(s);
+        if (n == 2 && s[0] == '.' && s[1] == '.') {
+            if (--depth < 0)
+                return false;
+        } else if (n > 0 && !(n == 1 && s[0] == '.')) {
+            depth++;
+        }
+        s += n;
+        if (*s == '/')
+            s++;
+    }
+    return true;
+}
+
+/* Is path equal to, or below, one of the symlinks unpacked so far? */
+static const char *under_symlink(const byoc_strv *links, const char *path)
+{
+    for (size_t i = 0; i < links->n; i++) {
+        size_t n = strlen(links->v[i]);
+        if (strncmp(path, links->v[i], n) == 0 && (path[n] == '\0' || path[n] == '/'))
+            return links->v[i];
+    }
+    return NULL;
+}
+
+static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st;
+    (void)ftw;
+    if (flag == FTW_DP)
+        rmdir(path);
+    else
+        unlink(path);
+    return 0;
+}
+
+/* Remove a tree we created; never follows symlinks. */
+static void remove_tree(const char *path)
+{
+    nftw(path, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+static bool dir_is_empty(const char *path)
+{
+    DIR *d = opendir(path);
+    if (!d)
+        return false;
+    struct dirent *de;
+    bool empty = true;
+    while ((de = readdir(d))) {
+        if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0) {
+            empty = false;
+            break;
+        }
+    }
+    closedir(d);
+    return empty;
+}
+
+int byoc_results_check_dest(const char *dest, byoc_err *err)
+{
+    struct stat st;
+    if (lstat(dest, &st) != 0) {
+        if (errno == ENOENT)
+            return 0;
+        return byoc_err_set(err, BYOC_E_FAILED, dest, "cannot use it: %s", strerror(errno));
+    }
+    if (S_ISDIR(st.st_mode) && dir_is_empty(dest))
+        return 0;
+    return byoc_err_set(err, BYOC_E_FAILED, dest,
+                        "already exists and is not an empty directory: remove it or choose another with -o DIR");
+}
+
+/* ---- unpacking ----------------------------------------------------------------- */
+
+typedef struct unpack {
+    const char *tarball;
+    char *tmp;                   /* the fresh directory we unpack into */
+    byoc_unpack_limits lim;
+    byoc_task *task;
+    byoc_strv links;             /* symlinks unpacked so far (clean relative paths) */
+    byoc_unpacked *out;
+    uint64_t entries;
+} unpack;
+
+static int refuse(unpack *u, const char *entry, const char *why, byoc_err *err)
+{
+    return byoc_err_set(err, BYOC_E_FAILED, "results", "%s: entry '%s' %s: the archive was refused, nothing unpacked",
+                        u->tarball, entry, why);
+}
+
+static int copy_data(unpack *u, struct archive *in, struct archive *out, const char *name, byoc_err *err)
+{
+    for (;;) {
+        const void *buf;
+        size_t size;
+        la_int64_t offset;
+        int r = archive_read_data_block(in, &buf, &size, &offset);
+        if (r == ARCHIVE_EOF)
+            return 0;
+        if (r < ARCHIVE_OK)
+            return byoc_err_set(err, BYOC_E_FAILED, "results", "%s: reading '%s': %s", u->tarball, name,
+                                archive_error_string(in));
+        if (byoc_task_cancelled(u->task))
+            return byoc_err_set(err, BYOC_E_CANCELLED, "results", "cancelled");
+        u->out->bytes += size;
+        if (u->out->bytes > u->lim.max_bytes)
+            return byoc_err_set(err, BYOC_E_FAILED, "results", "%s: more than %llu bytes: refused", u->tarball,
+                                (unsigned long long)u->lim.max_bytes);
+        if (archive_write_data_block(out, buf, size, offset) < ARCHIVE_OK)
+            return byoc_err_set(err, BYOC_E_FAILED, "results", "writing '%s': %s", name,
+                                archive_error_string(out));
+    }
+}
+
+/* Check one entry and point it into the temporary directory. Returns 1 to
+ * skip it (the root directory itself), 0 to write it, -1 to refuse. */
+static int vet_entry(unpack *u, struct archive_entry *e, char **clean_out, byoc_err *err)
+{
+    const char *raw = archive_entry_pathname(e);
+    const char *why = NULL;
+    char *clean = clean_entry_path(raw, &why);
+    if (!clean)
+        return refuse(u, raw ? raw : "", why, err);
+    *clean_out = clean;
+    mode_t type = archive_entry_filetype(e);
+    const char *hardlink = archive_entry_hardlink(e);
+    if (!*clean) {
+        if (type == AE_IFDIR && !hardlink)
+            return 1;
+        return refuse(u, raw, "names the destination itself", err);
+    }
+    const char *link_parent = under_symlink(&u->links, clean);
+    if (link_parent)
+        return refuse(u, raw, strcmp(link_parent, clean) == 0 ? "replaces a symbolic link unpacked before it"
+                                                               : "lies below a symbolic link",
+                      err);
+    if (hardlink) {
+        char *target = clean_entry_path(hardlink, &why);
+        if (!target || !*target) {
+            free(target);
+            return refuse(u, raw, "is a hard link that leaves the destination", err);
+        }
+        bool ok = byoc_strv_contains(&u->out->files, target);
+        if (ok) {
+            char *full = byoc_xasprintf("%s/%s", u->tmp, target);
+            archive_entry_set_hardlink(e, full);
+            free(full);
+        }
+        free(target);
+        if (!ok)
+            return refuse(u, raw, "is a hard link to something other than a file unpacked before it", err);
+        return 0;
+    }
+    switch (type) {
+    case AE_IFREG:
+    case AE_IFDIR:
+        break;
+    case AE_IFLNK:
+        if (!link_stays_inside(clean, archive_entry_symlink(e)))
+            return refuse(u, raw, "is a symbolic link that leads outside the destination", err);
+        break;
+    case AE_IFCHR:
+    case AE_IFBLK:
+        return refuse(u, raw, "is a device node", err);
+    case AE_IFIFO:
+        return refuse(u, raw, "is a FIFO", err);
+    case AE_IFSOCK:
+        return refuse(u, raw, "is a socket", err);
+    default:
+        return refuse(u, raw, "has an unknown type", err);
+    }
+    return 0;
+}
+
+static int unpack_entries(unpack *u, struct archive *in, struct archive *out, byoc_err *err)
+{
+    for (;;) {
+        struct archive_entry *e;
+        int r = archive_read_next_header(in, &e);
+        if (r == ARCHIVE_EOF)
+            return 0;
+        if (r < ARCHIVE_WARN)
+            return byoc_err_set(err, BYOC_E_FAILED, "results", "%s: not a readable archive: %s", u->tarball,
+                                archive_error_string(in));
+        if (++u->entries > u->lim.max_entries)
+            return byoc_err_set(err, BYOC_E_FAILED, "results", "%s: more than %llu entries: refused", u->tarball,
+                                (unsigned long long)u->lim.max_entries);
+        char *clean = NULL;
+        int v = vet_entry(u, e, &clean, err);
+        if (v != 0) {
+            free(clean);
+            if (v < 0)
+                return -1;
+            continue;
+        }
+        bool is_file = archive_entry_filetype(e) == AE_IFREG || archive_entry_hardlink(e);
+        bool is_link = archive_entry_filetype(e) == AE_IFLNK && !archive_entry_hardlink(e);
+        char *full = byoc_xasprintf("%s/%s", u->tmp, clean);
+        archive_entry_set_pathname(e, full);
+        free(full);
+        int w = archive_write_header(out, e);
+        if (w < ARCHIVE_WARN) {
+            int rc = byoc_err_set(err, BYOC_E_FAILED, "results", "%s: cannot unpack '%s': %s", u->tarball, clean,
+                                  archive_error_string(out));
+            free(clean);
+            return rc;
+        }
+        if (is_file && archive_entry_size(e) > 0 && !archive_entry_hardlink(e) &&
+            copy_data(u, in, out, clean, err) != 0) {
+            free(clean);
+            return -1;
+        }
+        if (archive_write_finish_entry(out) < ARCHIVE_WARN) {
+            int rc = byoc_err_set(err, BYOC_E_FAILED, "results", "%s: cannot finish '%s': %s", u->tarball, clean,
+                                  archive_error_string(out));
+            free(clean);
+            return rc;
+        }
+        if (is_link)
+            byoc_strv_push_owned(&u->links, clean);
+        else if (is_file && !byoc_strv_contains(&u->out->files, clean))
+            byoc_strv_push_owned(&u->out->files, clean);
+        else
+            free(clean);
+    }
+}
+
+static mode_t current_umask(void)
+{
+    mode_t m = umask(022);
+    umask(m);
+    return m;
+}
+
+int byoc_results_unpack(const char *tarball, const char *dest, const byoc_unpack_limits *lim, byoc_task *t,
+                        byoc_unpacked *out, byoc_err *err)
+{
+    memset(out, 0, sizeof *out);
+    if (byoc_results_check_dest(dest, err) != 0)
+        return -1;
+    unpack u = {.tarball = tarball, .task = t, .out = out};
+    u.lim.max_bytes = lim && lim->max_bytes ? lim->max_bytes : DEFAULT_MAX_BYTES;
+    u.lim.max_entries = lim && lim->max_entries ? lim->max_entries : DEFAULT_MAX_ENTRIES;
+
+    char *dest_copy = byoc_xstrdup(dest);
+    char *base_copy = byoc_xstrdup(dest);
+    u.tmp = byoc_xasprintf("%s/.%s.partial-XXXXXX", dirname(dest_copy), basename(base_copy));
+    free(dest_copy);
+    free(base_copy);
+    if (!mkdtemp(u.tmp)) {
+        int rc = byoc_err_set(err, BYOC_E_FAILED, dest, "cannot create a directory beside it: %s", strerror(errno));
+        free(u.tmp);
+        return rc;
+    }
+    /* A canonical path (no "..", no symlinks) for libarchive's guards. */
+    char *real = realpath(u.tmp, NULL);
+    if (real) {
+        free(u.tmp);
+        u.tmp = byoc_xstrdup(real);
+        free(real);
+    }
+
+    struct archive *in = archive_read_new();
+    archive_read_support_filter_all(in);
+    archive_read_support_format_tar(in);
+    archive_read_support_format_gnutar(in);
+    struct archive *wr = archive_write_disk_new();
+    /* Our own checks above decide; libarchive's guards stay on as a second line.
+     * (Not NOABSOLUTEPATHS: the paths we hand it are absolute by design.) */
+    archive_write_disk_set_options(wr, ARCHIVE_EXTRACT_TIME | ARCHIVE_EXTRACT_SECURE_SYMLINKS |
+                                           ARCHIVE_EXTRACT_SECURE_NODOTDOT);
+    int rc;
+    if (archive_read_open_filename(in, tarball, BLOCK) != ARCHIVE_OK)
+        rc = byoc_err_set(err, BYOC_E_FAILED, "results", "%s: cannot open: %s", tarball, archive_error_string(in));
+    else
+        rc = unpack_entries(&u, in, wr, err);
+    archive_read_free(in);
+    if (archive_write_free(wr) != ARCHIVE_OK && rc == 0)
+        rc = byoc_err_set(err, BYOC_E_FAILED, "results", "%s: unpacking did not complete", tarball);
+
+    if (rc == 0) {
+        chmod(u.tmp, 0777 & ~current_umask());
+        struct stat st;
+        if (lstat(dest, &st) == 0 && S_ISDIR(st.st_mode))
+            rmdir(dest); /* empty, as checked */
+        if (rename(u.tmp, dest) != 0)
+            rc = byoc_err_set(err, BYOC_E_FAILED, dest, "cannot move the results into place: %s", strerror(errno));
+    }
+    if (rc != 0) {
+        remove_tree(u.tmp);
+        byoc_strv_free(&out->files);
+        out->bytes = 0;
+    } else {
+        out->dir = byoc_xstrdup(dest);
+    }
+    byoc_strv_free(&u.links);
+    free(u.tmp);
+    return rc;
+}
+
+void byoc_unpacked_free(byoc_unpacked *u)
+{
+    if (!u)
+        return;
+    free(u->dir);
+    byoc_strv_free(&u->files);
+    memset(u, 0, sizeof *u);
+}
+
+/* ---- results.json and the S3 key ------------------------------------------------- */
+
+char *byoc_results_s3_uri(const char *s3_path)
+{
+    size_t n = strlen(s3_path);
+    while (n > 0 && s3_path[n - 1] == '/')
+        n--;
+    return byoc_xasprintf("%.*s/output/" BYOC_RESULTS_TARBALL, (int)n, s3_path);
+}
+
+int byoc_results_read_json(const char *dir, json_t **out, byoc_err *err)
+{
+    *out = NULL;
+    char *path = byoc_xasprintf("%s/" BYOC_RESULTS_JSON, dir);
+    struct stat st;
+    if (lstat(path, &st) != 0 || !S_ISREG(st.st_mode)) {
+        free(path);
+        return 0;
+    }
+    json_error_t je;
+    json_t *doc = json_load_file(path, 0, &je);
+    if (!doc) {
+        int rc = byoc_err_set(err, BYOC_E_FAILED, path, "is not JSON (line %d: %s)", je.line, je.text);
+        free(path);
+        return rc;
+    }
+    free(path);
+    json_t *data = json_object_get(doc, "dataDictionary");
+    if (json_is_object(data) && json_object_get(doc, "braketSchemaHeader")) {
+        *out = json_incref(data);
+        json_decref(doc);
+    } else {
+        *out = doc;
+    }
+    return 0;
+}
+
+/* ---- download ------------------------------------------------------------------- */
+
+static int get_to_file(byoc_aws_client *c, byoc_task *t, const char *uri, const char *path, byoc_err *err)
+{
+    char *bucket, *key;
+    if (byoc_s3_parse_uri(uri, &bucket, &key) != 0)
+        return byoc_err_set(err, BYOC_E_FAILED, "outputDataConfig.s3Path", "'%s' is not an S3 URI", uri);
+    int rc = byoc_s3_get_object_to_file(c, t, bucket, key, path, err);
+    free(bucket);
+    free(key);
+    return rc;
+}
+
+static bool no_such_key(const byoc_err *err)
+{
+    return strcmp(err->code, "NoSuchKey") == 0 || err->http_status == 404;
+}
+
+int byoc_results_fetch(byoc_aws_client *c, byoc_task *t, const char *job_name, const char *s3_path,
+                       const char *dest, byoc_unpacked *out, byoc_err *err)
+{
+    memset(out, 0, sizeof *out);
+    if (!s3_path || !*s3_path)
+        return byoc_err_set(err, BYOC_E_FAILED, "results", "the job has no outputDataConfig.s3Path");
+    if (byoc_results_check_dest(dest, err) != 0)
+        return -1;
+    char *dest_copy = byoc_xstrdup(dest);
+    char *base_copy = byoc_xstrdup(dest);
+    char *tmp = byoc_xasprintf("%s/.%s.model-XXXXXX.tar.gz", dirname(dest_copy), basename(base_copy));
+    free(dest_copy);
+    free(base_copy);
+    int fd = mkstemps(tmp, 7);
+    if (fd < 0) {
+        int rc = byoc_err_set(err, BYOC_E_FAILED, dest, "cannot create a file beside it: %s", strerror(errno));
+        free(tmp);
+        return rc;
+    }
+    close(fd);
+
+    char *uri = byoc_results_s3_uri(s3_path);
+    byoc_task_status(t, "downloading %s", uri);
+    int rc = get_to_file(c, t, uri, tmp, err);
+    if (rc != 0 && no_such_key(err)) {
+        /* SageMaker's layout, <s3Path>/<jobName>/output/model.tar.gz */
+        size_t n = strlen(s3_path);
+        while (n > 0 && s3_path[n - 1] == '/')
+            n--;
+        char *alt = byoc_xasprintf("%.*s/%s/output/" BYOC_RESULTS_TARBALL, (int)n, s3_path, job_name);
+        byoc_err alt_err;
+        byoc_err_clear(&alt_err);
+        if (get_to_file(c, t, alt, tmp, &alt_err) == 0) {
+            rc = 0;
+            byoc_err_clear(err);
+        } else if (no_such_key(&alt_err)) {
+            byoc_err_set(err, BYOC_E_FAILED, "results",
+                         "no results at %s: the job wrote nothing to /opt/ml/model, or has not finished", uri);
+            snprintf(err->code, sizeof err->code, "NoSuchKey");
+            err->http_status = 404;
+        } else {
+            *err = alt_err;
+        }
+        free(alt);
+    }
+    if (rc == 0) {
+        byoc_task_status(t, "unpacking into %s", dest);
+        rc = byoc_results_unpack(tmp, dest, NULL, t, out, err);
+    }
+    unlink(tmp);
+    free(tmp);
+    free(uri);
+    return rc;
+}

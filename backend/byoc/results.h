@@ -1,0 +1,69 @@
+/* results: a job's output, model.tar.gz, fetched and unpacked safely.
+ *
+ * Where it is: <outputDataConfig.s3Path>/output/model.tar.gz, as the SDK's
+ * AwsQuantumJob.download_result reads it (braket-jobs.md section 3); when
+ * that key is missing, the SageMaker layout <s3Path>/<jobName>/output/
+ * model.tar.gz is tried once before giving up.
+ *
+ * Unpacking never writes outside the destination: the archive is unpacked
+ * into a fresh directory beside it, renamed into place only when every entry
+ * passed, so the destination is either complete or absent. Refused, naming
+ * the entry: absolute paths, `..` components, symbolic links whose target is
+ * absolute or leads outside the destination, entries below a symbolic link,
+ * hard links to anything but a regular file unpacked before them, device
+ * nodes, FIFOs and sockets, and archives beyond the size limits. Owners are
+ * never restored and modes pass through the umask (no set-id bits). */
+#ifndef BYOC_BYOC_RESULTS_H
+#define BYOC_BYOC_RESULTS_H
+
+#include <jansson.h>
+#include <stdint.h>
+
+#include "aws/client.h"
+#include "byoc/strv.h"
+#include "core/err.h"
+#include "core/task.h"
+
+#define BYOC_RESULTS_TARBALL "model.tar.gz"
+#define BYOC_RESULTS_JSON "results.json"
+
+typedef struct byoc_unpack_limits {
+    uint64_t max_bytes;          /* total of regular file sizes; 0: 64 GiB */
+    uint64_t max_entries;        /* 0: 1,000,000 */
+} byoc_unpack_limits;
+
+typedef struct byoc_unpacked {
+    char *dir;                   /* the destination */
+    byoc_strv files;             /* regular files, relative to dir, in archive order */
+    uint64_t bytes;              /* their total size */
+} byoc_unpacked;
+
+/* Unpack tarball (tar, optionally gzip/bzip2/xz/zstd) into dest, which must
+ * not exist or be an empty directory. lim may be NULL; t (may be NULL) is
+ * checked for cancellation between blocks. */
+int byoc_results_unpack(const char *tarball, const char *dest, const byoc_unpack_limits *lim, byoc_task *t,
+                        byoc_unpacked *out, byoc_err *err);
+void byoc_unpacked_free(byoc_unpacked *u);
+
+/* 0 when dest can receive results (absent, or an empty directory); else -1
+ * with a message that says how to proceed (BYOC_E_FAILED). */
+int byoc_results_check_dest(const char *dest, byoc_err *err);
+
+/* "<s3Path>/output/model.tar.gz" (a trailing '/' of s3Path dropped); malloc'd. */
+char *byoc_results_s3_uri(const char *s3_path);
+
+/* Read <dir>/results.json. *out: the SDK's persisted form
+ * {"braketSchemaHeader", "dataDictionary", "dataFormat"} gives its
+ * dataDictionary, any other JSON document itself; NULL when there is no
+ * such file (not an error). -1 if it exists but is not JSON. */
+int byoc_results_read_json(const char *dir, json_t **out, byoc_err *err);
+
+/* Download the job's model.tar.gz from S3 (s3_path = its
+ * outputDataConfig.s3Path) and unpack it into dest (checked first with
+ * byoc_results_check_dest). A job that wrote no results gives BYOC_E_FAILED
+ * with err->code "NoSuchKey". The tarball goes through a 0600 temporary file
+ * beside dest, removed afterwards. */
+int byoc_results_fetch(byoc_aws_client *c, byoc_task *t, const char *job_name, const char *s3_path,
+                       const char *dest, byoc_unpacked *out, byoc_err *err);
+
+#endif

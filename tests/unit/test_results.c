@@ -1,0 +1,303 @@
+/* results: unpacking model.tar.gz never writes outside the destination.
+ * Hostile archives are made here with libarchive: absolute paths, "..",
+ * a symlink leading out and a file written through it, hard links leading
+ * out, device nodes and FIFOs; a well-formed one unpacks whole. */
+#include <archive.h>
+#include <archive_entry.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "byoc/results.h"
+#include "check.h"
+
+static char *root; /* the test's temporary directory */
+
+typedef struct spec {
+    const char *path;
+    char type;              /* f file, d dir, l symlink, h hardlink, c char device, p fifo */
+    const char *data;       /* file contents, or the link target */
+} spec;
+
+static char *write_tarball(const char *name, const spec *entries, size_t n)
+{
+    char *path = NULL;
+    if (asprintf(&path, "%s/%s", root, name) < 0)
+        abort();
+    struct archive *a = archive_write_new();
+    archive_write_add_filter_gzip(a);
+    archive_write_set_format_pax_restricted(a);
+    archive_write_open_filename(a, path);
+    for (size_t i = 0; i < n; i++) {
+        const spec *s = &entries[i];
+        struct archive_entry *e = archive_entry_new();
+        archive_entry_set_pathname(e, s->path);
+        archive_entry_set_mtime(e, 1700000000, 0);
+        switch (s->type) {
+        case 'f':
+            archive_entry_set_filetype(e, AE_IFREG);
+            archive_entry_set_perm(e, 06755); /* set-id bits must not survive */
+            archive_entry_set_size(e, (la_int64_t)strlen(s->data));
+            break;
+        case 'd':
+            archive_entry_set_filetype(e, AE_IFDIR);
+            archive_entry_set_perm(e, 0755);
+            break;
+        case 'l':
+            archive_entry_set_filetype(e, AE_IFLNK);
+            archive_entry_set_perm(e, 0777);
+            archive_entry_set_symlink(e, s->data);
+            break;
+        case 'h':
+            archive_entry_set_filetype(e, AE_IFREG);
+            archive_entry_set_perm(e, 0644);
+            archive_entry_set_hardlink(e, s->data);
+            break;
+        case 'c':
+            archive_entry_set_filetype(e, AE_IFCHR);
+            archive_entry_set_perm(e, 0666);
+            archive_entry_set_rdevmajor(e, 1);
+            archive_entry_set_rdevminor(e, 3);
+            break;
+        case 'p':
+            archive_entry_set_filetype(e, AE_IFIFO);
+            archive_entry_set_perm(e, 0644);
+            break;
+        }
+        archive_write_header(a, e);
+        if (s->type == 'f')
+            archive_write_data(a, s->data, strlen(s->data));
+        archive_entry_free(e);
+    }
+    archive_write_close(a);
+    archive_write_free(a);
+    return path;
+}
+
+static bool exists(const char *rel)
+{
+    char path[4096];
+    struct stat st;
+    snprintf(path, sizeof path, "%s/%s", root, rel);
+    return lstat(path, &st) == 0;
+}
+
+/* Nothing but the tarballs and what the test made may be left in root. */
+static int leftovers(void)
+{
+    DIR *d = opendir(root);
+    int n = 0;
+    struct dirent *de;
+    while ((de = readdir(d)))
+        if (strstr(de->d_name, ".partial-"))
+            n++;
+    closedir(d);
+    return n;
+}
+
+static void expect_refused(const char *label, const spec *entries, size_t n, const char *why, const char *outside)
+{
+    char *tar = write_tarball("hostile.tar.gz", entries, n);
+    char dest[4096];
+    snprintf(dest, sizeof dest, "%s/out", root);
+    byoc_unpacked u;
+    byoc_err err;
+    byoc_err_clear(&err);
+    int rc = byoc_results_unpack(tar, dest, NULL, NULL, &u, &err);
+    if (rc == 0) {
+        check_fail(__FILE__, __LINE__, "%s: unpacked, want refused", label);
+        byoc_unpacked_free(&u);
+        return;
+    }
+    check_passed++;
+    CHECK_INT(err.kind, BYOC_E_FAILED);
+    if (!strstr(err.message, why))
+        check_fail(__FILE__, __LINE__, "%s: message [%s] lacks [%s]", label, err.message, why);
+    else
+        check_passed++;
+    CHECK(!exists("out"));
+    if (outside && exists(outside))
+        check_fail(__FILE__, __LINE__, "%s: %s was written outside the destination", label, outside);
+    CHECK_INT(leftovers(), 0);
+    CHECK_INT(u.files.n, 0);
+    unlink(tar);
+    free(tar);
+}
+
+static void test_hostile(void)
+{
+    char abs_target[4096];
+    snprintf(abs_target, sizeof abs_target, "%s/abs-evil", root);
+
+    spec absolute[] = {{"ok.txt", 'f', "fine"}, {abs_target, 'f', "evil"}};
+    expect_refused("absolute path", absolute, 2, "absolute path", "abs-evil");
+
+    spec dotdot[] = {{"../evil", 'f', "evil"}};
+    expect_refused("../", dotdot, 1, "'..' component", "evil");
+
+    spec dotdot_mid[] = {{"a/", 'd', ""}, {"a/../../evil2", 'f', "evil"}};
+    expect_refused("a/../../", dotdot_mid, 2, "'..' component", "evil2");
+
+    spec link_out[] = {{"link", 'l', ".."}, {"link/evil3", 'f', "evil"}};
+    expect_refused("symlink escaping then a file through it", link_out, 2, "symbolic link that leads outside",
+                   "evil3");
+
+    spec link_abs[] = {{"etc", 'l', "/etc"}};
+    expect_refused("absolute symlink", link_abs, 1, "leads outside", NULL);
+
+    spec link_deep[] = {{"d/", 'd', ""}, {"d/l", 'l', "../x/../../outside"}};
+    expect_refused("symlink escaping after a detour", link_deep, 2, "leads outside", NULL);
+
+    spec through_inside_link[] = {{"sub/", 'd', ""}, {"alias", 'l', "sub"}, {"alias/f", 'f', "x"}};
+    expect_refused("file below an inner symlink", through_inside_link, 3, "below a symbolic link", NULL);
+
+    spec replace_link[] = {{"t.txt", 'f', "x"}, {"l", 'l', "t.txt"}, {"l", 'f', "overwrite"}};
+    expect_refused("file replacing a symlink", replace_link, 3, "replaces a symbolic link", NULL);
+
+    spec hard_out[] = {{"h", 'h', "../../etc/passwd"}};
+    expect_refused("hardlink escaping", hard_out, 1, "hard link", NULL);
+
+    spec hard_abs[] = {{"h", 'h', "/etc/passwd"}};
+    expect_refused("absolute hardlink", hard_abs, 1, "hard link", NULL);
+
+    spec hard_later[] = {{"h", 'h', "later.txt"}, {"later.txt", 'f', "x"}};
+    expect_refused("hardlink to a later entry", hard_later, 2, "hard link", NULL);
+
+    spec hard_to_link[] = {{"t", 'f', "x"}, {"l", 'l', "t"}, {"h", 'h', "l"}};
+    expect_refused("hardlink to a symlink", hard_to_link, 3, "hard link", NULL);
+
+    spec device[] = {{"null", 'c', ""}};
+    expect_refused("device node", device, 1, "device node", NULL);
+
+    spec fifo[] = {{"ok.txt", 'f', "x"}, {"pipe", 'p', ""}};
+    expect_refused("fifo", fifo, 2, "FIFO", NULL);
+}
+
+static void test_good_archive(void)
+{
+    const char *results = "{\"braketSchemaHeader\": {\"name\": \"braket.jobs_data.persisted_job_data\", "
+                          "\"version\": \"1\"}, \"dataDictionary\": {\"energy\": -0.2, \"converged\": true}, "
+                          "\"dataFormat\": \"plaintext\"}";
+    spec good[] = {
+        {"./", 'd', ""},
+        {"./results.json", 'f', results},
+        {"./sub/", 'd', ""},
+        {"./sub/data.bin", 'f', "0123456789"},
+        {"./sub/again.bin", 'h', "sub/data.bin"},
+        {"./latest", 'l', "sub/data.bin"},
+        {"./sub/up", 'l', "../results.json"},
+    };
+    char *tar = write_tarball("model.tar.gz", good, sizeof good / sizeof *good);
+    char dest[4096];
+    snprintf(dest, sizeof dest, "%s/job-1", root);
+    mkdir(dest, 0755); /* an empty directory is accepted */
+    byoc_unpacked u;
+    byoc_err err;
+    byoc_err_clear(&err);
+    int rc = byoc_results_unpack(tar, dest, NULL, NULL, &u, &err);
+    if (rc)
+        fprintf(stderr, "unpack: %s\n", err.message);
+    CHECK_INT(rc, 0);
+    CHECK_STR(u.dir, dest);
+    CHECK_INT(u.files.n, 3);
+    CHECK(byoc_strv_contains(&u.files, "results.json"));
+    CHECK(byoc_strv_contains(&u.files, "sub/data.bin"));
+    CHECK(byoc_strv_contains(&u.files, "sub/again.bin"));
+    CHECK_INT(u.bytes, strlen(results) + 10);
+    char path[4096 + 64];
+    struct stat st;
+    snprintf(path, sizeof path, "%s/sub/data.bin", dest);
+    CHECK(stat(path, &st) == 0 && st.st_size == 10);
+    CHECK((st.st_mode & 06000) == 0);
+    snprintf(path, sizeof path, "%s/latest", dest);
+    CHECK(lstat(path, &st) == 0 && S_ISLNK(st.st_mode));
+    CHECK_INT(leftovers(), 0);
+
+    json_t *data = NULL;
+    CHECK_INT(byoc_results_read_json(dest, &data, &err), 0);
+    CHECK(json_is_object(data));
+    CHECK(json_real_value(json_object_get(data, "energy")) == -0.2);
+    CHECK(json_is_true(json_object_get(data, "converged")));
+    json_decref(data);
+    byoc_unpacked_free(&u);
+
+    /* a second unpack into the same place is refused before anything happens */
+    byoc_err_clear(&err);
+    CHECK(byoc_results_unpack(tar, dest, NULL, NULL, &u, &err) != 0);
+    CHECK(strstr(err.message, "already exists") != NULL);
+    CHECK_INT(byoc_results_check_dest(dest, &err), -1);
+    unlink(tar);
+    free(tar);
+}
+
+static void test_limits_and_garbage(void)
+{
+    spec big[] = {{"a.bin", 'f', "0123456789"}, {"b.bin", 'f', "0123456789"}};
+    char *tar = write_tarball("big.tar.gz", big, 2);
+    char dest[4096];
+    snprintf(dest, sizeof dest, "%s/limited", root);
+    byoc_unpacked u;
+    byoc_err err;
+    byoc_unpack_limits by_bytes = {.max_bytes = 15};
+    CHECK(byoc_results_unpack(tar, dest, &by_bytes, NULL, &u, &err) != 0);
+    CHECK(strstr(err.message, "more than 15 bytes") != NULL);
+    byoc_unpack_limits by_entries = {.max_entries = 1};
+    CHECK(byoc_results_unpack(tar, dest, &by_entries, NULL, &u, &err) != 0);
+    CHECK(strstr(err.message, "entries") != NULL);
+    CHECK(!exists("limited"));
+    unlink(tar);
+    free(tar);
+
+    char garbage[4096];
+    snprintf(garbage, sizeof garbage, "%s/garbage.tar.gz", root);
+    FILE *f = fopen(garbage, "w");
+    fputs("this is not an archive at all, not even close\n", f);
+    fclose(f);
+    CHECK(byoc_results_unpack(garbage, dest, NULL, NULL, &u, &err) != 0);
+    CHECK(!exists("limited"));
+    CHECK_INT(leftovers(), 0);
+    unlink(garbage);
+
+    json_t *none = (json_t *)1;
+    CHECK_INT(byoc_results_read_json(root, &none, &err), 0);
+    CHECK(none == NULL);
+}
+
+static void test_s3_uri(void)
+{
+    char *u = byoc_results_s3_uri("s3://bucket/jobs/j/1700/data");
+    CHECK_STR(u, "s3://bucket/jobs/j/1700/data/output/model.tar.gz");
+    free(u);
+    u = byoc_results_s3_uri("s3://bucket/out/");
+    CHECK_STR(u, "s3://bucket/out/output/model.tar.gz");
+    free(u);
+}
+
+static int rm_rf(const char *dir)
+{
+    char *argv[] = {"rm", "-rf", (char *)dir, NULL};
+    pid_t pid = fork();
+    if (pid == 0) {
+        execvp("rm", argv);
+        _exit(127);
+    }
+    int status = 0;
+    waitpid(pid, &status, 0);
+    return status;
+}
+
+int main(void)
+{
+    root = check_tmpdir();
+    test_hostile();
+    test_good_archive();
+    test_limits_and_garbage();
+    test_s3_uri();
+    rm_rf(root);
+    free(root);
+    return check_done();
+}
