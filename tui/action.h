@@ -8,7 +8,13 @@
  * focused widget) to TUI_CTX_GLOBAL; the first row binding the key wins.
  * When the chain starts with a text-entry context (EDIT), printable keys are
  * text and never actions. No two rows of one context share a key
- * (tui_actions_check() proves it; a unit test asserts it). */
+ * (tui_actions_check() proves it; a unit test asserts it).
+ *
+ * Adding an action: add its id to tui_action_id, then one row per context it
+ * works in to the table in action.c (name, keys, help, hint rank). The help
+ * screen, the hint bar and `:` completion pick it up; the screen that owns
+ * the context handles ev->action in its key() (shell.h). byoc refuses to
+ * start, and the unit test fails, if a key is bound twice in a context. */
 #ifndef BYOC_TUI_ACTION_H
 #define BYOC_TUI_ACTION_H
 

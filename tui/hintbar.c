@@ -49,8 +49,7 @@ static int hint_width(const tui_hint *h)
     return tui_text_width(h->keys) + 1 + tui_text_width(h->label);
 }
 
-/* Which hints fit: everything in order that fits, with room kept for help. */
-static size_t choose(const tui_hint *h, size_t n, int width, bool *use)
+size_t tui_hints_choose(const tui_hint *h, size_t n, int width, bool *use)
 {
     long help = -1;
     for (size_t i = 0; i < n; i++)
@@ -83,7 +82,7 @@ size_t tui_hints_text(const tui_hint *h, size_t n, int width, char *buf, size_t 
     bool use[64];
     if (n > 64)
         n = 64;
-    size_t used = choose(h, n, width, use);
+    size_t used = tui_hints_choose(h, n, width, use);
     size_t len = 0;
     buf[0] = '\0';
     for (size_t i = 0; i < n; i++) {
@@ -95,22 +94,4 @@ size_t tui_hints_text(const tui_hint *h, size_t n, int width, char *buf, size_t 
         len += (size_t)w;
     }
     return used;
-}
-
-void tui_hints_draw(WINDOW *win, int y, int x, int w, const tui_ctx *chain, size_t n)
-{
-    tui_hint h[32];
-    bool use[32];
-    size_t count = tui_hints_collect(chain, n, h, 32);
-    choose(h, count, w - 1, use);
-    tui_draw_blank(win, y, x, w, TUI_STY_HINT);
-    int cx = x + 1;
-    for (size_t i = 0; i < count; i++) {
-        if (!use[i])
-            continue;
-        cx += tui_draw_text(win, y, cx, x + w - cx, TUI_STY_HINT_KEY, h[i].keys);
-        cx += tui_draw_text(win, y, cx, x + w - cx, TUI_STY_HINT, " ");
-        cx += tui_draw_text(win, y, cx, x + w - cx, TUI_STY_HINT, h[i].label);
-        cx += 2;
-    }
 }

@@ -4,7 +4,7 @@
  * Filled from the global flags and the environment (AWS_PROFILE, AWS_REGION,
  * AWS_DEFAULT_REGION, DOCKER_HOST) until the app learns better: the lead's
  * doctor task later sets the real values with tui_status_set (through
- * tui_app_set_status in shell.h). Pure except tui_status_draw. */
+ * tui_app_set_status in shell.h). Pure; drawing in statusbar_draw.c. */
 #ifndef BYOC_TUI_STATUSBAR_H
 #define BYOC_TUI_STATUSBAR_H
 

@@ -212,12 +212,21 @@ int tui_tty_start(bool colour, char *msg, size_t size)
         }
         T.in_fd = T.out_fd = fd;
         T.in = fdopen(fd, "r");
-        T.out = fdopen(dup(fd), "w");
-        T.own_files = true;
+        int out_fd = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+        T.out = out_fd >= 0 ? fdopen(out_fd, "w") : NULL;
         if (!T.in || !T.out) {
             snprintf(msg, size, "cannot open the terminal: %s", strerror(errno));
+            if (T.in)
+                fclose(T.in);
+            else
+                close(fd);
+            if (T.out)
+                fclose(T.out);
+            else if (out_fd >= 0)
+                close(out_fd);
             return -1;
         }
+        T.own_files = true;
     }
     T.have_saved = tcgetattr(T.in_fd, &T.saved) == 0;
 
@@ -235,6 +244,15 @@ int tui_tty_start(bool colour, char *msg, size_t size)
     T.screen = newterm(NULL, T.out, T.in);
     if (!T.screen) {
         restore_handlers();
+        for (int i = 0; i < 2; i++) {
+            close(T.pipe[i]);
+            T.pipe[i] = -1;
+        }
+        if (T.own_files) {
+            fclose(T.in);
+            fclose(T.out);
+            T.own_files = false;
+        }
         snprintf(msg, size, "cannot start curses on TERM=%s", getenv("TERM") ? getenv("TERM") : "");
         return -1;
     }

@@ -118,12 +118,13 @@ int byoc_git_revision(const char *dir, byoc_git_rev *out, byoc_err *err)
             git_status_list_free(st);
         }
     }
-    git_remote *origin = NULL;
-    if (git_remote_lookup(&origin, repo, "origin") == 0) {
-        if (git_remote_url(origin))
-            out->remote_url = strip_credentials(git_remote_url(origin));
-        git_remote_free(origin);
-    }
+    /* remote.origin.url straight from the config: git_remote_lookup would apply
+     * url.*.insteadOf through libgit2 1.5's regex config walk, which leaks */
+    git_config *cfg = NULL;
+    const char *url = NULL;
+    if (git_repository_config_snapshot(&cfg, repo) == 0 && git_config_get_string(&url, cfg, "remote.origin.url") == 0)
+        out->remote_url = strip_credentials(url);
+    git_config_free(cfg);
     git_error_clear();
     git_repository_free(repo);
     git_libgit2_shutdown();
@@ -346,6 +347,19 @@ static int progress_cb(const git_indexer_progress *p, void *payload)
     return byoc_task_cancelled(st->task) ? GIT_EUSER : 0;
 }
 
+/* The clone's remote, created without url.*.insteadOf rewriting (the URL is used as
+ * written; libgit2 1.5 also leaks in that rewriting). */
+static int create_remote(git_remote **out, git_repository *repo, const char *name, const char *url, void *payload)
+{
+    (void)payload;
+    git_remote_create_options o;
+    git_remote_create_options_init(&o, GIT_REMOTE_CREATE_OPTIONS_VERSION);
+    o.repository = repo;
+    o.name = name;
+    o.flags = GIT_REMOTE_CREATE_SKIP_INSTEADOF;
+    return git_remote_create_with_opts(out, url, &o);
+}
+
 static int rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
 {
     (void)sb;
@@ -421,6 +435,7 @@ int byoc_git_vendor(const char *url, const char *ref, const char *dest, bool kee
     opts.fetch_opts.callbacks.credentials = credentials_cb;
     opts.fetch_opts.callbacks.transfer_progress = progress_cb;
     opts.fetch_opts.callbacks.payload = &st;
+    opts.remote_cb = create_remote;
     git_repository *repo = NULL;
     byoc_task_status(task, "cloning %s", url);
     int rc = git_clone(&repo, url, dest, &opts);

@@ -65,8 +65,9 @@ void byoc_git_dep_free(byoc_git_dep *d);
 
 /* Clone url (checking out ref when given) into dest, which must not exist or
  * be empty. SSH authenticates with the ssh-agent only (SSH_AUTH_SOCK); the
- * repository's .git is removed unless keep_git. Progress and cancellation go
- * through task (may be NULL). */
+ * URL is used as written (no url.*.insteadOf rewriting). The repository's
+ * .git is removed unless keep_git. Progress and cancellation go through task
+ * (may be NULL). */
 int byoc_git_vendor(const char *url, const char *ref, const char *dest, bool keep_git, byoc_task *task,
                     byoc_err *err);
 

@@ -487,7 +487,7 @@ void byoc_lint_dockerfile(const char *text, size_t len, const byoc_lint_config *
         c.custom = !byoc_image_is_prebuilt(c.root);
     else
         c.custom = !(cfg->recipe && !strcmp(cfg->recipe, "extend-prebuilt"));
-    if (c.final->base[0]) { /* FROM without an image is already a syntax error: no pile-up */
+    if (df.instrs[c.final->first_instr].n_args) { /* FROM without an image is a syntax error already */
         rule_entry_point(&c);
         rule_sagemaker_training(&c);
         rule_entrypoint(&c);

@@ -1,5 +1,6 @@
-/* poller: how often to ask a service whether anything changed, and a job
- * watcher built on it.
+/* poller: how often to ask a service whether anything changed, and the job
+ * watcher built on it (the backend of `byoc logs --follow` and of the TUI's
+ * Monitor screen).
  *
  * byoc_backoff: the delay before the next poll. Starts at base (2 s), doubles
  * on every poll that saw no change up to max (60 s), drops back to base on a
@@ -8,13 +9,28 @@
  * polled faster than that, whatever happens.
  *
  * byoc_backoff_sleep: sleep a delay in small slices, waking early when the
- * task is cancelled. */
+ * task is cancelled.
+ *
+ * byoc_job_watch_run: GetJob (with QueueInfo) and a read of the job's log
+ * source per tick, on the backoff (a tick that saw a status change or new log
+ * lines counts as a change); after the job ends one more pause and a final
+ * log read (CloudWatch lags the container), then it returns. Transient
+ * failures (network, throttling, 5xx) are retried on the next tick, five in
+ * a row end the watch.
+ *
+ * byoc_job_monitor: the same watch as a task for a screen: events on a
+ * byoc_evq (STATUS on every change, LOG per line, DONE at the end), the
+ * latest GetJob and the metrics readable from the UI thread at any time,
+ * memory bounded by the log source and the metrics store. */
 #ifndef BYOC_BYOC_POLLER_H
 #define BYOC_BYOC_POLLER_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "byoc/jobref.h"
+#include "byoc/logtail.h"
+#include "byoc/metrics.h"
 #include "core/task.h"
 
 #define BYOC_POLL_BASE_MS 2000
@@ -39,5 +55,43 @@ void byoc_backoff_reset(byoc_backoff *b);
 /* Sleep ms in slices of at most 100 ms; true if the task was cancelled
  * (then it returns at once). t may be NULL. */
 bool byoc_backoff_sleep(byoc_task *t, int64_t ms);
+
+/* ---- watching a job ---------------------------------------------------------------- */
+
+typedef struct byoc_job_watch {
+    const char *job_arn;
+    byoc_log_source *logs;        /* NULL: status only */
+    byoc_metrics *metrics;        /* NULL: none; else fed from every log line */
+    /* after every GetJob; changed: status, events, queue position or failure reason moved */
+    void (*on_job)(const byoc_job_info *job, bool changed, void *ud);
+    byoc_log_line_fn on_line;     /* every log line, in order; may be NULL */
+    void *ud;
+    int64_t base_ms, max_ms;      /* 0: BYOC_POLL_BASE_MS, BYOC_POLL_MAX_MS */
+    int64_t final_pause_ms;       /* pause before the last log read; 0: base_ms; < 0: none */
+    bool once;                    /* one GetJob and one log read, then return */
+    volatile int *poke;           /* may be NULL; set non-zero to poll now (reset to 0 when seen) */
+} byoc_job_watch;
+
+/* final (may be NULL) gets the last GetJob (free with byoc_job_info_free). */
+int byoc_job_watch_run(byoc_aws_client *c, byoc_task *t, const byoc_job_watch *w, byoc_job_info *final,
+                       byoc_err *err);
+
+typedef struct byoc_job_monitor byoc_job_monitor;
+
+/* c must outlive the monitor; logs (may be NULL) is taken. */
+byoc_job_monitor *byoc_job_monitor_new(byoc_aws_client *c, const char *job_arn, byoc_log_source *logs);
+/* Start watching on q. Events: STATUS "<status>" or "QUEUED (position N)"
+ * whenever the job changed; LOG per log line ("[algo-1] text" when the job has
+ * several instances, else the text); DONE when the job ended (result: a
+ * byoc_job_info *, released with the event); ERROR. One task at a time. */
+byoc_task *byoc_job_monitor_start(byoc_job_monitor *m, byoc_evq *q);
+/* A copy of the latest GetJob (free with byoc_job_info_free); false before the first. */
+bool byoc_job_monitor_snapshot(byoc_job_monitor *m, byoc_job_info *out);
+/* The metrics fed from the log; hold byoc_metrics_lock() while reading. */
+byoc_metrics *byoc_job_monitor_metrics(byoc_job_monitor *m);
+/* Poll now instead of waiting out the backoff (the user pressed refresh). */
+void byoc_job_monitor_poke(byoc_job_monitor *m);
+/* After the task ended (byoc_task_release it first). */
+void byoc_job_monitor_free(byoc_job_monitor *m);
 
 #endif

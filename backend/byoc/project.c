@@ -175,7 +175,7 @@ static int parse_fields(byoc_project *p, json_t *doc, byoc_err *err)
 
 int byoc_project_parse(byoc_project *p, const char *text, size_t len, byoc_err *err)
 {
-    byoc_project_init(p);
+    memset(p, 0, sizeof *p);
     json_error_t je;
     json_t *doc = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
     if (!doc)
@@ -184,9 +184,14 @@ int byoc_project_parse(byoc_project *p, const char *text, size_t len, byoc_err *
         json_decref(doc);
         return byoc_err_set(err, BYOC_E_USAGE, BYOC_PROJECT_FILE, "must be a JSON object");
     }
+    byoc_project_init(p);
     json_decref(p->doc);
     p->doc = doc;
-    return parse_fields(p, doc, err);
+    if (parse_fields(p, doc, err) != 0) {
+        byoc_project_free(p);
+        return -1;
+    }
+    return 0;
 }
 
 int byoc_project_load(byoc_project *p, const char *dir, bool *found, byoc_err *err)
@@ -210,7 +215,7 @@ int byoc_project_load(byoc_project *p, const char *dir, bool *found, byoc_err *e
         if (rc == 0 && found)
             *found = true;
     } else {
-        byoc_project_init(p);
+        memset(p, 0, sizeof *p);
     }
     free(text);
     free(path);

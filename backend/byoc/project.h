@@ -43,11 +43,12 @@ void byoc_project_init(byoc_project *p);
 void byoc_project_free(byoc_project *p);
 
 /* Parse a byoc.json text. Wrong types or values fail with kind USAGE naming
- * the key ("byoc.json: arch"). p is initialised by the call. */
+ * the key ("byoc.json: arch"). p is initialised by the call; on failure it
+ * holds nothing to free (byoc_project_free is still safe). */
 int byoc_project_parse(byoc_project *p, const char *text, size_t len, byoc_err *err);
 
 /* Load <dir>/byoc.json. A missing file is not an error: p gets the defaults
- * and *found (may be NULL) is false. */
+ * and *found (may be NULL) is false. On failure p holds nothing to free. */
 int byoc_project_load(byoc_project *p, const char *dir, bool *found, byoc_err *err);
 
 /* The document to write: the unknown keys as read, with byoc's fields over them.

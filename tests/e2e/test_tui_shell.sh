@@ -103,11 +103,30 @@ e2e_wait $s '^BYOC-EXITED rc=0' "the shell gets its screen back"
 e2e_lacks $s 'Steps' "no TUI remains on the screen"
 e2e_stop $s
 
-# --- 120x40 from the start, :quit ------------------------------------------------------
+# --- 120x40 from the start; help lists every action of the table; :quit ------------------
 s=big
 e2e_start $s 120 40 -- tui
 e2e_wait $s "$DECIDE" "opens at 120x40"
 e2e_has $s 'Keys' "the whole page fits"
+e2e_keys $s '?'
+e2e_wait $s 'Help: keys and commands' "help opens at 120x40"
+seen="$E2E_DIR/help.txt"
+: > "$seen"
+for _ in $(seq 1 20); do                            # page through, keeping every screen
+    e2e_capture $s >> "$seen"
+    grep -q 'Answer no' "$seen" && break            # the last context's last rows are in
+    e2e_keys $s PageDown
+    sleep 0.2
+done
+table="${BYOC_SOURCE_DIR:-$(dirname "$0")/../..}/tui/action.c"
+names=$(grep -o 'ROW([A-Z_]*, [A-Z_]*, "[a-z-]*"' "$table" | sed 's/.*"\(.*\)"/\1/' | sort -u)
+[ -n "$names" ] || e2e_fail "no action names found in $table"
+missing=""
+for n in $names; do grep -q ":$n\b" "$seen" || missing="$missing $n"; done
+if [ -z "$missing" ]; then e2e_pass "help lists every action of the table ($(echo $names | wc -w))"; else
+    e2e_fail "help lacks:$missing"; fi
+e2e_keys $s q
+e2e_wait $s "$DECIDE" "q leaves help"
 e2e_type $s ':quit'
 e2e_keys $s Enter
 e2e_wait_exit $s

@@ -1,0 +1,102 @@
+/* jobref: finding Braket Hybrid Jobs and reading what the service says
+ * about them, for the Monitor step (the job list, `status`, `logs`,
+ * `cancel`, `results`).
+ *
+ * A JOB argument is a job ARN (arn:aws...:braket:<region>:<account>:job/...,
+ * used as is, without a call) or a job name, resolved with SearchJobs filter
+ * {"name": "jobName", "operator": "EQUAL"} and an exact check of every match.
+ * The API model documents only the jobArn and createdAt filters, so when the
+ * service refuses the jobName filter the most recent jobs (up to 2000) are
+ * scanned instead. No match, or more than one, is an error that says what
+ * to pass instead.
+ *
+ * byoc_job_info is GetJob's reply in plain fields for screens and verbs. */
+#ifndef BYOC_BYOC_JOBREF_H
+#define BYOC_BYOC_JOBREF_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "aws/client.h"
+#include "core/err.h"
+#include "core/task.h"
+
+#define BYOC_JOB_NAME_MAX 50
+#define BYOC_JOBREF_SCAN_MAX 2000
+
+/* arn:<partition>:braket:<region>:<12 digits>:job/<id>, or local:job/<name> (local mode). */
+bool byoc_jobref_is_arn(const char *s);
+/* 1-50 of [A-Za-z0-9-], starting and ending alphanumeric (the service's rule). */
+bool byoc_jobref_is_name(const char *s);
+
+/* ref -> job ARN (malloc'd). Errors: neither form (BYOC_E_USAGE, what "JOB"),
+ * no such job or several (BYOC_E_FAILED, what "JOB"), service errors. */
+int byoc_jobref_resolve(byoc_aws_client *c, byoc_task *t, const char *ref, char **arn, byoc_err *err);
+
+/* A client for working on ref: in the ARN's region unless region (--region)
+ * is given, then ref resolved. Both outputs are the caller's. */
+int byoc_jobref_open(const char *profile, const char *region, const char *ref, byoc_task *t, byoc_aws_client **c,
+                     char **arn, byoc_err *err);
+
+/* ---- the job list ---------------------------------------------------------------- */
+
+typedef struct byoc_job_query {
+    const char *const *statuses; /* QUEUED RUNNING COMPLETED FAILED CANCELLING CANCELLED; none: all */
+    size_t n_statuses;
+    size_t max;                  /* 0: 100 */
+} byoc_job_query;
+
+/* True for one of the six job states. */
+bool byoc_job_status_valid(const char *s);
+
+/* Newest first, up to q->max, following nextToken. With statuses, the filter
+ * goes to the service ({"name": "status", "operator": "EQUAL"}); if the
+ * service refuses it, byoc filters the pages itself. *jobs = a JSON array of
+ * {"job_arn", "job_name", "status", "created", "device"} (DESIGN.md's shape). */
+int byoc_jobs_list(byoc_aws_client *c, byoc_task *t, const byoc_job_query *q, json_t **jobs, byoc_err *err);
+
+/* One SearchJobs summary in DESIGN.md's shape. */
+json_t *byoc_job_summary_json(const json_t *summary);
+
+/* ---- one job ------------------------------------------------------------------------ */
+
+typedef struct byoc_job_info {
+    char arn[512];
+    char name[BYOC_JOB_NAME_MAX + 14];
+    char status[16];
+    char device[260];
+    char failure_reason[1025];
+    char created[40], started[40], ended[40]; /* ISO 8601 as the service gave them, "" when absent */
+    int instance_count;          /* 1 when absent */
+    char output_s3_path[1025];
+    long long billable_duration; /* -1 when absent */
+    bool has_queue;
+    char queue_name[32];
+    char queue_position[16];     /* "3", ">15"; "" when none (the SDK drops "None") */
+    char queue_message[256];
+    json_t *events;              /* array of {eventType, timeOfEvent, message}, owned; never NULL once filled */
+} byoc_job_info;
+
+/* Fill from a GetJob reply. -1 if it lacks status, jobArn or jobName. */
+int byoc_job_info_from_json(const json_t *get_job, byoc_job_info *out, byoc_err *err);
+void byoc_job_info_free(byoc_job_info *j);
+void byoc_job_info_copy(byoc_job_info *dst, const byoc_job_info *src);
+/* Status, event count, queue position or failure reason differ. */
+bool byoc_job_info_changed(const byoc_job_info *before, const byoc_job_info *after);
+
+/* GetJob (with QueueInfo) into info. */
+int byoc_job_get(byoc_aws_client *c, byoc_task *t, const char *arn, byoc_job_info *info, byoc_err *err);
+
+/* {"job_arn", "job_name", "status", "events": [{"type", "time", "message"?}], "failure_reason" (null when
+ * none), "metrics": <metrics or {}>, "created", "started"?, "ended"?, "device", "instance_count",
+ * "queue"? {"name", "position", "message"?}, "billable_duration"?}. metrics is taken (may be NULL). */
+json_t *byoc_job_status_json(const byoc_job_info *j, json_t *metrics);
+
+/* CancelJob with a clear answer for a job that already ended: BYOC_E_FAILED
+ * "job X already ended (COMPLETED): nothing to cancel". *status gets
+ * CANCELLING or CANCELLED (>= 32 bytes). */
+int byoc_job_cancel(byoc_aws_client *c, byoc_task *t, const char *arn, char *status, byoc_err *err);
+
+#endif
