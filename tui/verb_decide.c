@@ -56,6 +56,9 @@ static void print_text(const byoc_decision *d, const byoc_answers *a, const byoc
     if (d->recipe != BYOC_RECIPE_PREBUILT)
         printf("\nNext: byoc init %s --recipe %s --language %s --arch %s%s\n", dir, byoc_recipe_name(d->recipe),
                byoc_language_name(d->language), byoc_arch_name(d->arch), d->gpu ? " --gpu" : "");
+    else
+        printf("\nNext: run the job on a prebuilt image (no --image-uri), with any missing packages in the\n"
+               "source directory's requirements.txt.\n");
 }
 
 int verb_decide(const byoc_globals *g, int argc, char **argv, byoc_err *err)

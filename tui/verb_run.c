@@ -109,14 +109,6 @@ static bool numeric_flag(int opt)
     return opt == OPT_INSTANCE_COUNT || opt == OPT_VOLUME_GB || opt == OPT_MAX_RUNTIME;
 }
 
-static const char *flag_name(int opt)
-{
-    for (const struct option *o = OPTIONS; o->name; o++)
-        if (o->val == opt)
-            return o->name;
-    return "?";
-}
-
 typedef struct {
     bool wait, dry_run;
 } run_flags;
@@ -178,7 +170,6 @@ static int parse_args(int argc, char **argv, byoc_jobspec *s, run_flags *f, byoc
                                                   "amazonaws.com/<repository>:<tag>)");
     if (!s->source_module)
         return byoc_cli_usage(err, "--source-module", "is required: the Python file or directory to run");
-    (void)flag_name;
     return 0;
 }
 
@@ -339,11 +330,6 @@ int verb_run(const byoc_globals *g, int argc, char **argv, byoc_err *err)
         .dry_run = f.dry_run,
         .wait = f.wait,
     };
-    byoc_job_image_check_fn check = NULL;
-    void *check_ud = NULL;
-    byoc_verb_run_image_check(&check, &check_ud);
-    opts.image_check = check;
-    opts.image_check_ud = check_ud;
 
     byoc_job_result res;
     memset(&res, 0, sizeof res);

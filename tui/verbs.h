@@ -97,4 +97,81 @@ int verb_build(const byoc_globals *g, int argc, char **argv, byoc_err *err);
     "With --json: {\"images\": [{\"repository\", \"tags\", \"digest\", \"size\", \"created\", \"id\"}]}."
 int verb_images(const byoc_globals *g, int argc, char **argv, byoc_err *err);
 
+#define VERB_RUN_HELP \
+    "Creates an Amazon Braket Hybrid Job from your image, as AwsQuantumJob.create would, and prints\n" \
+    "its ARN. Every field is checked first (API model patterns and ranges, the guide's limits, the\n" \
+    "entry point inside the source module): a bad one is named and nothing is sent (exit 2).\n" \
+    "Then: the account (STS), the device (GetDevice; a regional device ARN moves the job to that\n" \
+    "region), the role, the default bucket amazon-braket-<region>-<account> (created if missing),\n" \
+    "uploads under jobs/<name>/<timestamp>/ (script/source.tar.gz, data/<channel>/...), CreateJob.\n" \
+    "  --image-uri URI            ECR image: <account>.dkr.ecr.<region>.amazonaws.com/<repo>:<tag>|@sha256:<d>\n" \
+    "  --source-module PATH       a .py file or a package directory (archived with symlinks followed),\n" \
+    "                             or s3://.../<file>.tar.gz\n" \
+    "  --entry-point MOD[:FUNC]   module path inside the source (default: the source module's stem)\n" \
+    "  --role-arn ARN             execution role (default: $BRAKET_JOBS_ROLE_ARN, else the first IAM role\n" \
+    "                             /service-role/AmazonBraketJobsExecutionRole*)\n" \
+    "  --device DEV               device ARN or local:<provider>/<simulator> (default: local:none/none)\n" \
+    "  --instance-type T          ml.m5.large (default), ml.c5.xlarge, ml.g4dn.xlarge, ml.p3.2xlarge, ...\n" \
+    "  --instance-count N         1-5 (default 1)      --volume-gb N   >= 1 (default 30)\n" \
+    "  --hyperparameter K=V       repeatable; values are strings of 1-2500 characters\n" \
+    "  --input-data CH=S3URI|PATH repeatable; a local PATH is a prefix, uploaded to .../data/CH/\n" \
+    "  --output-s3 URI            default s3://<bucket>/jobs/<name>/<ts>/data\n" \
+    "  --checkpoint-s3 URI        default s3://<bucket>/jobs/<name>/<ts>/checkpoints\n" \
+    "  --checkpoint-local-path P  default /opt/jobs/checkpoints\n" \
+    "  --code-location URI        S3 prefix for source.tar.gz (default .../<ts>/script)\n" \
+    "  --kms-key-id KEY           outputDataConfig.kmsKeyId\n" \
+    "  --max-runtime SEC          1-432000 (default 432000)\n" \
+    "  --job-name NAME            1-50 of A-Z a-z 0-9 -, not starting or ending with - (default\n" \
+    "                             braket-job-<repo>-<epoch ms> from an amazon-braket-<repo> image)\n" \
+    "  --tag K=V                  repeatable\n" \
+    "  --distribution data_parallel    --reservation-arn ARN    --copy-checkpoints-from-job JOB_ARN\n" \
+    "  --wait                     follow the job to its end; exit 1 if it ends FAILED or CANCELLED\n" \
+    "  --dry-run                  print the CreateJob request and the uploads; create nothing\n" \
+    "                             (read-only lookups still run: STS, IAM, GetDevice, HeadBucket)\n" \
+    "Multipart uploads above 16 MiB (BYOC_S3_PART_SIZE / BYOC_S3_MULTIPART_THRESHOLD in bytes).\n" \
+    "Local mode (--local) is not in this build.\n" \
+    "With --json: {\"job_arn\", \"job_name\", \"status\"} (a dry run adds the request and transfers)."
+int verb_run(const byoc_globals *g, int argc, char **argv, byoc_err *err);
+
+#define VERB_JOBS_HELP \
+    "Lists the account's Hybrid Jobs in the region, newest first (SearchJobs, every page).\n" \
+    "  --status S   only jobs in state S (QUEUED RUNNING COMPLETED FAILED CANCELLING CANCELLED);\n" \
+    "               repeatable\n" \
+    "  --max N      at most N jobs (default 100)\n" \
+    "With --json: {\"jobs\": [{\"job_arn\", \"job_name\", \"status\", \"created\", \"device\"}]}."
+int verb_jobs(const byoc_globals *g, int argc, char **argv, byoc_err *err);
+
+#define VERB_STATUS_HELP \
+    "Shows a job: status (with its queue position while QUEUED), failure reason, events, times,\n" \
+    "and the metrics it logged (`Metrics - name=value;` lines, read from CloudWatch Logs: last, min,\n" \
+    "max, count per metric). JOB is a job ARN or a job name.\n" \
+    "With --json: {\"job_arn\", \"job_name\", \"status\", \"events\": [{\"type\", \"time\", \"message\"}],\n" \
+    "\"failure_reason\", \"metrics\": {\"<name>\": {\"last\", \"min\", \"max\", \"count\", \"timestamp\",\n" \
+    "\"iteration\"}}, \"created\", \"started\", \"ended\", \"device\", \"instance_count\", \"queue\"}."
+int verb_status(const byoc_globals *g, int argc, char **argv, byoc_err *err);
+
+#define VERB_LOGS_HELP \
+    "Prints a job's log from CloudWatch Logs (/aws/braket/jobs, streams <job-name>/...): every\n" \
+    "instance, merged by time, \"[algo-N] \" before each line when the job has several instances.\n" \
+    "JOB is a job ARN or a job name.\n" \
+    "  -f, --follow   keep reading until the job ends (status changes go to stderr); exit 1 if it\n" \
+    "                 ended FAILED or CANCELLED\n" \
+    "Output is text, also with --json."
+int verb_logs(const byoc_globals *g, int argc, char **argv, byoc_err *err);
+
+#define VERB_CANCEL_HELP \
+    "Cancels a job (CancelJob). A job that already ended is not cancelled: exit 1 with its state.\n" \
+    "JOB is a job ARN or a job name.\n" \
+    "With --json: {\"job_arn\", \"status\"} (CANCELLING or CANCELLED)."
+int verb_cancel(const byoc_globals *g, int argc, char **argv, byoc_err *err);
+
+#define VERB_RESULTS_HELP \
+    "Downloads a finished job's results, <outputDataConfig.s3Path>/output/model.tar.gz, and unpacks\n" \
+    "them into ./<job-name> (what the job wrote to /opt/ml/model). Nothing is written outside that\n" \
+    "directory: absolute paths, '..', links leading out and device files refuse the whole archive.\n" \
+    "JOB is a job ARN or a job name.\n" \
+    "  -o, --output DIR   unpack into DIR instead (it must not exist, or be empty)\n" \
+    "With --json: {\"dir\", \"files\": [...], \"results\"} (results: the results.json data, when present)."
+int verb_results(const byoc_globals *g, int argc, char **argv, byoc_err *err);
+
 #endif

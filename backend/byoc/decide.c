@@ -2,6 +2,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -268,6 +269,17 @@ int byoc_answer_assign(byoc_answers *a, const char *kv, byoc_err *err)
     int rc = byoc_answer_set(a, k, eq + 1, BYOC_SRC_USER, NULL, err);
     free(k);
     return rc;
+}
+
+void byoc_answer_revert(byoc_answers *a, const byoc_answers *base, byoc_question_id q)
+{
+    byoc_answer *ans = &a->a[q];
+    const byoc_answer *from = &base->a[q];
+    free(ans->value);
+    free(ans->evidence);
+    ans->value = byoc_xstrdup(from->value ? from->value : questions[q].default_value);
+    ans->source = from->source;
+    ans->evidence = from->evidence ? byoc_xstrdup(from->evidence) : NULL;
 }
 
 const char *byoc_answer_str(const byoc_answers *a, byoc_question_id q)

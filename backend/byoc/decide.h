@@ -78,6 +78,10 @@ int byoc_answer_set(byoc_answers *a, const char *key, const char *value, byoc_an
 /* "KEY=VALUE" from the user. Unknown keys fail naming the key and listing the valid ones. */
 int byoc_answer_assign(byoc_answers *a, const char *key_eq_value, byoc_err *err);
 
+/* Undo an override: copy answer q (value, source, evidence) back from base, e.g. the
+ * answers as the scan left them. */
+void byoc_answer_revert(byoc_answers *a, const byoc_answers *base, byoc_question_id q);
+
 const char *byoc_answer_str(const byoc_answers *a, byoc_question_id q);
 bool byoc_answer_bool(const byoc_answers *a, byoc_question_id q);
 long byoc_answer_count(const byoc_answers *a, byoc_question_id q);

@@ -141,7 +141,7 @@ void byoc_git_rev_free(byoc_git_rev *r)
 
 char *byoc_git_image_tag(const char *name, const byoc_git_rev *r)
 {
-    if (!r->is_repo || r->unborn || !r->short_sha[0])
+    if (!name || !*name || !r->is_repo || r->unborn || !r->short_sha[0])
         return NULL;
     return byoc_xasprintf("%s:%s%s", name, r->short_sha, r->dirty ? "-dirty" : "");
 }

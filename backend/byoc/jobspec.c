@@ -119,23 +119,11 @@ int byoc_jobspec_split_kv(const char *text, char **key, char **value)
     return 0;
 }
 
-static bool looks_like_channel_name(const char *s, size_t n)
-{
-    if (n == 0)
-        return false;
-    for (size_t i = 0; i < n; i++) {
-        char c = s[i];
-        if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '.' || c == '-' ||
-              c == '_'))
-            return false;
-    }
-    return true;
-}
-
 void byoc_jobspec_add_input_arg(byoc_jobspec *s, const char *text)
 {
+    /* "CHANNEL=LOCATION" unless what precedes '=' is itself a URI or a path. */
     const char *eq = strchr(text, '=');
-    if (eq && (looks_like_channel_name(text, (size_t)(eq - text)) || eq == text)) {
+    if (eq && !memchr(text, ':', (size_t)(eq - text)) && !memchr(text, '/', (size_t)(eq - text))) {
         char *name = byoc_xstrndup(text, (size_t)(eq - text));
         byoc_jobspec_add_channel(s, name, eq + 1, NULL);
         free(name);

@@ -111,9 +111,9 @@ void byoc_jobspec_add_channel(byoc_jobspec *s, const char *name, const char *loc
 
 /* Split "K=V" at the first '='. Returns -1 if there is no '='. *key and *value are malloc'd. */
 int byoc_jobspec_split_kv(const char *text, char **key, char **value);
-/* "CHANNEL=LOCATION" -> channel; a text without '=' (or whose part before '='
- * is not a channel name but a path or URI, e.g. "s3://b/k=1") goes to the
- * default channel "input", as the SDK does for a non-dict input_data. */
+/* "CHANNEL=LOCATION" -> channel; a text without '=', or whose part before '='
+ * holds ':' or '/' (a URI or path such as "s3://b/k=1"), goes to the default
+ * channel "input", as the SDK does for a non-dict input_data. */
 void byoc_jobspec_add_input_arg(byoc_jobspec *s, const char *text);
 
 /* byoc.json "job" object <-> spec. Unknown keys are ignored; wrong types are

@@ -712,7 +712,7 @@ static void check_channels(const byoc_jobspec *s, const byoc_job_validate_opts *
         if (!*c->location) {
             byoc_job_problem_add(out, f, (int)i, api, "channel %s needs an S3 URI or a local path",
                                  quoted(c->name, q, sizeof q));
-        } else if (strncasecmp(c->location, "s3://", 5) == 0 || strncmp(c->location, "https://", 8) == 0) {
+        } else if (strstr(c->location, "://")) {
             byoc_job_check_s3_path(c->location, f, (int)i, api, out);
         } else if (utf16_length(c->location) < 0) {
             byoc_job_problem_add(out, f, (int)i, api, "must be valid UTF-8");

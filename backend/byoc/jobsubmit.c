@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 #include "aws/braket.h"
 #include "aws/client.h"
@@ -277,17 +278,29 @@ static int plan_source(run_ctx *r, byoc_err *err)
             add_transfer(p, "copy", src, to, -1);
         return 0;
     }
-    byoc_task_status(r->t, "archiving the source module");
-    byoc_archive_stats st;
-    if (byoc_source_archive_build(src, r->t, &p->archive_path, &st, err) != 0)
-        return -1;
-    byoc_task_log(r->t, "source.tar.gz: %llu files, %llu bytes -> %llu bytes", (unsigned long long)st.files,
-                  (unsigned long long)st.bytes_in, (unsigned long long)st.bytes_out);
-    add_transfer(p, "source", p->archive_path, to, (int64_t)st.bytes_out);
+    struct stat st;
+    add_transfer(p, "source", p->archive_path, to, stat(p->archive_path, &st) == 0 ? (int64_t)st.st_size : -1);
     return 0;
 }
 
-static int derive(run_ctx *r, byoc_err *err)
+/* Archive a local source module before anything is sent: its errors are the user's to fix. */
+static int build_archive(run_ctx *r, byoc_err *err)
+{
+    const char *src = r->spec->source_module;
+    if (strncasecmp(src, "s3://", 5) == 0 || strncmp(src, "https://", 8) == 0)
+        return 0;
+    byoc_task_status(r->t, "archiving the source module");
+    byoc_archive_stats st;
+    if (byoc_source_archive_build(src, r->t, &r->out->plan.archive_path, &st, err) != 0)
+        return -1;
+    byoc_task_log(r->t, "source.tar.gz: %llu files, %llu bytes -> %llu bytes", (unsigned long long)st.files,
+                  (unsigned long long)st.bytes_in, (unsigned long long)st.bytes_out);
+    return 0;
+}
+
+/* The timestamp, token and name come first: they need nothing remote, and a
+ * default name that cannot be used must stop the run before anything is sent. */
+static int name_job(run_ctx *r, byoc_err *err)
 {
     byoc_job_plan *p = &r->out->plan;
     const byoc_jobspec *s = r->spec;
@@ -298,6 +311,22 @@ static int derive(run_ctx *r, byoc_err *err)
     set_str(&p->timestamp, ts);
     set_str(&p->client_token, token);
     p->job_name = s->job_name ? byoc_xstrdup(s->job_name) : byoc_job_default_name(s->image_uri, ts);
+    byoc_job_problems probs = {0};
+    if (!s->job_name && byoc_job_check_name(p->job_name, BYOC_JF_JOB_NAME, &probs)) {
+        byoc_job_problems named = {0};
+        byoc_job_problem_add(&named, BYOC_JF_JOB_NAME, -1, NULL,
+                             "the default name made from the image repository is not valid (%s): give --job-name",
+                             probs.items[0].message);
+        byoc_job_problems_free(&probs);
+        return usage_from_problems(r, &named, err);
+    }
+    return 0;
+}
+
+static int derive(run_ctx *r, byoc_err *err)
+{
+    byoc_job_plan *p = &r->out->plan;
+    const byoc_jobspec *s = r->spec;
     p->bucket = byoc_job_default_bucket(p->region, p->account);
     if (s->image_uri) {
         set_str(&p->image_uri, s->image_uri);
@@ -318,15 +347,6 @@ static int derive(run_ctx *r, byoc_err *err)
                              .channel_uris = (const char *const *)channel_uris};
     byoc_job_problems probs = {0};
     int rc = 0;
-    /* The name first: the S3 layout is built from it. */
-    if (!s->job_name && byoc_job_check_name(p->job_name, BYOC_JF_JOB_NAME, &probs)) {
-        byoc_job_problems named = {0};
-        byoc_job_problem_add(&named, BYOC_JF_JOB_NAME, -1, NULL,
-                             "the default name made from the image repository is not valid (%s): give --job-name",
-                             probs.items[0].message);
-        byoc_job_problems_free(&probs);
-        rc = usage_from_problems(r, &named, err);
-    }
     if (rc == 0)
         rc = plan_inputs(r, &res, channel_uris, err);
     if (rc == 0) {
@@ -558,7 +578,11 @@ int byoc_job_submit(const byoc_jobspec *spec, const byoc_job_submit_opts *opts, 
     if (byoc_jobspec_validate(spec, &vo, &probs))
         return usage_from_problems(&r, &probs, err);
     byoc_job_plan *p = &out->plan;
-    int rc = resolve(&r, err);
+    int rc = name_job(&r, err);
+    if (rc == 0)
+        rc = build_archive(&r, err);
+    if (rc == 0)
+        rc = resolve(&r, err);
     if (rc == 0)
         rc = derive(&r, err);
     if (rc == 0) {

@@ -8,11 +8,14 @@
  *   arch-instance         arm64 base vs the x86_64 job instances
  *   gpu-base              GPU instance or gpu project on a non-CUDA base (and the reverse)
  *   secret-copy           COPY/ADD of keys, .ssh/, .aws/, .env, ...
- *   secret-env            ENV/ARG holding a secret or a token-looking value
+ *   secret-env            ENV/ARG named like a secret; token-looking values in ENV/ARG/LABEL/RUN
  *   ssh-in-build          SSH keys written in a layer, git over SSH without forwarding
  *   many-requirements     recipe 1 with many packages installed at every job start
+ *   private-requirements  git+ssh / private-index requirements nothing can fetch at job start
+ *   requirements-invalid  an unreadable or binary requirements.txt
  *   base-latest           FROM an untagged or :latest image
  *   context-secret        private keys, .ssh/, .aws/, .env, tokens in the build context
+ *                         (and credentials in requirement URLs)
  *   context-size          VCS data, virtualenvs, build outputs or huge files in the context
  *   no-dockerignore       no .dockerignore
  * The context rules follow .dockerignore exactly as the build does
@@ -25,6 +28,7 @@
 
 #include "byoc/project.h"
 #include "core/err.h"
+#include "core/task.h"
 
 typedef struct json_t json_t;
 
@@ -70,6 +74,10 @@ typedef struct byoc_lint_options {
  * context. Fails only when dir is not a directory or byoc.json is invalid
  * (kind USAGE); problems in the project are findings. */
 int byoc_lint_project(const byoc_lint_options *o, byoc_lint_result *out, byoc_err *err);
+
+/* The project lint as a task (core/task.h): arg is a byoc_lint_options whose strings
+ * outlive the task; the DONE event's result is a byoc_lint_result * (sorted). */
+int byoc_lint_task(byoc_task *t, void *options, void **result, void (**result_free)(void *), byoc_err *err);
 
 void byoc_lint_add(byoc_lint_result *r, byoc_lint_severity sev, const char *rule, const char *file, int line,
                    const char *fmt, ...) __attribute__((format(printf, 6, 7)));

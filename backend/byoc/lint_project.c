@@ -153,3 +153,23 @@ int byoc_lint_project(const byoc_lint_options *o, byoc_lint_result *out, byoc_er
     byoc_project_free(&proj);
     return 0;
 }
+
+static void lint_result_free(void *p)
+{
+    byoc_lint_result_free(p);
+    free(p);
+}
+
+int byoc_lint_task(byoc_task *t, void *options, void **result, void (**result_free)(void *), byoc_err *err)
+{
+    const byoc_lint_options *o = options;
+    byoc_task_status(t, "linting %s", o->dir ? o->dir : ".");
+    byoc_lint_result *r = byoc_xcalloc(1, sizeof *r);
+    if (byoc_lint_project(o, r, err) != 0) {
+        lint_result_free(r);
+        return -1;
+    }
+    *result = r;
+    *result_free = lint_result_free;
+    return 0;
+}

@@ -25,6 +25,7 @@
 #ifndef BYOC_BYOC_POLLER_H
 #define BYOC_BYOC_POLLER_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -69,7 +70,7 @@ typedef struct byoc_job_watch {
     int64_t base_ms, max_ms;      /* 0: BYOC_POLL_BASE_MS, BYOC_POLL_MAX_MS */
     int64_t final_pause_ms;       /* pause before the last log read; 0: base_ms; < 0: none */
     bool once;                    /* one GetJob and one log read, then return */
-    volatile int *poke;           /* may be NULL; set non-zero to poll now (reset to 0 when seen) */
+    atomic_int *poke;             /* may be NULL; set non-zero to poll now (reset to 0 when seen) */
 } byoc_job_watch;
 
 /* final (may be NULL) gets the last GetJob (free with byoc_job_info_free). */

@@ -431,7 +431,7 @@ static int get_to_file(byoc_aws_client *c, byoc_task *t, const char *uri, const 
 
 static bool no_such_key(const byoc_err *err)
 {
-    return strcmp(err->code, "NoSuchKey") == 0 || err->http_status == 404;
+    return strcmp(err->code, "NoSuchKey") == 0;
 }
 
 int byoc_results_fetch(byoc_aws_client *c, byoc_task *t, const char *job_name, const char *s3_path,

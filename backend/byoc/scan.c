@@ -3,6 +3,7 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -543,6 +544,12 @@ static void scan_project_file(scan_ctx *c)
         return;
     }
     c->s->project_file = found;
+    if (found && p.dockerfile && strcmp(p.dockerfile, "Dockerfile") && strcmp(p.dockerfile, "dockerfile")) {
+        char *abs = byoc_path_join(c->s->dir, p.dockerfile);
+        if (byoc_path_exists(abs)) /* the Dockerfile byoc.json names, wherever it is */
+            scan_dockerfile(c, p.dockerfile);
+        free(abs);
+    }
     if (found && p.arch)
         set_arch(c, p.arch, BYOC_PROJECT_FILE ": arch");
     if (found && p.gpu)
@@ -825,4 +832,23 @@ json_t *byoc_scan_to_json(const byoc_scan *s)
     json_object_set_new(doc, "files_seen", json_integer((json_int_t)s->files_seen));
     json_object_set_new(doc, "truncated", json_boolean(s->truncated));
     return doc;
+}
+
+static void scan_result_free(void *p)
+{
+    byoc_scan_free(p);
+    free(p);
+}
+
+int byoc_scan_task(byoc_task *t, void *dir, void **result, void (**result_free)(void *), byoc_err *err)
+{
+    byoc_task_status(t, "scanning %s", (const char *)dir);
+    byoc_scan *s = byoc_xmalloc(sizeof *s);
+    if (byoc_scan_project(dir, s, err) != 0) {
+        free(s);
+        return -1;
+    }
+    *result = s;
+    *result_free = scan_result_free;
+    return 0;
 }

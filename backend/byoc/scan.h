@@ -18,6 +18,7 @@
 #include "byoc/decide.h"
 #include "byoc/strv.h"
 #include "core/err.h"
+#include "core/task.h"
 
 typedef struct json_t json_t;
 
@@ -56,5 +57,10 @@ void byoc_scan_apply(const byoc_scan *s, byoc_answers *a);
 
 /* The "detected" object of `byoc decide --json`. Caller decrefs. */
 json_t *byoc_scan_to_json(const byoc_scan *s);
+
+/* The scan as a task (core/task.h) so a screen never waits on the disk:
+ * byoc_task_start(q, "scan", byoc_scan_task, byoc_xstrdup(dir), free). The DONE
+ * event's result is a byoc_scan * (its result_free frees it). */
+int byoc_scan_task(byoc_task *t, void *dir, void **result, void (**result_free)(void *), byoc_err *err);
 
 #endif

@@ -353,9 +353,9 @@ byoc_context_tar *byoc_context_tar_new(const byoc_context *c)
         return t;
     }
     t->a = archive_write_new();
+    /* USTAR, with a PAX header only for what USTAR cannot hold (long or
+     * non-ASCII names, long link targets, xattrs). */
     archive_write_set_format_pax_restricted(t->a);
-    /* Names are bytes, as the Go tar writer sends them. */
-    archive_write_set_format_option(t->a, "pax", "hdrcharset", "BINARY");
     archive_write_set_bytes_in_last_block(t->a, 1);
     if (archive_write_open2(t->a, t, NULL, tar_sink, NULL, NULL) != ARCHIVE_OK) {
         byoc_err_set(&t->err, BYOC_E_FAILED, "context", "tar: %s", archive_error_string(t->a));
@@ -466,7 +466,9 @@ static int tar_step(byoc_context_tar *t)
     if (spare)
         archive_entry_free(spare);
     int64_t size = archive_entry_size(e);
-    if (archive_write_header(t->a, e) != ARCHIVE_OK) {
+    /* ARCHIVE_WARN: a name that does not convert to UTF-8 in this locale went
+     * out as raw bytes (PAX hdrcharset=BINARY), which is what the engine reads. */
+    if (archive_write_header(t->a, e) < ARCHIVE_WARN) {
         archive_entry_free(e);
         if (fd >= 0)
             close(fd);

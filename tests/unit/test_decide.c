@@ -225,6 +225,16 @@ static void test_validation(void)
     CHECK_STR(byoc_answer_str(&a, BYOC_Q_GPU), "true");
     CHECK_INT(a.a[BYOC_Q_GPU].source, BYOC_SRC_USER);
     CHECK_INT(a.a[BYOC_Q_ARCH].source, BYOC_SRC_DEFAULT);
+
+    /* revert an override to what the scan said */
+    byoc_answers scanned;
+    byoc_answers_init(&scanned);
+    CHECK_INT(byoc_answer_set(&scanned, "gpu", "false", BYOC_SRC_SCANNED, "no CUDA found", &err), 0);
+    byoc_answer_revert(&a, &scanned, BYOC_Q_GPU);
+    CHECK_STR(byoc_answer_str(&a, BYOC_Q_GPU), "false");
+    CHECK_INT(a.a[BYOC_Q_GPU].source, BYOC_SRC_SCANNED);
+    CHECK_STR(a.a[BYOC_Q_GPU].evidence, "no CUDA found");
+    byoc_answers_free(&scanned);
     byoc_answers_free(&a);
 }
 

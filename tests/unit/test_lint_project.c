@@ -70,6 +70,16 @@ static void test_clean_project(void)
                    r.items[i].message);
     byoc_lint_result_free(&r);
 
+    /* the same as a task */
+    void *result = NULL;
+    void (*result_free)(void *) = NULL;
+    byoc_lint_options o = {.dir = dir};
+    byoc_err err;
+    CHECK_INT(byoc_task_run_sync("lint", byoc_lint_task, &o, &result, &result_free, &err, NULL, NULL), 0);
+    CHECK(result && ((byoc_lint_result *)result)->n == 0);
+    if (result)
+        result_free(result);
+
     /* the instance type comes from byoc.json, or the option */
     put(dir, "byoc.json", "{\"job\": {\"instance_type\": \"ml.p3.2xlarge\"}}\n", -1);
     lint(dir, NULL, &r);
@@ -112,6 +122,18 @@ static void test_context(void)
     CHECK(byoc_lint_find(&r, "no-dockerignore") == NULL);
     CHECK(r.n_errors >= 4);
     byoc_lint_result_free(&r);
+
+    /* COPY of a certificate is fine, of a private key is not (the context tells them apart) */
+    put(dir, "Dockerfile", GOOD_CUSTOM "COPY certs/ca.pem /etc/ssl/certs/\nCOPY deploy/key.pem /etc/ssl/private/\n", -1);
+    lint(dir, NULL, &r);
+    const byoc_finding *copy = byoc_lint_find(&r, "secret-copy");
+    CHECK(copy && copy->line == 6 && strstr(copy->message, "deploy/key.pem"));
+    int copies = 0;
+    for (size_t i = 0; i < r.n; i++)
+        copies += !strcmp(r.items[i].rule, "secret-copy");
+    CHECK_INT(copies, 1);
+    byoc_lint_result_free(&r);
+    put(dir, "Dockerfile", GOOD_CUSTOM, -1);
 
     /* .dockerignore fixes it all */
     put(dir, ".dockerignore", "ignored\n.git\n.ssh\n**/*.pem\n.env\nconfig\n", -1);

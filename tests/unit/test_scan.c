@@ -292,8 +292,10 @@ static void test_generated_edge_cases(void)
     write_file(dir, "app/main.py", "import torch\nx = torch.zeros(1).to('cuda')\n");
     /* credentials in a requirement URL: reported without the secret */
     write_file(dir, "requirements.txt", "pkg @ https://user:s3cr3tpassw0rd@example.com/pkg.whl\n");
-    /* byoc.json says arm64 */
-    write_file(dir, "byoc.json", "{\"arch\": \"arm64\", \"gpu\": false, \"future\": 1}\n");
+    /* byoc.json says arm64 and names a Dockerfile elsewhere */
+    write_file(dir, "byoc.json", "{\"arch\": \"arm64\", \"gpu\": false, \"future\": 1, "
+                                 "\"dockerfile\": \"docker/job.Dockerfile\"}\n");
+    write_file(dir, "docker/job.Dockerfile", "FROM public.ecr.aws/docker/library/python:3.12-slim\n");
     /* an unreadable Python file */
     write_file(dir, "app/locked.py", "print(1)\n");
     char locked[4096];
@@ -308,6 +310,8 @@ static void test_generated_edge_cases(void)
     CHECK_STR(r.s.arch, "arm64");
     CHECK_STR(r.s.arch_evidence, "byoc.json: arch");
     CHECK(r.s.project_file);
+    CHECK_STR(r.s.dockerfile, "docker/job.Dockerfile");
+    CHECK_STR(r.s.dockerfile_base, "public.ecr.aws/docker/library/python:3.12-slim");
     CHECK_INT(r.s.secrets.n, 1);
     CHECK(strstr(r.s.secrets.v[0], "requirements.txt:1") != NULL);
     json_t *j = byoc_scan_to_json(&r.s);
@@ -348,6 +352,24 @@ static void test_generated_edge_cases(void)
     free(dir);
 }
 
+static void test_task(void)
+{
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s/tests/fixtures/projects/rust", check_source_dir());
+    void *out = NULL;
+    void (*done_free)(void *) = NULL;
+    byoc_err err;
+    CHECK_INT(byoc_task_run_sync("scan", byoc_scan_task, dir, &out, &done_free, &err, NULL, NULL), 0);
+    CHECK(out != NULL && done_free != NULL);
+    if (out) {
+        CHECK_STR(((byoc_scan *)out)->languages.v[0], "rust");
+        done_free(out);
+    }
+    out = NULL;
+    CHECK(byoc_task_run_sync("scan", byoc_scan_task, "/nonexistent", &out, &done_free, &err, NULL, NULL) != 0);
+    CHECK(out == NULL);
+}
+
 int main(void)
 {
     test_python_few();
@@ -366,5 +388,6 @@ int main(void)
     test_empty();
     test_broken();
     test_generated_edge_cases();
+    test_task();
     return check_done();
 }

@@ -1,0 +1,208 @@
+#!/usr/bin/env python3
+"""byoc results against moto S3 and the Braket stand-in.
+
+- A finished job's <s3Path>/output/model.tar.gz (made here with tarfile, uploaded with boto3)
+  is unpacked into ./<job-name> (and into -o DIR); results.json's dataDictionary is read.
+- Hostile tarballs (absolute path, "..", a symlink leading out then a file through it, a
+  hard link leading out, a device node) are refused: exit 1, the entry named, nothing
+  written, no destination left behind.
+- A running job, a job without results and an occupied destination fail with clear words.
+Run: tests/topology/with-env.sh python3 tests/integration/test_monitor_results.py
+"""
+
+import io
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+import uuid
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "topology"))
+from testkit import Checks, client, control, env  # noqa: E402
+
+T = Checks("test_monitor_results")
+RUN = uuid.uuid4().hex[:6]
+ACCOUNT = env("BYOC_TEST_ACCOUNT")
+SOURCE = os.environ.get("BYOC_SOURCE_DIR", os.path.join(HERE, "..", ".."))
+BYOC = os.environ.get("BYOC_BIN") or os.path.join(SOURCE, "build", "byoc")
+SV1 = "arn:aws:braket:::device/quantum-simulator/amazon/sv1"
+BUCKET = "amazon-braket-us-east-1-%s" % ACCOUNT
+braket = client("braket")
+s3 = client("s3")
+
+
+def ensure_bucket():
+    try:
+        s3.create_bucket(Bucket=BUCKET)
+    except (s3.exceptions.BucketAlreadyOwnedByYou, s3.exceptions.BucketAlreadyExists):
+        pass
+
+
+def create_job(name, status):
+    s3_path = "s3://%s/jobs/%s/1700000000000/data" % (BUCKET, name)
+    req = {
+        "clientToken": str(uuid.uuid4()),
+        "jobName": name,
+        "roleArn": "arn:aws:iam::%s:role/AmazonBraketJobsExecutionRole" % ACCOUNT,
+        "algorithmSpecification": {
+            "scriptModeConfig": {"entryPoint": "algo.main", "s3Uri": "s3://%s/src/source.tar.gz" % BUCKET,
+                                 "compressionType": "GZIP"},
+            "containerImage": {"uri": "%s.dkr.ecr.us-east-1.amazonaws.com/amazon-braket-byoc:latest" % ACCOUNT},
+        },
+        "outputDataConfig": {"s3Path": s3_path},
+        "instanceConfig": {"instanceType": "ml.m5.large", "volumeSizeInGb": 30, "instanceCount": 1},
+        "deviceConfig": {"device": SV1},
+    }
+    arn = braket.create_job(**req)["jobArn"]
+    code, out = control("POST", "/jobs/%s/set-status" % name, {"status": status})
+    assert code == 200, (code, out)
+    return arn, s3_path
+
+
+def tarball(entries):
+    """entries: (name, kind, data) with kind file|dir|symlink|hardlink|chardev."""
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w:gz") as tar:
+        for name, kind, data in entries:
+            info = tarfile.TarInfo(name)
+            info.mtime = 1700000000
+            if kind == "file":
+                payload = data.encode() if isinstance(data, str) else data
+                info.size = len(payload)
+                info.mode = 0o644
+                tar.addfile(info, io.BytesIO(payload))
+                continue
+            if kind == "dir":
+                info.type, info.mode = tarfile.DIRTYPE, 0o755
+            elif kind == "symlink":
+                info.type, info.linkname = tarfile.SYMTYPE, data
+            elif kind == "hardlink":
+                info.type, info.linkname = tarfile.LNKTYPE, data
+            elif kind == "chardev":
+                info.type, info.devmajor, info.devminor = tarfile.CHRTYPE, 1, 3
+            tar.addfile(info)
+    return buf.getvalue()
+
+
+def upload(s3_path, body):
+    key = s3_path.split("/", 3)[3] + "/output/model.tar.gz"
+    s3.put_object(Bucket=BUCKET, Key=key, Body=body)
+
+
+def byoc(cwd, *args):
+    return subprocess.run([BYOC] + list(args), capture_output=True, text=True, timeout=300, cwd=cwd)
+
+
+RESULTS = {"braketSchemaHeader": {"name": "braket.jobs_data.persisted_job_data", "version": "1"},
+           "dataDictionary": {"energy": -0.2, "converged": True}, "dataFormat": "plaintext"}
+
+
+def test_unpack():
+    ensure_bucket()
+    name = "mon%s-res" % RUN
+    arn, s3_path = create_job(name, "COMPLETED")
+    upload(s3_path, tarball([
+        ("results.json", "file", json.dumps(RESULTS)),
+        ("plots", "dir", None),
+        ("plots/cost.csv", "file", "iteration,cost\n0,1.3\n1,0.85\n"),
+        ("plots/latest.csv", "symlink", "cost.csv"),
+        ("model.bin", "file", bytes(range(256)) * 64),
+    ]))
+    work = tempfile.mkdtemp(prefix="byoc-results-")
+    try:
+        r = byoc(work, "--json", "results", name)
+        T.equal(r.returncode, 0, "results exits 0", )
+        doc = json.loads(r.stdout) if r.returncode == 0 else {}
+        T.equal(doc.get("dir"), "./" + name, "into ./<job-name>")
+        T.equal(sorted(doc.get("files", [])), ["model.bin", "plots/cost.csv", "results.json"], "the files")
+        T.equal(doc.get("results"), {"energy": -0.2, "converged": True}, "results.json's data")
+        target = os.path.join(work, name)
+        with open(os.path.join(target, "plots", "cost.csv")) as f:
+            T.equal(f.read(), "iteration,cost\n0,1.3\n1,0.85\n", "file content")
+        with open(os.path.join(target, "model.bin"), "rb") as f:
+            T.equal(f.read(), bytes(range(256)) * 64, "binary content")
+        T.equal(os.readlink(os.path.join(target, "plots", "latest.csv")), "cost.csv", "an inner symlink kept")
+        T.equal(sorted(os.listdir(work)), [name], "no temporary files left beside it")
+
+        again = byoc(work, "results", name)
+        T.equal(again.returncode, 1, "a second download into the same place fails")
+        T.check("already exists" in again.stderr, "and says why", again.stderr)
+
+        out = os.path.join(work, "elsewhere")
+        r = byoc(work, "--json", "results", arn, "-o", out)
+        T.equal(r.returncode, 0, "-o DIR, JOB by ARN")
+        T.equal(json.loads(r.stdout)["dir"], out, "-o is the destination")
+        T.check(os.path.isfile(os.path.join(out, "results.json")), "results.json in DIR")
+        r = byoc(work, "results", name, "-o", os.path.join(work, "text"))
+        T.equal(r.returncode, 0, "text output exits 0")
+        T.check("3 files in" in r.stdout and "energy" in r.stdout, "text output lists files and results", r.stdout)
+    finally:
+        shutil.rmtree(work)
+
+
+HOSTILE = {
+    "absolute": [("ok.txt", "file", "fine"), ("/tmp/byoc-evil-%s" % RUN, "file", "evil")],
+    "dotdot": [("../evil-%s" % RUN, "file", "evil")],
+    "symlink-out": [("link", "symlink", "../.."), ("link/evil-%s" % RUN, "file", "evil")],
+    "hardlink-out": [("h", "hardlink", "../../etc/passwd")],
+    "device": [("null", "chardev", None)],
+}
+WHY = {"absolute": "absolute path", "dotdot": "'..'", "symlink-out": "symbolic link that leads outside",
+       "hardlink-out": "hard link", "device": "device node"}
+
+
+def test_hostile():
+    ensure_bucket()
+    for label, entries in HOSTILE.items():
+        name = "mon%s-bad-%s" % (RUN, label)
+        _, s3_path = create_job(name, "COMPLETED")
+        upload(s3_path, tarball(entries))
+        parent = tempfile.mkdtemp(prefix="byoc-hostile-")
+        work = os.path.join(parent, "cwd")
+        os.mkdir(work)
+        try:
+            r = byoc(work, "results", name)
+            T.equal(r.returncode, 1, "%s: refused with exit 1" % label)
+            T.check(WHY[label] in r.stderr and "refused" in r.stderr, "%s: the entry and the reason" % label,
+                    r.stderr)
+            T.equal(os.listdir(work), [], "%s: nothing left in the working directory" % label)
+            T.equal(os.listdir(parent), ["cwd"], "%s: nothing written beside it" % label)
+            T.check(not os.path.exists("/tmp/byoc-evil-%s" % RUN), "%s: nothing at the absolute path" % label)
+        finally:
+            shutil.rmtree(parent)
+
+
+def test_not_ready_and_missing():
+    ensure_bucket()
+    work = tempfile.mkdtemp(prefix="byoc-results-")
+    try:
+        running = "mon%s-res-run" % RUN
+        create_job(running, "RUNNING")
+        r = byoc(work, "results", running)
+        T.equal(r.returncode, 1, "a running job has no results yet")
+        T.check("RUNNING" in r.stderr and "when it ends" in r.stderr, "and says so", r.stderr)
+
+        empty = "mon%s-res-none" % RUN
+        create_job(empty, "FAILED")
+        r = byoc(work, "results", empty)
+        T.equal(r.returncode, 1, "no model.tar.gz: exit 1")
+        T.check("no results at" in r.stderr and "NoSuchKey" in r.stderr, "a clear message", r.stderr)
+        T.equal(os.listdir(work), [], "nothing left behind")
+
+        occupied = os.path.join(work, "full")
+        os.mkdir(occupied)
+        open(os.path.join(occupied, "x"), "w").close()
+        r = byoc(work, "results", empty, "-o", occupied)
+        T.equal(r.returncode, 1, "an occupied -o DIR fails before any download")
+        T.check("already exists" in r.stderr, "and says why", r.stderr)
+    finally:
+        shutil.rmtree(work)
+
+
+for fn in (test_unpack, test_hostile, test_not_ready_and_missing):
+    T.run(fn)
+T.done()

@@ -1,0 +1,41 @@
+/* byoc cancel JOB: CancelJob; {"job_arn", "status"} (CANCELLING or CANCELLED).
+ * A job that already ended is an error that says so (exit 1). */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <jansson.h>
+
+#include "aws/client.h"
+#include "byoc/jobref.h"
+#include "verbs.h"
+
+int verb_cancel(const byoc_globals *g, int argc, char **argv, byoc_err *err)
+{
+    static const struct option opts[] = {{NULL, 0, NULL, 0}};
+    int c;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1)
+        return byoc_cli_usage(err, "cancel", "unknown flag '%s' (see byoc cancel --help)", argv[optind - 1]);
+    if (argc - optind != 1)
+        return byoc_cli_usage(err, "cancel", "takes one JOB (a job ARN or name)");
+    byoc_aws_client *client;
+    char *arn;
+    if (byoc_jobref_open(g->profile, g->region, argv[optind], NULL, &client, &arn, err) != 0)
+        return byoc_err_exit_code(err->kind);
+    char status[32];
+    int rc = byoc_job_cancel(client, NULL, arn, status, err);
+    byoc_aws_client_free(client);
+    if (rc == 0) {
+        if (g->json) {
+            json_t *doc = json_object();
+            json_object_set_new(doc, "job_arn", json_string(arn));
+            json_object_set_new(doc, "status", json_string(status));
+            byoc_cli_print_json(doc);
+        } else {
+            printf("%s: %s\n", arn, status);
+        }
+    }
+    free(arn);
+    return rc == 0 ? 0 : byoc_err_exit_code(err->kind);
+}

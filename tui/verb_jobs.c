@@ -1,0 +1,109 @@
+/* byoc jobs: the Hybrid Jobs of the account in the region, newest first; a
+ * table, or {"jobs": [{"job_arn", "job_name", "status", "created", "device"}]}. */
+#include <ctype.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "aws/client.h"
+#include "byoc/jobref.h"
+#include "verbs.h"
+
+#define MAX_STATUSES 6
+
+static void print_table(const json_t *jobs)
+{
+    int wn = 4, ws = 6;
+    size_t i;
+    json_t *j;
+    json_array_foreach(jobs, i, j)
+    {
+        int n = (int)strlen(json_string_value(json_object_get(j, "job_name")));
+        int s = (int)strlen(json_string_value(json_object_get(j, "status")));
+        wn = n > wn ? n : wn;
+        ws = s > ws ? s : ws;
+    }
+    printf("%-*s  %-*s  %-24s  %s\n", wn, "NAME", ws, "STATUS", "CREATED", "DEVICE");
+    json_array_foreach(jobs, i, j)
+    {
+        const char *created = json_string_value(json_object_get(j, "created"));
+        const char *device = json_string_value(json_object_get(j, "device"));
+        printf("%-*s  %-*s  %-24s  %s\n", wn, json_string_value(json_object_get(j, "job_name")), ws,
+               json_string_value(json_object_get(j, "status")), created ? created : "", device ? device : "");
+    }
+}
+
+int verb_jobs(const byoc_globals *g, int argc, char **argv, byoc_err *err)
+{
+    static const struct option opts[] = {
+        {"status", required_argument, NULL, 's'},
+        {"max", required_argument, NULL, 'n'},
+        {NULL, 0, NULL, 0},
+    };
+    char status_buf[MAX_STATUSES][16];
+    const char *statuses[MAX_STATUSES];
+    size_t n_statuses = 0;
+    long max = 100;
+    int c;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+        switch (c) {
+        case 's': {
+            char up[16];
+            size_t k = 0;
+            for (; optarg[k] && k + 1 < sizeof up; k++)
+                up[k] = (char)toupper((unsigned char)optarg[k]);
+            up[k] = '\0';
+            if (!byoc_job_status_valid(up) || optarg[k])
+                return byoc_cli_usage(err, "--status",
+                                      "'%s' is not a job status (QUEUED, RUNNING, COMPLETED, FAILED, CANCELLING, "
+                                      "CANCELLED)",
+                                      optarg);
+            bool dup = false;
+            for (size_t i = 0; i < n_statuses; i++)
+                dup |= strcmp(statuses[i], up) == 0;
+            if (!dup) {
+                snprintf(status_buf[n_statuses], sizeof status_buf[n_statuses], "%s", up);
+                statuses[n_statuses] = status_buf[n_statuses];
+                n_statuses++;
+            }
+            break;
+        }
+        case 'n': {
+            char *end;
+            max = strtol(optarg, &end, 10);
+            if (*end || end == optarg || max < 1 || max > 100000)
+                return byoc_cli_usage(err, "--max", "'%s' is not a number from 1 to 100000", optarg);
+            break;
+        }
+        default:
+            return byoc_cli_usage(err, "jobs", "unknown or incomplete flag '%s' (see byoc jobs --help)",
+                                  argv[optind - 1]);
+        }
+    }
+    if (optind < argc)
+        return byoc_cli_usage(err, "jobs", "takes no arguments (got '%s')", argv[optind]);
+
+    byoc_aws_client *client;
+    byoc_aws_config_opts o = {.profile = g->profile, .region = g->region};
+    if (byoc_aws_client_new(&o, &client, err) != 0)
+        return byoc_err_exit_code(err->kind);
+    byoc_job_query q = {.statuses = statuses, .n_statuses = n_statuses, .max = (size_t)max};
+    json_t *jobs;
+    int rc = byoc_jobs_list(client, NULL, &q, &jobs, err);
+    byoc_aws_client_free(client);
+    if (rc != 0)
+        return byoc_err_exit_code(err->kind);
+    if (g->json) {
+        json_t *doc = json_object();
+        json_object_set_new(doc, "jobs", jobs);
+        byoc_cli_print_json(doc);
+    } else {
+        print_table(jobs);
+        json_decref(jobs);
+    }
+    return 0;
+}

@@ -1,0 +1,86 @@
+/* byoc results JOB [-o DIR]: download the job's model.tar.gz and unpack it
+ * safely into ./<job-name> (or DIR); {"dir", "files": [...], "results"?}
+ * where results is what results.json holds. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <jansson.h>
+
+#include "aws/braket.h"
+#include "aws/client.h"
+#include "byoc/jobref.h"
+#include "byoc/results.h"
+#include "core/buf.h"
+#include "verbs.h"
+
+int verb_results(const byoc_globals *g, int argc, char **argv, byoc_err *err)
+{
+    static const struct option opts[] = {
+        {"output", required_argument, NULL, 'o'},
+        {NULL, 0, NULL, 0},
+    };
+    const char *out_dir = NULL;
+    int c;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "o:", opts, NULL)) != -1) {
+        if (c != 'o')
+            return byoc_cli_usage(err, "results", "unknown or incomplete flag '%s' (see byoc results --help)",
+                                  argv[optind - 1]);
+        if (!*optarg)
+            return byoc_cli_usage(err, "-o", "needs a directory");
+        out_dir = optarg;
+    }
+    if (argc - optind != 1)
+        return byoc_cli_usage(err, "results", "takes one JOB (a job ARN or name)");
+    if (out_dir && byoc_results_check_dest(out_dir, err) != 0)
+        return byoc_err_exit_code(err->kind);
+    byoc_aws_client *client;
+    char *arn;
+    if (byoc_jobref_open(g->profile, g->region, argv[optind], NULL, &client, &arn, err) != 0)
+        return byoc_err_exit_code(err->kind);
+    byoc_job_info job;
+    int rc = byoc_job_get(client, NULL, arn, &job, err);
+    free(arn);
+    char *dest = NULL;
+    byoc_unpacked u = {0};
+    if (rc == 0 && !byoc_braket_status_terminal(job.status)) {
+        rc = byoc_err_set(err, BYOC_E_FAILED, "results",
+                          "job %s is %s: results are written when it ends (wait with: byoc logs --follow %s)",
+                          job.name, job.status, job.name);
+    } else if (rc == 0) {
+        dest = out_dir ? byoc_xstrdup(out_dir) : byoc_xasprintf("./%s", job.name);
+        rc = byoc_results_fetch(client, NULL, job.name, job.output_s3_path, dest, &u, err);
+    }
+    json_t *results = NULL;
+    if (rc == 0)
+        rc = byoc_results_read_json(u.dir, &results, err);
+    if (rc == 0) {
+        if (g->json) {
+            json_t *doc = json_object();
+            json_object_set_new(doc, "dir", json_string(u.dir));
+            json_t *files = json_array();
+            for (size_t i = 0; i < u.files.n; i++)
+                json_array_append_new(files, json_string(u.files.v[i]));
+            json_object_set_new(doc, "files", files);
+            if (results)
+                json_object_set_new(doc, "results", json_incref(results));
+            byoc_cli_print_json(doc);
+        } else {
+            printf("%zu file%s in %s\n", u.files.n, u.files.n == 1 ? "" : "s", u.dir);
+            for (size_t i = 0; i < u.files.n; i++)
+                printf("  %s\n", u.files.v[i]);
+            if (results) {
+                char *text = json_dumps(results, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+                printf("results.json:\n%s\n", text);
+                free(text);
+            }
+        }
+    }
+    json_decref(results);
+    byoc_unpacked_free(&u);
+    free(dest);
+    byoc_job_info_free(&job);
+    byoc_aws_client_free(client);
+    return rc == 0 ? 0 : byoc_err_exit_code(err->kind);
+}
