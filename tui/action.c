@@ -92,6 +92,32 @@ static const tui_action table[] = {
     ROW(TUI_CTX_DIALOG, SWITCH, "switch", "Tab S-Tab Left Right h l", "Tab,S-Tab,Left,Right,h,l", NULL, 0, NULL, "Move between the buttons"),
     ROW(TUI_CTX_DIALOG, ACCEPT, "accept", "Enter", NULL, NULL, 3, NULL, "Press the selected button"),
     ROW(TUI_CTX_DIALOG, CANCEL, "cancel", "Esc q", NULL, NULL, 4, NULL, "Close the dialog (answers no)"),
+
+    ROW(G, IMAGES, "images", "i", NULL, NULL, 0, NULL, "Open the image browser: local images, layers, tag, delete, push"),
+
+    ROW(TUI_CTX_DECIDE, OPEN, "open", "Enter", NULL, NULL, 1, "answers",
+        "Change the answers (Esc, or Enter on the last one, comes back to the verdict)"),
+    ROW(TUI_CTX_DECIDE, SCAFFOLD, "scaffold", "s", NULL, NULL, 2, NULL,
+        "Scaffold this: write the recipe's Dockerfile and files into a directory (byoc init)"),
+    ROW(TUI_CTX_DECIDE, REFRESH, "refresh", "r", NULL, NULL, 3, "rescan", "Scan the project again (your answers stay)"),
+    ROW(TUI_CTX_DECIDE, RESET, "reset", "C-r", NULL, NULL, 0, NULL,
+        "Reset the focused answer to its scanned or default value"),
+
+    ROW(TUI_CTX_BUILD, BUILD, "build", "b", NULL, NULL, 1, NULL,
+        "Lint, then build the image with these settings (saves them to byoc.json)"),
+    ROW(TUI_CTX_BUILD, STOP, "stop", "c", NULL, NULL, 2, "cancel", "Cancel the running lint or build"),
+    ROW(TUI_CTX_BUILD, OPEN, "open", "Enter", NULL, NULL, 3, "settings", "Change the build settings (Esc comes back)"),
+    ROW(TUI_CTX_BUILD, PUSH_THIS, "push-this", "p", NULL, NULL, 4, "push", "Go to Push with the image just built"),
+    ROW(TUI_CTX_BUILD, IMAGES, "images", "i", NULL, NULL, 5, NULL, "Open the image browser"),
+    ROW(TUI_CTX_BUILD, LINT, "lint", "l", NULL, NULL, 6, NULL, "Lint the project now, without building"),
+    ROW(TUI_CTX_BUILD, FINDINGS, "findings", "f", NULL, NULL, 7, NULL,
+        "Show the lint findings or the build log in the lower pane"),
+
+    ROW(TUI_CTX_IMAGES, PUSH_THIS, "push-this", "p", NULL, NULL, 1, "push", "Go to Push with the selected image"),
+    ROW(TUI_CTX_IMAGES, TAG, "tag", "t", NULL, NULL, 2, NULL, "Tag the selected image with a new repository:tag"),
+    ROW(TUI_CTX_IMAGES, REMOVE, "remove", "d Del", NULL, NULL, 3, "delete",
+        "Delete the selected tag, or the image when it is the last (asks first; No is the default)"),
+    ROW(TUI_CTX_IMAGES, REFRESH, "refresh", "r", NULL, NULL, 4, NULL, "List the images again"),
 };
 
 #define NROWS (sizeof table / sizeof table[0])
@@ -150,6 +176,9 @@ const char *tui_ctx_title(tui_ctx ctx)
         [TUI_CTX_LOG] = "Log views",
         [TUI_CTX_PAGE] = "Pages (step information, help)",
         [TUI_CTX_DIALOG] = "Dialogs",
+        [TUI_CTX_DECIDE] = "Decide step",
+        [TUI_CTX_BUILD] = "Build step",
+        [TUI_CTX_IMAGES] = "Image browser",
     };
     return (unsigned)ctx < TUI_CTX_COUNT ? titles[ctx] : "?";
 }

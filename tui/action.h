@@ -32,7 +32,10 @@ typedef enum {
     TUI_CTX_PROMPT,   /* the `:` command prompt */
     TUI_CTX_LOG,      /* a log view */
     TUI_CTX_PAGE,     /* a scrolling page of text: step information, help */
-    TUI_CTX_DIALOG,   /* a modal dialog */
+    TUI_CTX_DECIDE,   /* the Decide step (its answers and verdict) */
+    TUI_CTX_BUILD,    /* the Build step (settings, lint, build log) */
+    TUI_CTX_IMAGES,   /* the image browser */
+    TUI_CTX_DIALOG,   /* a modal dialog (listed last in help) */
     TUI_CTX_COUNT
 } tui_ctx;
 
@@ -60,6 +63,9 @@ typedef enum {
     TUI_ACT_PREV_MATCH,
     /* dialogs */
     TUI_ACT_YES, TUI_ACT_NO, TUI_ACT_SWITCH,
+    /* step screens: decide, build, the image browser */
+    TUI_ACT_SCAFFOLD, TUI_ACT_REFRESH, TUI_ACT_RESET, TUI_ACT_BUILD, TUI_ACT_STOP, TUI_ACT_LINT,
+    TUI_ACT_FINDINGS, TUI_ACT_PUSH_THIS, TUI_ACT_IMAGES, TUI_ACT_TAG, TUI_ACT_REMOVE,
     TUI_ACT_COUNT
 } tui_action_id;
 

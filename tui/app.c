@@ -12,9 +12,11 @@
 
 #include "app_internal.h"
 #include "core/buf.h"
+#include "flow.h"
 #include "keys.h"
 #include "progress.h"
 #include "screens.h"
+#include "status_feed.h"
 #include "tty.h"
 
 /* Events handled per loop turn before keys get a look in: a flood of log
@@ -74,6 +76,7 @@ void app_delete(tui_app *a)
         free(a->history[i]);
     tui_edit_free(&a->prompt);
     tui_status_free(&a->status);
+    tui_flow_free(a->flow);
     free(a->project);
     free(a);
 }
@@ -182,6 +185,7 @@ int byoc_tui_run(const byoc_globals *g)
         return 3;
     }
     tui_app *a = app_new(g);
+    tui_status_feed_start(a);
     loop(a);
     int code = a->exit_code;
     tui_tty_stop();                     /* the terminal first: cancelling tasks may take a moment */

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "app_internal.h"
+#include "background.h"
 #include "core/buf.h"
 #include "core/log.h"
 
@@ -208,8 +209,17 @@ byoc_task *tui_app_start_task(tui_app *a, tui_screen *owner, const char *name, b
         a->tasks_cap = a->tasks_cap ? a->tasks_cap * 2 : 8;
         a->tasks = byoc_xrealloc(a->tasks, a->tasks_cap * sizeof *a->tasks);
     }
-    a->tasks[a->ntasks++] = (app_task){t, owner};
-    a->dirty |= DIRTY_STATUS;
+    a->tasks[a->ntasks++] = (app_task){t, owner, false};
+    a->dirty |= DIRTY_STATUS | DIRTY_SIDEBAR;   /* the sidebar lists what runs */
+    return t;
+}
+
+byoc_task *tui_app_start_background_task(tui_app *a, tui_screen *owner, const char *name, byoc_task_fn fn,
+                                         void *arg, void (*arg_free)(void *))
+{
+    byoc_task *t = tui_app_start_task(a, owner, name, fn, arg, arg_free);
+    if (t)
+        a->tasks[a->ntasks - 1].background = true;
     return t;
 }
 
@@ -261,6 +271,6 @@ void app_dispatch_event(tui_app *a, byoc_event *ev)
     if (rec && (ev->kind == BYOC_EV_DONE || ev->kind == BYOC_EV_ERROR)) {
         byoc_task_release(rec->task);
         a->tasks[i] = a->tasks[--a->ntasks];
-        a->dirty |= DIRTY_STATUS;
+        a->dirty |= DIRTY_STATUS | DIRTY_SIDEBAR;
     }
 }

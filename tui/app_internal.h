@@ -24,7 +24,10 @@ enum {
 typedef struct app_task {
     byoc_task *task;
     tui_screen *owner;
+    bool background;                    /* only reads: quitting does not ask about it (background.h) */
 } app_task;
+
+struct tui_flow;
 
 struct tui_app {
     const byoc_globals *g;
@@ -55,6 +58,8 @@ struct tui_app {
 
     app_task *tasks;
     size_t ntasks, tasks_cap;
+
+    struct tui_flow *flow;              /* what the steps hand on (flow.h), or NULL until set */
 
     bool quit;
     int exit_code;

@@ -8,6 +8,7 @@
 #include "cmdline.h"
 #include "core/buf.h"
 #include "keys.h"
+#include "screen_images.h"
 #include "screens.h"
 #include "tty.h"
 
@@ -43,14 +44,18 @@ static void quit_answer(tui_app *a, bool yes, void *ud)
 
 void app_request_quit(tui_app *a)
 {
-    if (a->ntasks == 0) {
+    size_t busy = 0;                    /* background tasks only look: they are not worth a question */
+    for (size_t i = 0; i < a->ntasks; i++)
+        busy += !a->tasks[i].background;
+    if (busy == 0) {
         a->quit = true;
         return;
     }
     byoc_buf b = BYOC_BUF_INIT;
-    byoc_buf_printf(&b, "%zu task%s still running (", a->ntasks, a->ntasks == 1 ? " is" : "s are");
-    for (size_t i = 0; i < a->ntasks; i++)
-        byoc_buf_printf(&b, "%s%s", i ? ", " : "", byoc_task_name(a->tasks[i].task));
+    byoc_buf_printf(&b, "%zu task%s still running (", busy, busy == 1 ? " is" : "s are");
+    for (size_t i = 0, n = 0; i < a->ntasks; i++)
+        if (!a->tasks[i].background)
+            byoc_buf_printf(&b, "%s%s", n++ ? ", " : "", byoc_task_name(a->tasks[i].task));
     byoc_buf_puts(&b, "). Quitting cancels them. Quit byoc?");
     tui_app_confirm(a, "Quit byoc?", byoc_buf_str(&b), "Quit", quit_answer, NULL);
     byoc_buf_free(&b);
@@ -61,6 +66,13 @@ static void open_help(tui_app *a)
     tui_screen *top = app_top(a);
     if (top->ops == NULL || strcmp(top->ops->name, "help") != 0)
         tui_app_push(a, tui_screen_help_new(a));
+}
+
+static void open_images(tui_app *a)
+{
+    tui_screen *top = app_top(a);
+    if (strcmp(top->ops->name, "images") != 0)
+        tui_app_push(a, tui_screen_images_new(a));
 }
 
 static void back(tui_app *a, int key)
@@ -194,6 +206,7 @@ static void run_action(tui_app *a, const tui_keyev *ev)
 {
     switch (ev->action) {
     case TUI_ACT_HELP: open_help(a); break;
+    case TUI_ACT_IMAGES: open_images(a); break;
     case TUI_ACT_BACK:
     case TUI_ACT_CANCEL: back(a, ev->key ? ev->key : 'q'); break;
     case TUI_ACT_QUIT: app_request_quit(a); break;
@@ -278,7 +291,7 @@ void app_handle_key(tui_app *a, int key)
     }
     tui_screen *s = app_top(a);
     if (s->ops->key && s->ops->key(s, &ev)) {
-        a->dirty |= DIRTY_CONTENT;
+        a->dirty |= DIRTY_CONTENT | DIRTY_BOTTOM;   /* the focus inside the screen may have moved: new hints */
         return;
     }
     run_action(a, &ev);

@@ -12,6 +12,8 @@ const byoc_verb byoc_verbs[] = {
     {"lint", "[DIR] [--instance-type T] [-f DOCKERFILE]", "check the Dockerfile and build context for BYOC mistakes", VERB_LINT_HELP, verb_lint},
     {"build", "[DIR] [-t REF]... [--build-arg K=V]... [--platform P] [--no-cache] [--target T] [--no-lint] [--network MODE] [-f DOCKERFILE]", "lint and build the image on the Docker engine", VERB_BUILD_HELP, verb_build},
     {"images", "[--local] [--all]", "list the local images", VERB_IMAGES_HELP, verb_images},
+    {"push", "REF --repository NAME [--tag T] [--create] [--docker-config]", "push an image to ECR with per-layer progress", VERB_PUSH_HELP, verb_push},
+    {"permit", "REPOSITORY [--allow PRINCIPAL]... [--revoke PRINCIPAL]... [--dry-run] [--force] [--check ROLE_ARN]", "grant or check pull access to the image", VERB_PERMIT_HELP, verb_permit},
     {"run", "--image-uri URI --source-module PATH [--entry-point MOD[:FUNC]] [--role-arn ARN] [--device DEV] [--instance-type T] [--instance-count N] [--volume-gb N] [--hyperparameter K=V]... [--input-data CHANNEL=S3URI|PATH]... [--output-s3 URI] [--checkpoint-s3 URI] [--max-runtime SEC] [--job-name NAME] [--tag K=V]... [--wait] [--dry-run]", "create a Hybrid Job on Amazon Braket from your image", VERB_RUN_HELP, verb_run},
     {"jobs", "[--status S]... [--max N]", "list the Hybrid Jobs, newest first", VERB_JOBS_HELP, verb_jobs},
     {"status", "JOB", "a job's status, events and metrics", VERB_STATUS_HELP, verb_status},

@@ -42,13 +42,15 @@ static void on_job(const byoc_job_info *job, bool changed, void *ud)
 }
 
 /* Everything there is now, with a final look for streams. */
-static int read_all(byoc_log_source *src, printer *p, byoc_err *err)
+static int read_all(byoc_log_source *src, printer *p, const byoc_job_info *job, byoc_err *err)
 {
     byoc_log_round r;
     do {
         if (byoc_log_source_poll(src, NULL, true, print_line, p, &r, err) != 0)
             return -1;
     } while (r.more);
+    if (r.streams == 0)
+        fprintf(stderr, "byoc: %s: no log yet (the job is %s)\n", job->name, job->status);
     return 0;
 }
 
@@ -78,7 +80,7 @@ int verb_logs(const byoc_globals *g, int argc, char **argv, byoc_err *err)
     printer p = {.tag = rc == 0 && job.instance_count > 1, .follow = follow};
     byoc_log_source *src = rc == 0 ? byoc_log_source_cwl(client, job.name, job.instance_count) : NULL;
     if (rc == 0 && !follow) {
-        rc = read_all(src, &p, err);
+        rc = read_all(src, &p, &job, err);
     } else if (rc == 0) {
         byoc_job_watch w = {.job_arn = arn, .logs = src, .on_job = on_job, .on_line = print_line, .ud = &p};
         byoc_job_info final;

@@ -117,12 +117,15 @@ typedef struct {
 static int parse_args(int argc, char **argv, byoc_jobspec *s, run_flags *f, byoc_err *err)
 {
     opterr = 0;
-    int c;
-    while ((c = getopt_long(argc, argv, ":", OPTIONS, NULL)) != -1) {
+    int c, index = -1;
+    while ((c = getopt_long(argc, argv, ":", OPTIONS, &index)) != -1) {
         char **field = scalar_field(s, c);
         if (field) {
-            if (*field)
-                return byoc_cli_usage(err, argv[optind - 1], "given twice");
+            if (*field) {
+                char flag[64];
+                snprintf(flag, sizeof flag, "--%s", index >= 0 ? OPTIONS[index].name : "?");
+                return byoc_cli_usage(err, flag, "given twice");
+            }
             if (numeric_flag(c)) {
                 *field = byoc_xstrdup(optarg); /* "" stays, so that validation names it */
             } else {
@@ -302,11 +305,12 @@ static void remember(const byoc_globals *g, const byoc_jobspec *spec)
     bool found = false;
     byoc_err e;
     byoc_err_clear(&e);
-    if (byoc_project_load(&proj, g->project_dir, &found, &e) != 0 || !found) {
-        if (found)
-            byoc_log(BYOC_LOG_WARN, "byoc.json not updated: %s", e.message);
-        if (found || proj.doc)
-            byoc_project_free(&proj);
+    if (byoc_project_load(&proj, g->project_dir, &found, &e) != 0) {
+        byoc_log(BYOC_LOG_WARN, "byoc.json not updated: %s", e.message);
+        return;
+    }
+    if (!found) { /* only a project that has a byoc.json remembers the form */
+        byoc_project_free(&proj);
         return;
     }
     byoc_jobspec_remember(spec, &proj);
@@ -329,6 +333,7 @@ int verb_run(const byoc_globals *g, int argc, char **argv, byoc_err *err)
         .aws = {.profile = g->profile, .region = g->region},
         .dry_run = f.dry_run,
         .wait = f.wait,
+        .image_check = byoc_job_ecr_image_check,
     };
 
     byoc_job_result res;

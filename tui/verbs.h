@@ -97,6 +97,48 @@ int verb_build(const byoc_globals *g, int argc, char **argv, byoc_err *err);
     "With --json: {\"images\": [{\"repository\", \"tags\", \"digest\", \"size\", \"created\", \"id\"}]}."
 int verb_images(const byoc_globals *g, int argc, char **argv, byoc_err *err);
 
+#define VERB_PUSH_HELP \
+    "Pushes a local image (REF: name[:tag] or id) to an ECR repository, with each layer's progress on\n" \
+    "stderr: finds the account (STS) and region, checks the repository (creating it only with --create),\n" \
+    "fetches an ECR login token (kept in memory; sent to the engine in X-Registry-Auth), tags the image\n" \
+    "<account>.dkr.ecr.<region>.amazonaws.com/<repository>:<tag>, pushes it through the Docker engine,\n" \
+    "and checks the digest against ECR DescribeImages. A token the registry refuses is renewed once.\n" \
+    "The default Braket job role can pull only from repositories named amazon-braket*: byoc warns and\n" \
+    "suggests that name otherwise. Ctrl-C cancels the push; running it again resumes it.\n" \
+    "  -r, --repository NAME   the ECR repository (required)\n" \
+    "  -t, --tag T             the tag to push (default: REF's tag, else latest)\n" \
+    "  --create                create the repository when it does not exist, with:\n" \
+    "    --scan-on-push          scan each pushed image\n" \
+    "    --immutable-tags        tags cannot be overwritten\n" \
+    "    --encryption AES256|KMS, --kms-key KEY   encryption at rest\n" \
+    "    --repository-tag K=V    a resource tag (repeatable)\n" \
+    "  --docker-config         also store the login in $DOCKER_CONFIG/config.json (0600), for docker\n" \
+    "Prints the image URI and digest. With --json: {\"image_uri\", \"digest\", \"repository\", \"registry\",\n" \
+    "\"tag\", \"account\", \"region\", \"created_repository\", \"verified\", \"layers\", \"warnings\"}.\n" \
+    "Exit 1 push failed (the layers that did and did not make it are named), 2 invalid input, a missing\n" \
+    "image or repository (nothing was pushed), 3 no engine or credentials."
+int verb_push(const byoc_globals *g, int argc, char **argv, byoc_err *err);
+
+#define VERB_PERMIT_HELP \
+    "Shows or edits who may pull from an ECR repository (its repository policy), or checks whether a\n" \
+    "job's execution role can pull. Grants are exactly ecr:BatchGetImage, ecr:GetDownloadUrlForLayer and\n" \
+    "ecr:BatchCheckLayerAvailability, kept in byoc's own statement (Sid ByocPull); every other statement\n" \
+    "stays as written. Granting twice changes nothing. PRINCIPAL: an IAM role ARN, a user ARN or a\n" \
+    "12-digit account id (-> arn:aws:iam::ID:root).\n" \
+    "  --allow PRINCIPAL   grant pull (repeatable)\n" \
+    "  --revoke PRINCIPAL  revoke byoc's grant (repeatable)\n" \
+    "  --dry-run           print the change as a diff of the policy; send nothing\n" \
+    "  --force             allow Principal \"*\", wildcard actions and other blocking findings\n" \
+    "  --check ROLE_ARN    can this role pull? (IAM SimulatePrincipalPolicy when the caller may call it,\n" \
+    "                      else the repository policy and the amazon-braket* rule of the managed policy);\n" \
+    "                      exit 1 when it cannot\n" \
+    "Without --allow/--revoke prints the current policy. With an edit prints the diff. With --json:\n" \
+    "{\"policy\", \"warnings\", \"changed\", \"sent\", \"added\", \"revoked\", \"diff\"}; with --check:\n" \
+    "{\"role_arn\", \"repository\", \"can_pull\", \"method\", \"reason\", \"checks\"}.\n" \
+    "Exit 2 for a malformed principal, \"*\" without --force, or an existing policy that is not valid JSON\n" \
+    "(nothing was sent)."
+int verb_permit(const byoc_globals *g, int argc, char **argv, byoc_err *err);
+
 #define VERB_RUN_HELP \
     "Creates an Amazon Braket Hybrid Job from your image, as AwsQuantumJob.create would, and prints\n" \
     "its ARN. Every field is checked first (API model patterns and ranges, the guide's limits, the\n" \

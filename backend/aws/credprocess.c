@@ -170,7 +170,12 @@ int byoc_aws_credential_process(const char *profile, const char *command_line, b
         for (char *c = detail; *c; c++)
             if (*c == '\n' || *c == '\r')
                 *c = ' ';
-        rc = fail(err, profile, "%s failed with %s", argv[0], detail);
+        /* Where posix_spawn is fork+exec underneath (valgrind, some libcs), an
+         * exec failure shows only as a silent exit 127, as in a shell. */
+        if (WEXITSTATUS(status) == 127 && n == 0 && so.len == 0)
+            rc = fail(err, profile, "cannot run %s: not found or not executable (exit status 127)%s", argv[0], "");
+        else
+            rc = fail(err, profile, "%s failed with %s", argv[0], detail);
     } else if (too_big) {
         rc = fail(err, profile, "%s printed more than 1 MiB%s", argv[0], "");
     } else {

@@ -143,14 +143,14 @@ static void repository_from_json(const json_t *j, byoc_ecr_repository *r)
     r->kms_key = jstr(enc, "kmsKey");
 }
 
-static int check_create_opts(const byoc_ecr_create_opts *o, byoc_err *err)
+int byoc_ecr_check_create_opts(const byoc_ecr_create_opts *o, byoc_err *err)
 {
     if (byoc_ecr_check_repository_name(o->name, "--repository", err) < 0)
         return -1;
     if (o->encryption_type && strcmp(o->encryption_type, "AES256") != 0 && strcmp(o->encryption_type, "KMS") != 0)
         return byoc_err_set(err, BYOC_E_USAGE, "--encryption", "'%s': expected AES256 or KMS", o->encryption_type);
     if (o->kms_key && (!o->encryption_type || strcmp(o->encryption_type, "KMS") != 0))
-        return byoc_err_set(err, BYOC_E_USAGE, "--kms-key", "needs KMS encryption");
+        return byoc_err_set(err, BYOC_E_USAGE, "--kms-key", "needs --encryption KMS");
     if (o->n_tags > 50)
         return byoc_err_set(err, BYOC_E_USAGE, "--repository-tag", "at most 50 tags (got %zu)", o->n_tags);
     for (size_t i = 0; i < o->n_tags; i++) {
@@ -170,7 +170,7 @@ int byoc_ecr_create_repository(byoc_aws_client *c, byoc_task *t, const byoc_ecr_
                                byoc_ecr_repository *out, byoc_err *err)
 {
     memset(out, 0, sizeof *out);
-    if (check_create_opts(o, err) < 0)
+    if (byoc_ecr_check_create_opts(o, err) < 0)
         return -1;
     json_t *body = json_pack("{s:s, s:s, s:{s:b}}", "repositoryName", o->name, "imageTagMutability",
                              o->immutable_tags ? "IMMUTABLE" : "MUTABLE", "imageScanningConfiguration", "scanOnPush",

@@ -73,6 +73,8 @@ typedef struct byoc_ecr_create_opts {
     size_t n_tags;
 } byoc_ecr_create_opts;
 
+/* The checks create runs before sending anything (BYOC_E_USAGE naming the flag). */
+int byoc_ecr_check_create_opts(const byoc_ecr_create_opts *o, byoc_err *err);
 /* Every option is checked first (BYOC_E_USAGE, nothing sent). */
 int byoc_ecr_create_repository(byoc_aws_client *c, byoc_task *t, const byoc_ecr_create_opts *o,
                                byoc_ecr_repository *out, byoc_err *err);

@@ -559,7 +559,8 @@ static int resolve(run_ctx *r, byoc_err *err)
         char note[512] = "";
         byoc_aws_config_opts aws = r->opts->aws;
         aws.region = p->region;
-        int ic = r->opts->image_check(r->opts->image_check_ud, r->t, &aws, r->spec->image_uri, note, sizeof note, err);
+        int ic = r->opts->image_check(r->opts->image_check_ud, r->t, &aws, p->account, r->spec->image_uri, note,
+                                      sizeof note, err);
         if (ic < 0)
             return -1;
         if (ic > 0)

@@ -83,6 +83,16 @@ static bool link_stays_inside(const char *path, const char *target)
     return true;
 }
 
+/* Is one of paths equal to, or below, dir? */
+static bool covers(const byoc_strv *paths, const char *dir)
+{
+    size_t n = strlen(dir);
+    for (size_t i = 0; i < paths->n; i++)
+        if (strncmp(paths->v[i], dir, n) == 0 && (paths->v[i][n] == '\0' || paths->v[i][n] == '/'))
+            return true;
+    return false;
+}
+
 /* Is path equal to, or below, one of the symlinks unpacked so far? */
 static const char *under_symlink(const byoc_strv *links, const char *path)
 {
@@ -150,6 +160,7 @@ typedef struct unpack {
     byoc_unpack_limits lim;
     byoc_task *task;
     byoc_strv links;             /* symlinks unpacked so far (clean relative paths) */
+    byoc_strv paths;             /* everything else unpacked so far (files and directories) */
     byoc_unpacked *out;
     uint64_t entries;
 } unpack;
@@ -230,6 +241,8 @@ static int vet_entry(unpack *u, struct archive_entry *e, char **clean_out, byoc_
     case AE_IFLNK:
         if (!link_stays_inside(clean, archive_entry_symlink(e)))
             return refuse(u, raw, "is a symbolic link that leads outside the destination", err);
+        if (covers(&u->paths, clean))
+            return refuse(u, raw, "is a symbolic link over something unpacked before it", err);
         break;
     case AE_IFCHR:
     case AE_IFBLK:
@@ -288,13 +301,105 @@ static int unpack_entries(unpack *u, struct archive *in, struct archive *out, by
             free(clean);
             return rc;
         }
-        if (is_link)
+        if (is_link) {
             byoc_strv_push_owned(&u->links, clean);
-        else if (is_file && !byoc_strv_contains(&u->out->files, clean))
+            continue;
+        }
+        if (!byoc_strv_contains(&u->paths, clean))
+            byoc_strv_push(&u->paths, clean);
+        if (is_file && !byoc_strv_contains(&u->out->files, clean))
             byoc_strv_push_owned(&u->out->files, clean);
         else
             free(clean);
     }
+}
+
+#define MAX_LINK_HOPS 40
+
+/* Does the symlink at rel (inside root) resolve inside root when followed as
+ * the kernel does, component by component, through other links? Each link
+ * passed its own lexical check, but "a/.." after a link "a" is physical: a
+ * chain of links can leave where no single one does. Loops are refused too. */
+static bool resolves_inside(const char *root, const char *rel)
+{
+    byoc_strv stack = BYOC_STRV_INIT; /* the directory we are in, below root */
+    byoc_buf todo = BYOC_BUF_INIT;    /* path components still to walk */
+    char target[4096];
+    char *path = byoc_xasprintf("%s/%s", root, rel);
+    ssize_t n = readlink(path, target, sizeof target - 1);
+    free(path);
+    bool inside = n > 0;
+    if (inside) {
+        target[n] = '\0';
+        const char *slash = strrchr(rel, '/');
+        if (slash) {
+            byoc_buf_append(&todo, rel, (size_t)(slash - rel));
+            byoc_buf_putc(&todo, '/');
+        }
+        byoc_buf_puts(&todo, target);
+    }
+    /* the link's own directory components are real directories: walk them first, then the target */
+    int hops = 0;
+    size_t pos = 0;
+    while (inside && pos < todo.len) {
+        const char *c = todo.data + pos;
+        const char *e = memchr(c, '/', todo.len - pos);
+        size_t len = e ? (size_t)(e - c) : todo.len - pos;
+        char *comp = byoc_xstrndup(c, len);
+        pos += len + (e ? 1 : 0);
+        if (!*comp || strcmp(comp, ".") == 0) {
+            free(comp);
+            continue;
+        }
+        if (strcmp(comp, "..") == 0) {
+            free(comp);
+            if (stack.n == 0) {
+                inside = false;
+                break;
+            }
+            free(stack.v[--stack.n]);
+            stack.v[stack.n] = NULL;
+            continue;
+        }
+        byoc_strv_push_owned(&stack, comp);
+        byoc_buf here = BYOC_BUF_INIT;
+        byoc_buf_puts(&here, root);
+        for (size_t i = 0; i < stack.n; i++)
+            byoc_buf_printf(&here, "/%s", stack.v[i]);
+        n = readlink(here.data, target, sizeof target - 1);
+        byoc_buf_free(&here);
+        if (n < 0)
+            continue; /* a directory, a file, or nothing yet: a plain component */
+        target[n] = '\0';
+        if (target[0] == '/' || ++hops > MAX_LINK_HOPS) {
+            inside = false;
+            break;
+        }
+        free(stack.v[--stack.n]);
+        stack.v[stack.n] = NULL;
+        byoc_buf rest = BYOC_BUF_INIT;
+        byoc_buf_puts(&rest, target);
+        if (pos < todo.len) {
+            byoc_buf_putc(&rest, '/');
+            byoc_buf_append(&rest, todo.data + pos, todo.len - pos);
+        }
+        byoc_buf_free(&todo);
+        todo = rest;
+        pos = 0;
+    }
+    byoc_buf_free(&todo);
+    byoc_strv_free(&stack);
+    return inside;
+}
+
+static int check_links(unpack *u, byoc_err *err)
+{
+    for (size_t i = 0; i < u->links.n; i++)
+        if (!resolves_inside(u->tmp, u->links.v[i]))
+            return refuse(u, u->links.v[i],
+                          "is a symbolic link that leads outside the destination (through other links) or loops",
+                          err);
+    return 0;
 }
 
 static mode_t current_umask(void)
@@ -349,6 +454,8 @@ int byoc_results_unpack(const char *tarball, const char *dest, const byoc_unpack
     archive_read_free(in);
     if (archive_write_free(wr) != ARCHIVE_OK && rc == 0)
         rc = byoc_err_set(err, BYOC_E_FAILED, "results", "%s: unpacking did not complete", tarball);
+    if (rc == 0)
+        rc = check_links(&u, err);
 
     if (rc == 0) {
         chmod(u.tmp, 0777 & ~current_umask());
@@ -366,6 +473,7 @@ int byoc_results_unpack(const char *tarball, const char *dest, const byoc_unpack
         out->dir = byoc_xstrdup(dest);
     }
     byoc_strv_free(&u.links);
+    byoc_strv_free(&u.paths);
     free(u.tmp);
     return rc;
 }

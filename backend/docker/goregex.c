@@ -1,6 +1,7 @@
 #include "docker/goregex.h"
 
 #include <locale.h>
+#include <pthread.h>
 #include <regex.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -14,6 +15,15 @@ struct byoc_goregex {
     locale_t utf8;
     char *ere;
 };
+
+/* One UTF-8 locale for every regexp of the process (glibc keeps its data mapped anyway). */
+static locale_t utf8_locale;
+static pthread_once_t utf8_once = PTHREAD_ONCE_INIT;
+
+static void utf8_init(void)
+{
+    utf8_locale = newlocale(LC_ALL_MASK, "C.UTF-8", (locale_t)0);
+}
 
 /* ---- small helpers ---- */
 
@@ -603,7 +613,8 @@ byoc_goregex *byoc_goregex_compile(const char *go_re, char *why, unsigned long w
     }
     byoc_goregex *re = byoc_xcalloc(1, sizeof *re);
     re->ere = byoc_buf_steal(&x.out);
-    re->utf8 = newlocale(LC_ALL_MASK, "C.UTF-8", (locale_t)0);
+    pthread_once(&utf8_once, utf8_init);
+    re->utf8 = utf8_locale;
     if (!re->utf8) {
         snprintf(why, why_size, "the C.UTF-8 locale is not available");
         free(re->ere);
@@ -617,7 +628,6 @@ byoc_goregex *byoc_goregex_compile(const char *go_re, char *why, unsigned long w
         char msg[128];
         regerror(rc, &re->re, msg, sizeof msg);
         snprintf(why, why_size, "%s", msg);
-        freelocale(re->utf8);
         free(re->ere);
         free(re);
         return NULL;
@@ -638,7 +648,6 @@ void byoc_goregex_free(byoc_goregex *re)
     if (!re)
         return;
     regfree(&re->re);
-    freelocale(re->utf8);
     free(re->ere);
     free(re);
 }

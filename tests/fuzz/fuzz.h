@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/buf.h"
 #include "core/log.h"
@@ -36,6 +37,21 @@ int LLVMFuzzerInitialize(int *argc, char ***argv);
 static inline void fuzz_quiet(void)
 {
     byoc_log_init(NULL, -1, -1);
+}
+
+/* A fresh scratch directory for targets that touch files: in memory
+ * (/dev/shm) when possible, since a fuzzer writes files millions of times.
+ * $BYOC_FUZZ_TMPDIR overrides. Writes the path into buf (>= 64 bytes). */
+static inline void fuzz_scratch_dir(char *buf, size_t size, const char *name)
+{
+    const char *root = getenv("BYOC_FUZZ_TMPDIR");
+    if (!root || !*root)
+        root = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : (getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+    snprintf(buf, size, "%s/byoc-fuzz-%s-XXXXXX", root, name);
+    if (!mkdtemp(buf)) {
+        perror(buf);
+        abort();
+    }
 }
 
 /* A NUL-terminated copy of the input (caller frees). */

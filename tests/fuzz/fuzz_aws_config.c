@@ -10,8 +10,8 @@
 #include "aws/endpoints.h"
 #include "fuzz.h"
 
-static char dir[64];
-static char config_path[128], creds_path[128];
+static char dir[256];
+static char config_path[300], creds_path[300];
 
 static void write_file(const char *path, const char *p, size_t n)
 {
@@ -32,8 +32,7 @@ static void cleanup(void)
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     fuzz_quiet();
-    snprintf(dir, sizeof dir, "%s", "/tmp/byoc-fuzz-config-XXXXXX");
-    FUZZ_ASSERT(mkdtemp(dir) != NULL);
+    fuzz_scratch_dir(dir, sizeof dir, "config");
     snprintf(config_path, sizeof config_path, "%s/config", dir);
     snprintf(creds_path, sizeof creds_path, "%s/credentials", dir);
     atexit(cleanup);

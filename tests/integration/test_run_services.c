@@ -2,7 +2,10 @@
  * the Braket stand-in (SigV4 and the botocore model checked): buckets,
  * single and multipart uploads, a cancelled multipart upload that leaves no
  * upload behind, copy/list/get; devices and jobs with pagination; IAM role
- * lookup. */
+ * lookup.
+ * moto rebuilds the URL from werkzeug's decoded form before checking SigV4, so
+ * query values with '/' and keys with '+', '=', '%' or non-ASCII fail there
+ * even for boto3: the keys and prefixes below avoid them. */
 #include "check.h"
 
 #include <fcntl.h>
@@ -36,15 +39,17 @@ static char *write_random_file(const char *name, size_t size)
     int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
     unsigned char buf[65536];
     unsigned x = 12345;
-    for (size_t done = 0; done < size;) {
+    bool ok = fd >= 0;
+    for (size_t done = 0; ok && done < size;) {
         size_t n = size - done < sizeof buf ? size - done : sizeof buf;
         for (size_t i = 0; i < n; i++) {
             x = x * 1103515245u + 12345u;
             buf[i] = (unsigned char)(x >> 16);
         }
-        CHECK((size_t)write(fd, buf, n) == n);
+        ok = (size_t)write(fd, buf, n) == n;
         done += n;
     }
+    CHECK(ok);
     close(fd);
     return path;
 }
@@ -85,7 +90,7 @@ static void test_objects(void)
 {
     byoc_err err;
     char etag[128];
-    if (byoc_s3_put_object(client, NULL, bucket, "dir/a b+c.txt", "hello", 5, "text/plain", etag, &err) != 0) {
+    if (byoc_s3_put_object(client, NULL, bucket, "dir/a b.txt", "hello", 5, "text/plain", etag, &err) != 0) {
         report("PutObject", &err);
         CHECK(false);
     }
@@ -102,17 +107,17 @@ static void test_objects(void)
 
     byoc_s3_object *objs;
     size_t n;
-    if (byoc_s3_list_objects(client, NULL, bucket, "dir/", 0, &objs, &n, &err) != 0)
+    if (byoc_s3_list_objects(client, NULL, bucket, "dir", 0, &objs, &n, &err) != 0)
         report("ListObjectsV2", &err);
     CHECK_INT(n, 3);
     if (n == 3) {
-        CHECK_STR(objs[0].key, "dir/a b+c.txt");
+        CHECK_STR(objs[0].key, "dir/a b.txt");
         CHECK_INT(objs[1].size, 12 << 20);
         CHECK(strstr(objs[1].etag, "-3\"") != NULL); /* a multipart ETag */
         CHECK_INT(objs[2].size, 1000);
     }
     byoc_s3_objects_free(objs, n);
-    CHECK_INT(byoc_s3_list_objects(client, NULL, bucket, "dir/", 1, &objs, &n, &err), 0);
+    CHECK_INT(byoc_s3_list_objects(client, NULL, bucket, "dir", 1, &objs, &n, &err), 0);
     CHECK_INT(n, 1);
     byoc_s3_objects_free(objs, n);
 
@@ -194,7 +199,7 @@ static void test_cancelled_multipart(void)
     CHECK_INT(count_uploads(), 0);
     byoc_s3_object *objs;
     size_t n;
-    CHECK_INT(byoc_s3_list_objects(client, NULL, bucket, "cancelled/", 0, &objs, &n, &err), 0);
+    CHECK_INT(byoc_s3_list_objects(client, NULL, bucket, "cancelled", 0, &objs, &n, &err), 0);
     CHECK_INT(n, 0);
     byoc_s3_objects_free(objs, n);
     free(big);
@@ -205,12 +210,13 @@ static void test_cancelled_multipart(void)
 static void test_iam(void)
 {
     byoc_err err;
-    char path[64], name[96];
+    char path[64], name[96], other_name[96];
     snprintf(path, sizeof path, "/byoc-run-test-%ld/", (long)time(NULL));
     snprintf(name, sizeof name, "AmazonBraketJobsExecutionRole-c%ld", (long)time(NULL));
+    snprintf(other_name, sizeof other_name, "AnotherRole-c%ld", (long)time(NULL));
     const char *trust = "{\"Version\":\"2012-10-17\",\"Statement\":[{\"Effect\":\"Allow\",\"Principal\":"
                         "{\"Service\":\"braket.amazonaws.com\"},\"Action\":\"sts:AssumeRole\"}]}";
-    const char *other[] = {"RoleName", "AnotherRole", "Path", path, "AssumeRolePolicyDocument", trust, NULL};
+    const char *other[] = {"RoleName", other_name, "Path", path, "AssumeRolePolicyDocument", trust, NULL};
     const char *params[] = {"RoleName", name, "Path", path, "AssumeRolePolicyDocument", trust, NULL};
     CHECK_INT(byoc_aws_query_call(client, NULL, BYOC_AWS_IAM, "CreateRole", "2010-05-08", other, NULL, &err), 0);
     CHECK_INT(byoc_aws_query_call(client, NULL, BYOC_AWS_IAM, "CreateRole", "2010-05-08", params, NULL, &err), 0);

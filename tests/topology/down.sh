@@ -103,5 +103,5 @@ if [ -e "$STATE/certsd-added" ]; then
     rm -rf "$CERTS_D"
     rm -f "$STATE/certsd-added"
 fi
-rm -f "$STATE/env" "$STATE/env.sh" "$STATE/standin-credentials.json" "$STATE/moto-check.err"
+rm -f "$STATE/env" "$STATE/env.sh" "$STATE/standin-credentials.json" "$STATE/moto-check.err" "$STATE/ecr-bridge.json"
 log "topology stopped"

@@ -8,6 +8,7 @@ DOCKER_ROOT=${BYOC_TEST_DOCKER_ROOT:-/var/lib/byoc-test-docker}
 CACHE_DIR=${BYOC_TEST_CACHE_DIR:-/var/cache/byoc-test}
 MOTO_PORT=${BYOC_TEST_MOTO_PORT:-45100}
 STANDIN_PORT=${BYOC_TEST_STANDIN_PORT:-45200}
+BRIDGE_PORT=${BYOC_TEST_BRIDGE_PORT:-45300}
 
 ACCOUNT=123456789012
 REGION=us-east-1
@@ -21,8 +22,8 @@ BASE_BUSYBOX=byoc-test/busybox:1
 BASE_PYTHON=byoc-test/python:3
 
 # Start order, and the order down.sh stops them in.
-SERVICES="dockerd moto registry standin"
-STOP_ORDER="standin registry moto dockerd"
+SERVICES="dockerd moto ecrbridge registry standin"
+STOP_ORDER="standin registry ecrbridge moto dockerd"
 
 log() { printf 'topology: %s\n' "$*" >&2; }
 die() { printf 'topology: error: %s\n' "$*" >&2; exit 1; }
@@ -42,6 +43,7 @@ svc_marker() {
         dockerd)  printf '%s' "--exec-root $STATE/exec" ;;
         moto)     printf '%s' "moto.server -H 127.0.0.1 -p $MOTO_PORT" ;;
         registry) printf '%s' "$STATE/registry/config.yml" ;;
+        ecrbridge) printf '%s' "ecr_bridge.py --port $BRIDGE_PORT" ;;
         standin)  printf '%s' "braket_standin.py --port $STANDIN_PORT" ;;
     esac
 }

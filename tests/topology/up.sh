@@ -118,6 +118,30 @@ SECRET=$(fact SECRET_ACCESS_KEY)
 [ "$(fact ECR_PROXY_ENDPOINT)" = "https://$REGISTRY_HOST" ] ||
     die "moto's ECR endpoint is $(fact ECR_PROXY_ENDPOINT), expected https://$REGISTRY_HOST"
 
+# ---- registry -> moto bridge (ECR lists what the registry stores, as on real ECR) ---
+BRIDGE_URL=http://127.0.0.1:$BRIDGE_PORT
+bridge_health() { curl -sf --max-time 2 --noproxy '*' "$BRIDGE_URL/health" >/dev/null; }
+[ -s "$STATE/ecr-bridge.token" ] || (umask 077 && openssl rand -hex 16 >"$STATE/ecr-bridge.token")
+BRIDGE_TOKEN=$(cat "$STATE/ecr-bridge.token")
+(
+    umask 077
+    printf '{"moto_url": "%s", "region": "%s", "access_key_id": "%s", "secret_access_key": "%s", "registry_url": "https://%s", "registry_ca": "%s", "registry_user": "%s", "registry_password": "%s", "token": "%s"}\n' \
+        "$MOTO_URL" "$REGION" "$KEY_ID" "$SECRET" "$REGISTRY_HOST" "$TLS/ca.crt" "$(fact ECR_USER)" \
+        "$(fact ECR_PASSWORD)" "$BRIDGE_TOKEN" >"$STATE/ecr-bridge.json.part"
+)
+mv "$STATE/ecr-bridge.json.part" "$STATE/ecr-bridge.json" # the bridge reads it for every event
+if svc_alive ecrbridge && bridge_health; then
+    log "reusing the ECR bridge (pid $(svc_pid ecrbridge))"
+else
+    svc_alive ecrbridge && die "ECR bridge pid $(svc_pid ecrbridge) is alive but does not answer; run down.sh --force"
+    port_busy "$BRIDGE_PORT" && die "127.0.0.1:$BRIDGE_PORT is taken by another program (set BYOC_TEST_BRIDGE_PORT)"
+    log "starting the registry -> moto ECR bridge on $BRIDGE_URL"
+    spawn ecrbridge "$STATE/ecr-bridge.out" "${PROXYLESS[@]}" "$PY" "$TOPO_SRC/ecr_bridge.py" --port "$BRIDGE_PORT" \
+        --host 127.0.0.1 --config "$STATE/ecr-bridge.json" --log "$STATE/ecr-bridge.log"
+    wait_until 30 bridge_health || { tail -n 20 "$STATE/ecr-bridge.out" >&2; die "the ECR bridge did not answer"; }
+    started_add ecrbridge
+fi
+
 # ---- registry ----------------------------------------------------------------------
 registry_answers() { # the registry asks for credentials over TLS with our CA
     [ "$(curl -s -o /dev/null -w '%{http_code}' --max-time 3 --noproxy '*' --cacert "$TLS/ca.crt" \
@@ -137,18 +161,12 @@ registry_selfcheck() { # log in with moto's ECR token and push a tiny image with
     [ "$ok" = 1 ] || { cat "$cfg/err" >&2; rm -rf "$cfg"; return 1; }
     rm -rf "$cfg"
 }
-if svc_alive registry && registry_answers; then
-    log "reusing registry (pid $(svc_pid registry))"
-else
-    svc_alive registry && die "registry pid $(svc_pid registry) is alive but does not answer; run down.sh --force"
-    port_busy 443 && die "127.0.0.1:443 is taken by another program"
-    log "starting registry on https://$REGISTRY_HOST ($REGISTRY_ADDR)"
-    REG=$STATE/registry
-    rm -rf "$REG/data"
-    mkdir -p "$REG/data"
-    printf '%s' "$(fact ECR_PASSWORD)" | htpasswd -iBn "$(fact ECR_USER)" >"$REG/htpasswd" 2>/dev/null
-    chmod 600 "$REG/htpasswd"
-    cat >"$REG/config.yml" <<EOF
+REG=$STATE/registry
+write_registry_config() { # keeps the http secret of an existing config, so upload sessions stay valid
+    local secret
+    secret=$(sed -n 's/^  secret: //p' "$REG/config.yml" 2>/dev/null | head -n1)
+    [ -n "$secret" ] || secret=$(openssl rand -hex 16)
+    (umask 077 && cat >"$REG/config.yml.part" <<EOF
 version: 0.1
 log:
   level: info
@@ -162,7 +180,7 @@ storage:
       enabled: false
 http:
   addr: $REGISTRY_ADDR
-  secret: $(openssl rand -hex 16)
+  secret: $secret
   tls:
     certificate: $TLS/server.crt
     key: $TLS/server.key
@@ -170,11 +188,55 @@ auth:
   htpasswd:
     realm: https://$REGISTRY_HOST/
     path: $REG/htpasswd
+notifications:
+  events:
+    includereferences: true
+  endpoints:
+    - name: byoc-ecr-bridge
+      url: $BRIDGE_URL/events
+      headers:
+        Authorization: [Bearer $BRIDGE_TOKEN]
+      timeout: 5s
+      threshold: 3
+      backoff: 1s
+      ignore:
+        mediatypes:
+          - application/octet-stream
+        actions:
+          - pull
 EOF
+    )
+    mv "$REG/config.yml.part" "$REG/config.yml"
+}
+registry_bridged() { grep -qF "Bearer $BRIDGE_TOKEN" "$REG/config.yml" 2>/dev/null && grep -qF "$BRIDGE_URL/events" "$REG/config.yml"; }
+registry_stopped() { ! pid_is "$1" "$(svc_marker registry)"; }
+start_registry() {
     spawn registry "$STATE/registry.log" "${PROXYLESS[@]}" /usr/bin/docker-registry serve "$REG/config.yml"
     wait_until 30 registry_answers || { tail -n 20 "$STATE/registry.log" >&2; die "registry did not answer"; }
     started_add registry
     registry_selfcheck || die "login + push to $REGISTRY_HOST with moto's ECR token failed"
+}
+if svc_alive registry && registry_answers && registry_bridged; then
+    log "reusing registry (pid $(svc_pid registry))"
+elif svc_alive registry && registry_answers; then
+    # Started before the ECR bridge existed: restart it with notifications, keeping its storage.
+    old=$(svc_pid registry)
+    log "restarting registry (pid $old) so that it notifies the ECR bridge; its storage is kept"
+    kill -TERM "$old" 2>/dev/null || true
+    wait_until 15 registry_stopped "$old" || { kill -KILL "$old" 2>/dev/null || true; wait_until 5 registry_stopped "$old" || true; }
+    write_registry_config
+    start_registry
+else
+    svc_alive registry && die "registry pid $(svc_pid registry) is alive but does not answer; run down.sh --force"
+    port_busy 443 && die "127.0.0.1:443 is taken by another program"
+    log "starting registry on https://$REGISTRY_HOST ($REGISTRY_ADDR)"
+    rm -rf "$REG/data"
+    mkdir -p "$REG/data"
+    printf '%s' "$(fact ECR_PASSWORD)" | htpasswd -iBn "$(fact ECR_USER)" >"$REG/htpasswd" 2>/dev/null
+    chmod 600 "$REG/htpasswd"
+    rm -f "$REG/config.yml"
+    write_registry_config
+    start_registry
 fi
 
 # ---- Braket stand-in ------------------------------------------------------------------
@@ -216,6 +278,7 @@ ENV_VARS=(
     "BYOC_TEST_MOTO_URL=$MOTO_URL"
     "BYOC_STANDIN_URL=$STANDIN_URL"
     "BYOC_STANDIN_CONTROL=$STANDIN_URL/_standin"
+    "BYOC_TEST_ECR_BRIDGE_URL=$BRIDGE_URL"
     "AWS_ENDPOINT_URL=$MOTO_URL"
     "AWS_ENDPOINT_URL_BRAKET=$STANDIN_URL"
     "AWS_ACCESS_KEY_ID=$KEY_ID"

@@ -158,6 +158,17 @@ static void test_hostile(void)
     spec replace_link[] = {{"t.txt", 'f', "x"}, {"l", 'l', "t.txt"}, {"l", 'f', "overwrite"}};
     expect_refused("file replacing a symlink", replace_link, 3, "replaces a symbolic link", NULL);
 
+    /* each link alone stays inside; followed through d/a (= d), d/b leaves */
+    spec chain[] = {{"d/", 'd', ""}, {"d/a", 'l', "."}, {"d/b", 'l', "a/../.."}};
+    expect_refused("symlink chain escaping", chain, 3, "through other links", NULL);
+    spec chain_late[] = {{"d/", 'd', ""}, {"d/b", 'l', "a/../.."}, {"d/a", 'l', "."}};
+    expect_refused("symlink chain escaping, links in the other order", chain_late, 3, "through other links",
+                   NULL);
+    spec loop[] = {{"l1", 'l', "l2"}, {"l2", 'l', "l1"}};
+    expect_refused("symlink loop", loop, 2, "loops", NULL);
+    spec over_dir[] = {{"dir/", 'd', ""}, {"dir/f", 'f', "x"}, {"dir", 'l', "."}};
+    expect_refused("symlink over a directory", over_dir, 3, "over something unpacked before", NULL);
+
     spec hard_out[] = {{"h", 'h', "../../etc/passwd"}};
     expect_refused("hardlink escaping", hard_out, 1, "hard link", NULL);
 

@@ -1,0 +1,172 @@
+#include "aws/iam_simulate.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/buf.h"
+
+#define IAM_VERSION "2010-05-08"
+
+void byoc_iam_evals_free(byoc_iam_eval *v, size_t n)
+{
+    for (size_t i = 0; v && i < n; i++) {
+        free(v[i].action);
+        free(v[i].resource);
+        free(v[i].decision);
+    }
+    free(v);
+}
+
+/* A growable NULL-terminated vector of parameter strings (key, value, ..., NULL). */
+typedef struct {
+    char **v;
+    size_t n;
+} params;
+
+static void param(params *p, const char *key, const char *value)
+{
+    p->v = byoc_xrealloc(p->v, (p->n + 3) * sizeof *p->v);
+    p->v[p->n++] = byoc_xstrdup(key);
+    p->v[p->n++] = byoc_xstrdup(value);
+    p->v[p->n] = NULL;
+}
+
+static void params_free(params *p)
+{
+    for (size_t i = 0; i < p->n; i++)
+        free(p->v[i]);
+    free(p->v);
+    memset(p, 0, sizeof *p);
+}
+
+static void member_list(params *p, const char *name, const char *const *items, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        char key[96];
+        snprintf(key, sizeof key, "%s.member.%zu", name, i + 1);
+        param(p, key, items[i]);
+    }
+}
+
+static bool truncated(const xmlNode *result, char **marker)
+{
+    char *t = byoc_aws_xml_text(result, "IsTruncated");
+    bool more = t && strcmp(t, "true") == 0;
+    free(t);
+    *marker = more ? byoc_aws_xml_text(result, "Marker") : NULL;
+    if (*marker && !**marker) {
+        free(*marker);
+        *marker = NULL;
+    }
+    return *marker != NULL;
+}
+
+int byoc_iam_simulate_principal_policy(byoc_aws_client *c, byoc_task *t, const char *source_arn,
+                                       const char *const *actions, size_t n_actions, const char *const *resources,
+                                       size_t n_resources, const char *resource_policy, byoc_iam_eval **out,
+                                       size_t *n, byoc_err *err)
+{
+    *out = NULL;
+    *n = 0;
+    if (!source_arn || !*source_arn || n_actions == 0)
+        return byoc_err_set(err, BYOC_E_USAGE, "simulate", "a principal ARN and at least one action are needed");
+    byoc_aws_session sess;
+    if (byoc_aws_session_open(c, t, BYOC_AWS_IAM, &sess, err) != 0)
+        return -1;
+    sess.ctx.max_attempts = 1;
+    byoc_iam_eval *items = NULL;
+    size_t len = 0;
+    char *marker = NULL;
+    int rc = 0;
+    do {
+        params p = {0};
+        param(&p, "PolicySourceArn", source_arn);
+        member_list(&p, "ActionNames", actions, n_actions);
+        member_list(&p, "ResourceArns", resources, n_resources);
+        if (resource_policy)
+            param(&p, "ResourcePolicy", resource_policy);
+        if (marker)
+            param(&p, "Marker", marker);
+        free(marker);
+        marker = NULL;
+        xmlDoc *doc = NULL;
+        rc = byoc_aws_query_do(&sess.ctx, "SimulatePrincipalPolicy", IAM_VERSION, (const char *const *)p.v, &doc,
+                               err);
+        params_free(&p);
+        if (rc != 0)
+            break;
+        xmlNode *result = byoc_aws_xml_child(xmlDocGetRootElement(doc), "SimulatePrincipalPolicyResult");
+        xmlNode *list = byoc_aws_xml_child(result, "EvaluationResults");
+        if (!result) {
+            xmlFreeDoc(doc);
+            rc = byoc_err_set(err, BYOC_E_FAILED, "iam", "SimulatePrincipalPolicy: the reply has no result");
+            break;
+        }
+        for (xmlNode *m = list ? list->children : NULL; m; m = m->next) {
+            if (m->type != XML_ELEMENT_NODE || strcmp((const char *)m->name, "member") != 0)
+                continue;
+            items = byoc_xrealloc(items, (len + 1) * sizeof *items);
+            items[len++] = (byoc_iam_eval){byoc_aws_xml_text(m, "EvalActionName"),
+                                           byoc_aws_xml_text(m, "EvalResourceName"),
+                                           byoc_aws_xml_text(m, "EvalDecision")};
+        }
+        truncated(result, &marker);
+        xmlFreeDoc(doc);
+    } while (marker);
+    free(marker);
+    byoc_aws_session_close(&sess);
+    if (rc != 0) {
+        byoc_iam_evals_free(items, len);
+        return -1;
+    }
+    *out = items;
+    *n = len;
+    return 0;
+}
+
+int byoc_iam_list_attached_role_policies(byoc_aws_client *c, byoc_task *t, const char *role_name, char ***arns,
+                                         size_t *n, byoc_err *err)
+{
+    *arns = NULL;
+    *n = 0;
+    char **v = byoc_xcalloc(1, sizeof *v);
+    size_t len = 0;
+    char *marker = NULL;
+    do {
+        params p = {0};
+        param(&p, "RoleName", role_name);
+        if (marker)
+            param(&p, "Marker", marker);
+        free(marker);
+        marker = NULL;
+        xmlDoc *doc = NULL;
+        int rc = byoc_aws_query_call(c, t, BYOC_AWS_IAM, "ListAttachedRolePolicies", IAM_VERSION,
+                                     (const char *const *)p.v, &doc, err);
+        params_free(&p);
+        if (rc != 0) {
+            for (size_t i = 0; i < len; i++)
+                free(v[i]);
+            free(v);
+            return -1;
+        }
+        xmlNode *result = byoc_aws_xml_child(xmlDocGetRootElement(doc), "ListAttachedRolePoliciesResult");
+        xmlNode *list = byoc_aws_xml_child(result, "AttachedPolicies");
+        for (xmlNode *m = list ? list->children : NULL; m; m = m->next) {
+            if (m->type != XML_ELEMENT_NODE || strcmp((const char *)m->name, "member") != 0)
+                continue;
+            char *arn = byoc_aws_xml_text(m, "PolicyArn");
+            if (!arn)
+                continue;
+            v = byoc_xrealloc(v, (len + 2) * sizeof *v);
+            v[len++] = arn;
+            v[len] = NULL;
+        }
+        truncated(result, &marker);
+        xmlFreeDoc(doc);
+    } while (marker);
+    *arns = v;
+    *n = len;
+    return 0;
+}

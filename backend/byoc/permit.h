@@ -1,0 +1,87 @@
+/* permit: the Permit step — who may pull the image.
+ *
+ * Edit: read the repository policy, grant or revoke pull for named
+ * principals through the policy model (policy.h), lint the result, show the
+ * change as a unified diff of the pretty-printed policy, and send it
+ * (SetRepositoryPolicy, or DeleteRepositoryPolicy when no statement is left).
+ * Nothing is sent when: a principal is malformed, "*" is asked for without
+ * force, the existing policy is not valid JSON, the result has blocking lint
+ * findings without force, the policy does not change, or on a dry run. A
+ * principal IAM does not know yet (a role created seconds ago) is retried a
+ * few times while IAM propagates it.
+ *
+ * Check: can a job's execution role pull from the repository? Answered, in
+ * order of authority, by IAM SimulatePrincipalPolicy (identity policies plus
+ * the repository policy; needs iam:SimulatePrincipalPolicy, which the caller
+ * may lack), else by the repository policy (a grant naming the role or its
+ * account), else by the name rule of the managed AmazonBraketJobsExecutionPolicy
+ * (pull only from repository/amazon-braket*; ListAttachedRolePolicies says
+ * whether the role has it, when the caller may ask). Every method tried is
+ * reported with what it said. */
+#ifndef BYOC_BYOC_PERMIT_H
+#define BYOC_BYOC_PERMIT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <jansson.h>
+
+#include "aws/client.h"
+#include "core/err.h"
+#include "core/task.h"
+
+typedef struct byoc_permit_opts {
+    const char *repository;
+    const char *const *allow;      /* principals to grant pull to */
+    size_t n_allow;
+    const char *const *revoke;     /* principals to revoke */
+    size_t n_revoke;
+    bool dry_run;                  /* compute and diff, send nothing */
+    bool force;                    /* allow "*" and blocking lint findings */
+} byoc_permit_opts;
+
+typedef struct byoc_permit_result {
+    char *repository;
+    bool had_policy;
+    json_t *old_policy;            /* the policy before, or NULL */
+    json_t *policy;                /* the policy after (= before when unchanged), or NULL for none */
+    char *diff;                    /* unified diff of the pretty-printed policies, "" when unchanged */
+    char **warnings;
+    size_t n_warnings;
+    char **added;                  /* principals granted by this run (normalised) */
+    size_t n_added;
+    char **revoked;
+    size_t n_revoked;
+    bool changed;
+    bool sent;                     /* SetRepositoryPolicy or DeleteRepositoryPolicy was called */
+    bool deleted;                  /* the policy was deleted (no statement left) */
+} byoc_permit_result;
+
+void byoc_permit_result_free(byoc_permit_result *r);
+
+int byoc_permit_run(byoc_aws_client *c, byoc_task *t, const byoc_permit_opts *o, byoc_permit_result *out,
+                    byoc_err *err);
+
+/* {"repository", "policy", "warnings", "changed", "sent", "added", "revoked", "diff"?}. */
+json_t *byoc_permit_result_json(const byoc_permit_result *r, bool with_diff);
+
+typedef struct byoc_pull_check {
+    char *role_arn;
+    char *repository;
+    char *repository_arn;
+    bool can_pull;
+    char *method;                  /* which method answered: "iam-simulation", "repository-policy", "name-rule" */
+    char *reason;                  /* one line for people */
+    json_t *checks;                /* [{"method", "result", "detail"}] for every method tried */
+} byoc_pull_check;
+
+void byoc_pull_check_free(byoc_pull_check *c);
+
+/* role_arn must be an IAM role ARN (BYOC_E_USAGE otherwise, nothing sent). */
+int byoc_permit_check_pull(byoc_aws_client *c, byoc_task *t, const char *repository, const char *role_arn,
+                           byoc_pull_check *out, byoc_err *err);
+
+/* {"role_arn", "repository", "can_pull", "method", "reason", "checks"}. */
+json_t *byoc_pull_check_json(const byoc_pull_check *c);
+
+#endif

@@ -1,0 +1,93 @@
+/* pushflow: the Push step — a local image into an ECR repository.
+ *
+ *   1. check the input (repository name against ECR's pattern, tag grammar,
+ *      creation options): BYOC_E_USAGE, nothing sent anywhere
+ *   2. inspect the local image on the engine (a missing one: BYOC_E_USAGE,
+ *      nothing sent to AWS); warn when it is not linux/amd64
+ *   3. account (STS GetCallerIdentity) and region; warn when the repository
+ *      name does not start with amazon-braket (the default job role can pull
+ *      only from amazon-braket* repositories) and suggest that name
+ *   4. the repository: DescribeRepositories; missing -> CreateRepository with
+ *      create, else BYOC_E_USAGE naming --create
+ *   5. a login token for the registry (ecr.h's cache, in memory only); with
+ *      write_docker_config an `auths` entry in config.json (0600)
+ *   6. tag the image <registry>/<repository>:<tag> and push it through the
+ *      engine with X-Registry-Auth, per-layer progress as task events
+ *      (key = layer id); a refused token is refreshed and the push retried once
+ *   7. check the pushed digest against DescribeImages (waiting a little: ECR
+ *      may list an image a moment after the push ends)
+ * Task events: BYOC_EV_STATUS for each step, BYOC_EV_LOG for warnings
+ * ("warning: ...") and the engine's own lines, BYOC_EV_PROGRESS per layer
+ * (docker/push.h). */
+#ifndef BYOC_BYOC_PUSHFLOW_H
+#define BYOC_BYOC_PUSHFLOW_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <jansson.h>
+
+#include "aws/client.h"
+#include "aws/ecr.h"
+#include "core/err.h"
+#include "core/task.h"
+#include "docker/engine.h"
+#include "docker/push.h"
+
+#define BYOC_BRAKET_REPOSITORY_PREFIX "amazon-braket"
+
+typedef struct byoc_push_opts {
+    const char *source;              /* REF: a local image name[:tag] or id (required) */
+    const char *repository;          /* the ECR repository name (required) */
+    const char *tag;                 /* NULL: REF's tag, else "latest" */
+    bool create;                     /* create the repository when missing */
+    byoc_ecr_create_opts create_opts;/* scan on push, tag mutability, encryption, tags (name is ignored) */
+    bool write_docker_config;        /* also store the login in config.json */
+    const char *docker_config_path;  /* NULL: $DOCKER_CONFIG/config.json or ~/.docker/config.json */
+    long verify_timeout_ms;          /* how long to wait for DescribeImages; 0: 20 s */
+} byoc_push_opts;
+
+typedef struct byoc_push_result {
+    char *image_uri;                 /* <registry>/<repository>:<tag> */
+    char *digest;                    /* the manifest digest */
+    char *registry;
+    char *repository;
+    char *tag;
+    char *account;
+    char *region;
+    char *image_id;                  /* the local image's id */
+    bool created_repository;
+    bool verified;                   /* DescribeImages lists the digest */
+    bool login_retried;              /* the registry refused the first token */
+    char *docker_config;             /* the config.json written, or NULL */
+    byoc_push_report report;         /* layers, as the engine last reported them */
+    char **warnings;
+    size_t n_warnings;
+} byoc_push_result;
+
+void byoc_push_result_free(byoc_push_result *r);
+
+/* True when a job's default execution role may pull from this repository. */
+bool byoc_push_braket_name_ok(const char *repository);
+/* "amazon-braket-<name>" when that is a valid repository name, else NULL; malloc'd. */
+char *byoc_push_braket_name_suggestion(const char *repository);
+
+/* The whole push. aws and engine are borrowed; auth (may be NULL) is a token
+ * cache to share between pushes (a private one is used otherwise). out is
+ * always initialised (free it even on failure: the layers are in it). */
+int byoc_push_run(byoc_aws_client *aws, byoc_engine *engine, byoc_ecr_auth *auth, byoc_task *t,
+                  const byoc_push_opts *o, byoc_push_result *out, byoc_err *err);
+
+/* {"image_uri", "digest", "repository", "registry", "tag", "account", "region",
+ *  "created_repository", "verified", "docker_config", "layers": [{"id", "state"}], "warnings"}. */
+json_t *byoc_push_result_json(const byoc_push_result *r);
+
+/* As a task: a deep copy of the options bound to borrowed aws/engine/auth. */
+typedef struct byoc_push_job byoc_push_job;
+byoc_push_job *byoc_push_job_new(byoc_aws_client *aws, byoc_engine *engine, byoc_ecr_auth *auth,
+                                 const byoc_push_opts *o);
+void byoc_push_job_free(void *job);
+/* byoc_task_fn: arg is a byoc_push_job; the result a byoc_push_result* (freed by the event). */
+int byoc_push_task(byoc_task *t, void *arg, void **result, void (**result_free)(void *), byoc_err *err);
+
+#endif

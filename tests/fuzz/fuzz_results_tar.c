@@ -1,0 +1,272 @@
+/* fuzz_results_tar: unpacking a job's model.tar.gz (byoc/results.h), the one
+ * place byoc writes files a remote party chose.
+ *
+ * Input: a mode byte, then either
+ *   - a raw tarball (any compression), exercising libarchive's readers; or
+ *   - entries the target turns into a valid tar (checksums right, so the
+ *     fuzzer spends its time on names and link targets): per entry a type
+ *     byte (file, dir, symlink, hard link, FIFO, char device, block device),
+ *     a permission byte (bit 0 exec, bit 1 group/other write, bit 7 set-id),
+ *     the name and the link target as NUL-terminated strings,
+ *     a length byte and that many content bytes.
+ * Checks after every run, in a scratch tree holding the tarball, an
+ * "outside" directory and the destination's parent:
+ *   - nothing appeared anywhere but the destination; the parent holds the
+ *     destination only on success and nothing on failure;
+ *   - every symbolic link in the destination resolves inside it, following
+ *     links component by component as the kernel would;
+ *   - no set-id bits, no device nodes, FIFOs or sockets;
+ *   - the files reported exist as regular files. */
+#include <archive.h>
+#include <archive_entry.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "byoc/results.h"
+#include "fuzz.h"
+
+static char base[256];
+static char tarball[300], outside[300], parent[300], dest[320];
+
+static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st;
+    (void)ftw;
+    if (flag == FTW_DP)
+        rmdir(path);
+    else
+        unlink(path);
+    return 0;
+}
+
+static void remove_tree(const char *path)
+{
+    nftw(path, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+static void cleanup(void)
+{
+    remove_tree(base);
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+    fuzz_quiet();
+    fuzz_scratch_dir(base, sizeof base, "results");
+    snprintf(tarball, sizeof tarball, "%s/in.tar", base);
+    snprintf(outside, sizeof outside, "%s/outside", base);
+    snprintf(parent, sizeof parent, "%s/work", base);
+    snprintf(dest, sizeof dest, "%s/dest", parent);
+    FUZZ_ASSERT(mkdir(outside, 0700) == 0);
+    FUZZ_ASSERT(mkdir(parent, 0700) == 0);
+    atexit(cleanup);
+    return 0;
+}
+
+/* ---- building a tar from the structured input ---------------------------------- */
+
+static la_ssize_t to_buf(struct archive *a, void *ud, const void *p, size_t n)
+{
+    (void)a;
+    byoc_buf_append(ud, p, n);
+    return (la_ssize_t)n;
+}
+
+static void build_tar(fuzz_in *in, byoc_buf *out)
+{
+    static const mode_t types[] = {AE_IFREG, AE_IFDIR, AE_IFLNK, 0 /* hard link */, AE_IFIFO, AE_IFCHR, AE_IFBLK};
+    struct archive *a = archive_write_new();
+    archive_write_set_format_pax_restricted(a);
+    archive_write_open(a, out, NULL, to_buf, NULL);
+    for (int i = 0; i < 32 && in->n > 0; i++) {
+        unsigned kind = fuzz_byte(in) % (sizeof types / sizeof *types);
+        unsigned mode = fuzz_byte(in);
+        char *name = fuzz_str(in);
+        char *target = fuzz_str(in);
+        size_t len = fuzz_byte(in);
+        if (len > in->n)
+            len = in->n;
+        struct archive_entry *e = archive_entry_new();
+        archive_entry_set_pathname(e, name);
+        archive_entry_set_perm(e, 0644 | (mode & 1 ? 0111 : 0) | (mode & 2 ? 0022 : 0) | (mode & 0x80 ? 06000 : 0));
+        if (types[kind] == 0) {
+            archive_entry_set_filetype(e, AE_IFREG);
+            archive_entry_set_hardlink(e, target);
+            archive_entry_set_size(e, 0);
+        } else {
+            archive_entry_set_filetype(e, types[kind]);
+            if (types[kind] == AE_IFLNK)
+                archive_entry_set_symlink(e, target);
+            archive_entry_set_size(e, types[kind] == AE_IFREG ? (la_int64_t)len : 0);
+        }
+        archive_write_header(a, e);
+        if (types[kind] == AE_IFREG && len)
+            archive_write_data(a, in->p, len);
+        in->p += len;
+        in->n -= len;
+        archive_entry_free(e);
+        free(name);
+        free(target);
+    }
+    archive_write_close(a);
+    archive_write_free(a);
+}
+
+/* ---- checks ------------------------------------------------------------------------ */
+
+static size_t dir_entries(const char *path, char names[][64], size_t max)
+{
+    DIR *d = opendir(path);
+    FUZZ_ASSERT(d != NULL);
+    size_t n = 0;
+    struct dirent *de;
+    while ((de = readdir(d))) {
+        if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+            continue;
+        if (n < max)
+            snprintf(names[n], 64, "%.63s", de->d_name);
+        n++;
+    }
+    closedir(d);
+    return n;
+}
+
+/* Does relpath (inside root) resolve inside root, links followed as the kernel does?
+ * Components that do not exist are taken lexically (the kernel would fail there). */
+static bool resolves_inside(const char *root, const char *relpath)
+{
+    char stack[64][256];
+    int depth = 0, hops = 0;
+    byoc_buf todo = BYOC_BUF_INIT;
+    byoc_buf_puts(&todo, relpath);
+    bool inside = true;
+    while (todo.len) {
+        char *slash = strchr(todo.data, '/');
+        size_t n = slash ? (size_t)(slash - todo.data) : todo.len;
+        char comp[256];
+        snprintf(comp, sizeof comp, "%.*s", (int)(n < 255 ? n : 255), todo.data);
+        size_t drop = n + (slash ? 1 : 0);
+        memmove(todo.data, todo.data + drop, todo.len - drop + 1);
+        todo.len -= drop;
+        if (!comp[0] || !strcmp(comp, "."))
+            continue;
+        if (!strcmp(comp, "..")) {
+            if (depth == 0) {
+                inside = false;
+                break;
+            }
+            depth--;
+            continue;
+        }
+        if (depth == 64)
+            break;
+        snprintf(stack[depth++], sizeof stack[0], "%s", comp);
+        byoc_buf p = BYOC_BUF_INIT;
+        byoc_buf_puts(&p, root);
+        for (int i = 0; i < depth; i++)
+            byoc_buf_printf(&p, "/%s", stack[i]);
+        char target[4096];
+        ssize_t tl = readlink(p.data, target, sizeof target - 1);
+        byoc_buf_free(&p);
+        if (tl < 0)
+            continue; /* not a link (or absent): a plain component */
+        target[tl] = '\0';
+        if (target[0] == '/') {
+            inside = false;
+            break;
+        }
+        if (++hops > 40)
+            break; /* a loop: the kernel gives ELOOP, nothing escapes */
+        depth--;
+        byoc_buf rest = BYOC_BUF_INIT;
+        byoc_buf_puts(&rest, target);
+        if (todo.len) {
+            byoc_buf_putc(&rest, '/');
+            byoc_buf_append(&rest, todo.data, todo.len);
+        }
+        byoc_buf_free(&todo);
+        todo = rest;
+    }
+    byoc_buf_free(&todo);
+    return inside;
+}
+
+static const char *walk_root;
+
+static int check_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)flag;
+    (void)ftw;
+    FUZZ_ASSERT(!(st->st_mode & (S_ISUID | S_ISGID)));
+    FUZZ_ASSERT(S_ISREG(st->st_mode) || S_ISDIR(st->st_mode) || S_ISLNK(st->st_mode));
+    if (S_ISLNK(st->st_mode)) {
+        const char *rel = path + strlen(walk_root);
+        while (*rel == '/')
+            rel++;
+        if (!resolves_inside(walk_root, rel)) {
+            char target[4096];
+            ssize_t n = readlink(path, target, sizeof target - 1);
+            target[n < 0 ? 0 : n] = '\0';
+            fprintf(stderr, "symbolic link %s -> %s resolves outside the destination\n", rel, target);
+            FUZZ_ASSERT(!"a symbolic link escapes the destination");
+        }
+    }
+    return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    fuzz_in in = {data, size};
+    unsigned mode = fuzz_byte(&in);
+    byoc_buf tar = BYOC_BUF_INIT;
+    if (mode & 1)
+        build_tar(&in, &tar);
+    else
+        byoc_buf_append(&tar, in.p, in.n);
+    int fd = open(tarball, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    FUZZ_ASSERT(fd >= 0);
+    if (tar.len)
+        FUZZ_ASSERT(write(fd, tar.data, tar.len) == (ssize_t)tar.len);
+    close(fd);
+    byoc_buf_free(&tar);
+
+    byoc_unpack_limits lim = {.max_bytes = 1 << 20, .max_entries = 64};
+    byoc_unpacked out;
+    byoc_err err;
+    byoc_err_clear(&err);
+    int rc = byoc_results_unpack(tarball, dest, &lim, NULL, &out, &err);
+
+    char names[4][64];
+    FUZZ_ASSERT(dir_entries(outside, names, 4) == 0);
+    size_t nb = dir_entries(base, names, 4);
+    FUZZ_ASSERT(nb == 3);
+    size_t np = dir_entries(parent, names, 4);
+    if (rc == 0) {
+        FUZZ_ASSERT(np == 1 && strcmp(names[0], "dest") == 0);
+        FUZZ_ASSERT(out.dir && strcmp(out.dir, dest) == 0);
+        walk_root = dest;
+        nftw(dest, check_one, 16, FTW_PHYS);
+        for (size_t i = 0; i < out.files.n; i++) {
+            char *p = byoc_xasprintf("%s/%s", dest, out.files.v[i]);
+            struct stat st;
+            FUZZ_ASSERT(lstat(p, &st) == 0 && S_ISREG(st.st_mode));
+            free(p);
+        }
+        json_t *j = NULL;
+        byoc_err_clear(&err);
+        byoc_results_read_json(dest, &j, &err);
+        json_decref(j);
+        byoc_unpacked_free(&out);
+    } else {
+        if (np != 0)
+            fprintf(stderr, "left behind after a refusal: %s\n", names[0]);
+        FUZZ_ASSERT(np == 0);
+        FUZZ_ASSERT(err.kind != BYOC_OK && err.message[0]);
+    }
+    remove_tree(dest);
+    return 0;
+}

@@ -1,0 +1,160 @@
+#!/usr/bin/env python3
+"""Write the generated seeds of tests/fuzz/corpus/ (idempotent).
+
+Seeds are small, typical and edge-case inputs per target; files added by hand
+(regressions: inputs that once crashed) sit beside them and are never touched.
+Run from anywhere: python3 tests/fuzz/seeds.py
+"""
+import gzip
+import io
+import json
+import os
+import struct
+import tarfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SRC = os.path.dirname(os.path.dirname(HERE))
+FIX = os.path.join(SRC, "tests", "fixtures")
+
+
+def put(target, name, data):
+    d = os.path.join(HERE, "corpus", target)
+    os.makedirs(d, exist_ok=True)
+    if isinstance(data, str):
+        data = data.encode()
+    with open(os.path.join(d, name), "wb") as f:
+        f.write(data)
+
+
+def fixture(path):
+    with open(os.path.join(FIX, path), "rb") as f:
+        return f.read()
+
+
+SEP = "\n----\n"
+
+# ---- ini / aws_config / credprocess ------------------------------------------------
+put("ini", "config", "[default]\nregion = us-east-1\noutput=json\n\n[profile dev]\nrole_arn = arn:aws:iam::123456789012:role/x\nsource_profile = default\ns3 =\n  max_attempts = 3\n  addressing_style = path\n")
+put("ini", "credentials", "[default]\naws_access_key_id = AKIDEXAMPLE\naws_secret_access_key = wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY\n# comment\n; other\n[other]\naws_access_key_id: x\n")
+put("ini", "errors", "key = outside\n[dup]\na=1\n[dup]\n  indented\n[unterminated\nnovalue\n")
+put("ini", "continuation", "[s]\nv = first\n  second\n\tthird\nw =\nx = y\n")
+put("aws_config", "profiles", "[default]\nregion = eu-west-1\nretry_mode = adaptive\nmax_attempts = 7\nservices = local\nca_bundle = ~/ca.pem\n\n[services local]\nbraket =\n  endpoint_url = http://127.0.0.1:45200\ns3 =\n  endpoint_url = http://127.0.0.1:45100\n\n[sso-session x]\nsso_region = us-east-1\n" + SEP + "[default]\naws_access_key_id = AKID\naws_secret_access_key = SECRETSECRET\n" + SEP + "default")
+put("aws_config", "named", "[profile dev]\nregion = us-west-2\nendpoint_url = https://example.invalid:8443/base\nretry_mode = legacy\n" + SEP + "[dev]\naws_session_token = TOKENTOKEN\n" + SEP + "dev")
+put("aws_config", "bad", "[profile dev]\nretry_mode = sometimes\nmax_attempts = -1\nregion = not a region\n" + SEP + "" + SEP + "missing")
+put("credprocess", "full", json.dumps({"Version": 1, "AccessKeyId": "AKIDCP", "SecretAccessKey": "cp-secret-123", "SessionToken": "cp-token-456", "Expiration": "2030-01-01T00:00:00Z"}))
+put("credprocess", "minimal", '{"Version":1,"AccessKeyId":"A","SecretAccessKey":"S"}')
+put("credprocess", "bad_version", '{"Version":"2","AccessKeyId":"A","SecretAccessKey":"S"}')
+put("credprocess", "bad_expiry", '{"Version":1,"AccessKeyId":"A","SecretAccessKey":"SECRET-X","Expiration":"2030-13-45T99:00:00+05:30"}')
+put("credprocess", "not_object", '[1,2,3]')
+
+# ---- engine streams ----------------------------------------------------------------
+build = [
+    {"stream": "Step 1/3 : FROM busybox\n"},
+    {"stream": " ---> 3f57d9401f8d\n"},
+    {"aux": {"ID": "sha256:0123"}},
+    {"status": "Pushing", "id": "a1b2", "progressDetail": {"current": 512, "total": 2048}, "progress": "[==>   ]"},
+    {"errorDetail": {"message": "COPY failed", "code": 1}, "error": "COPY failed"},
+]
+put("jsonmsg", "build", b"\x00" + b"".join(json.dumps(m).encode() + b"\r\n" for m in build))
+put("jsonmsg", "chunked", b"\x03" + b"".join(json.dumps(m).encode() + b"\r\n" for m in build))
+put("jsonmsg", "garbage", b"\x05{\"stream\": \"x\"}\r\n{not json}\r\n")
+put("jsonmsg", "partial", b"\x00{\"status\": \"Pulling fs layer\", \"id\": \"ab")
+put("jsonmsg", "scalars", b"\x07" + b"1\r\n\"s\"\r\nnull\r\n[]\r\n{}\r\n")
+
+
+def frame(stream, payload):
+    return struct.pack(">BxxxI", stream, len(payload)) + payload
+
+
+put("frames", "mux", b"\x00" + frame(1, b"hello\nwor") + frame(2, b"err line\n") + frame(1, b"ld\n") + frame(3, b"engine"))
+put("frames", "chunked", b"\x03" + frame(1, b"a" * 200 + b"\r\n") + frame(2, b""))
+put("frames", "tty", b"\x81raw tty bytes\r\nmore\n")
+put("frames", "bad_header", b"\x00" + frame(1, b"ok\n") + b"\x07\x00\x00\x00\x00\x00\x00\x01x")
+put("frames", "truncated", b"\x00" + frame(1, b"abcdef")[:-3] + b"\x01\x00\x00")
+
+# ---- .dockerignore / regexps -------------------------------------------------------
+for ctx in ("ignore-basic", "ignore-exceptions", "ignore-regexp"):
+    put("dockerignore", ctx, fixture("contexts/%s/.dockerignore" % ctx) + (SEP + "src/app.py\nnode_modules/m/index.js\nbuild/out.bin\n./a/../b\n/abs//x/").encode())
+put("dockerignore", "edge", "\ufeff# comment\n!\n**\n!keep/**/*.py\n[a-\n\\\n/\n../up\n*.{a,b}\n" + SEP + "keep/x/y.py\n")
+for i, re in enumerate([r"^a/[^/]*\.py(/.*)?$", r"^(?:x|y)+$", r"^a{2,3}b??$", r"^[[:alpha:]\d\s]*$", r"^\.git(/.*)?$", r"(", r"a**", r"[z-a]", r"\p{L}"]):
+    put("goregex", "re%d" % i, re + "\0a/b.py\0xyxy\0aab\0.git/config")
+
+# ---- Dockerfiles ---------------------------------------------------------------------
+for f in os.listdir(os.path.join(FIX, "dockerfiles")):
+    put("dockerfile", f, b"\x00" + fixture("dockerfiles/" + f))
+put("dockerfile", "byoc", "\x01# syntax=docker/dockerfile:1\nARG BASE=292282985366.dkr.ecr.us-east-1.amazonaws.com/amazon-braket-base-jobs:latest\nFROM ${BASE} AS base\nENV SAGEMAKER_PROGRAM=braket_container.py\nRUN pip install --no-cache-dir sagemaker-training && \\\n    echo ok\nCOPY --from=base --chown=1000 requirements.txt /opt/ml/code/\nRUN <<EOF\nset -e\necho $HOME\nEOF\nENTRYPOINT [\"python3\", \"/opt/ml/code/braket_container.py\"]\n")
+put("dockerfile", "escape", "\xfe# escape=`\nFROM --platform=$TARGETPLATFORM busybox\nRUN echo a `\n  b\nCOPY <<-\"END\" /x\n\tline\n\tEND\nUSER ${U:-root}\nLABEL a=\"b c\" d=${X:+y}\nONBUILD RUN x\nHEALTHCHECK CMD [\"true\"]\n")
+
+# ---- requirements / references / project / jobspec ---------------------------------
+put("requirements", "typical", "numpy==1.26.4\npandas>=2,<3 ; python_version >= \"3.9\"\n-r other.txt\n--index-url https://user:pass@pypi.example.com/simple\ngit+ssh://git@github.com/org/private.git@v1.2#egg=private\nmypkg @ git+https://github.com/org/pub.git\n-e .\nhttps://files.example.com/x-1.0-py3-none-any.whl\nfoo[bar,baz]~=1.0 \\\n  --hash=sha256:abcd\n# comment\n")
+put("requirements", "git_forms", "git@github.com:org/repo.git\nssh://git@host:2222/o/r.git#egg=r\nfile:///srv/repo.git@main\ngit+https://host/o/..\ngit+ssh://host/o/.git\n")
+for i, ref in enumerate(["busybox", "localhost:5000/a/b:tag", "123456789012.dkr.ecr.us-east-1.amazonaws.com/amazon-braket-x-jobs:1.0", "x@sha256:" + "a" * 64, "UPPER/case", "a//b", ":tag", "a:" + "t" * 129, "[::1]:5000/x"]):
+    put("imageref", "ref%d" % i, ref)
+put("project", "full", json.dumps({"name": "demo", "recipe": "extend-prebuilt", "language": "python", "arch": "arm64", "gpu": True, "base_image": "busybox", "dockerfile": "Dockerfile", "context": ".", "tags": ["demo:1", "demo:latest"], "build_args": {"A": "1"}, "job": {"image_uri": "x", "instance_count": 2, "hyperparameters": {"lr": "0.1"}, "input_data": [{"channel": "input", "location": "s3://b/k"}]}, "unknown": {"kept": [1, 2]}}))
+put("project", "wrong_types", '{"gpu": "yes", "tags": "x", "arch": "mips", "job": []}')
+put("project", "empty", "{}")
+job = {"image_uri": "123456789012.dkr.ecr.us-east-1.amazonaws.com/amazon-braket-demo:1", "source_module": "algo.py", "entry_point": "algo:main", "device": "arn:aws:braket:::device/quantum-simulator/amazon/sv1", "instance_type": "ml.m5.large", "instance_count": 1, "volume_gb": 30, "hyperparameters": {"lr": "0.1", "n": "3"}, "input_data": [{"channel": "input", "location": "s3://bucket/data"}], "output_s3": "s3://bucket/out", "checkpoint_s3": "s3://bucket/ckpt", "max_runtime": 3600, "job_name": "demo-job", "tags": {"team": "q"}, "role_arn": "arn:aws:iam::123456789012:role/AmazonBraketJobsExecutionRole"}
+put("jobspec", "valid", json.dumps(job))
+bad = dict(job, instance_count=0, job_name="bad_name!", output_s3="s3:/x", max_runtime=-5, volume_gb=10**9)
+put("jobspec", "invalid", json.dumps(bad))
+put("jobspec", "types", '{"instance_count": "two", "tags": [1], "hyperparameters": {"a": 1}}')
+put("jobspec", "string", "braket-job-amazon-braket-x-jobs:1")
+
+# ---- metrics / logs / job info ---------------------------------------------------------
+put("metrics", "job", fixture("logs/metrics_lines.txt"))
+put("metrics", "edge", "Metrics - timestamp=1700000000.5; loss=0.25; iteration_number=3;\n[node-1]:Metrics - acc=inf; x=nan; y=1_000.5; z= -2e-3 ;\nMetrics - ; =; a==; b=0x10; c=1e309;\nno metrics here\nMetrics - " + "m%d=%d;" * 3 % (1, 1, 2, 2, 3, 3) + "\n")
+events = {"events": [{"timestamp": 1700000000000, "ingestionTime": 1700000000100, "message": "Metrics - loss=0.5;"}, {"timestamp": 1, "message": "line\nwith newline", "logStreamName": "job/algo-1", "eventId": "e1"}], "nextForwardToken": "f/1", "nextBackwardToken": "b/1", "nextToken": "n"}
+put("logs_json", "events", json.dumps(events))
+put("logs_json", "streams", json.dumps({"logStreams": [{"logStreamName": "job/algo-1-1700000000", "creationTime": 1, "firstEventTimestamp": 2, "lastEventTimestamp": 3, "lastIngestionTime": 4, "storedBytes": 5}], "nextToken": "t"}))
+put("logs_json", "wrong", '{"events": [{"message": 5}, null, {"timestamp": "x"}], "logStreams": {}}')
+get_job = {"jobArn": "arn:aws:braket:us-east-1:123456789012:job/demo", "jobName": "demo", "status": "QUEUED", "createdAt": "2024-01-01T00:00:00Z", "deviceConfig": {"device": "local:none/none"}, "instanceConfig": {"instanceCount": 2}, "outputDataConfig": {"s3Path": "s3://b/o"}, "billableDuration": 100, "queueInfo": {"queue": "JOBS_QUEUE", "position": ">15", "message": "busy"}, "events": [{"eventType": "QUEUED_FOR_EXECUTION", "timeOfEvent": "2024-01-01T00:00:01Z", "message": "m"}], "failureReason": "x" * 2000}
+put("job_info", "get_job", json.dumps(get_job))
+put("job_info", "summary", json.dumps({"jobArn": "a", "jobName": "n", "status": "RUNNING", "createdAt": "t", "device": "d"}))
+put("job_info", "wrong_types", '{"jobArn": 1, "jobName": [], "status": "COMPLETED", "events": {}}')
+
+# ---- AWS errors and scalars ---------------------------------------------------------------
+put("aws_error", "json", "\x00x-amzn-ErrorType: ValidationException:http://internal.amazon.com/coral/com.amazonaws.braket/\nx-amzn-RequestId: 1234" + SEP + '{"message": "1 validation error detected"}')
+put("aws_error", "json_type", "\x04" + "Content-Type: application/x-amz-json-1.1" + SEP + '{"__type": "com.amazonaws.ecr#ThrottlingException", "Message": "Rate exceeded"}')
+put("aws_error", "xml", "\x01x-amz-request-id: abc" + SEP + '<?xml version="1.0"?><ErrorResponse><Error><Type>Sender</Type><Code>SignatureDoesNotMatch</Code><Message>Signature expired: 20240101T000000Z is now earlier than ...</Message></Error><RequestId>r-1</RequestId></ErrorResponse>')
+put("aws_error", "s3", "\x07x-amz-bucket-region: eu-west-1" + SEP + '<Error><Code>PermanentRedirect</Code><Message>m</Message><RequestId>x</RequestId></Error>')
+put("aws_error", "html", "\x06" + "Content-Type: text/html" + SEP + "<html><body><h1>503 Service Unavailable</h1></body></html>")
+put("aws_error", "sts", "\x09" + SEP + '<GetCallerIdentityResponse xmlns="https://sts.amazonaws.com/doc/2011-06-15/"><GetCallerIdentityResult><Arn>arn:aws:iam::123456789012:user/x</Arn></GetCallerIdentityResult><ResponseMetadata><RequestId>r</RequestId></ResponseMetadata></GetCallerIdentityResponse>')
+put("aws_error", "entities", "\x00" + SEP + '<?xml version="1.0"?><!DOCTYPE e [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;"><!ENTITY ext SYSTEM "file:///etc/passwd">]><Error><Code>&b;</Code><Message>&ext;</Message></Error>')
+put("aws_error", "empty", "\x05")
+for i, s in enumerate(["2024-05-01T12:00:00Z", "2024-05-01T12:00:00.123+05:30", "2024-13-01T25:61:61Z", "s3://bucket/key/with space", "S3://B/", "https://bucket.s3.us-east-1.amazonaws.com/k", "cmd --flag 'quoted arg' \"dq \\\" x\" back\\ slash", "'unterminated", "trailing\\", "arn:aws:braket:us-west-2:123456789012:job/x", "cn-north-1", "us-gov-west-1", "com.amazonaws.x#Code:http://y", "a/b:c"]):
+    put("aws_scalars", "s%d" % i, s)
+
+# ---- results tarballs --------------------------------------------------------------------------
+
+
+def tar_bytes(entries, gz=False):
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w:gz" if gz else "w", format=tarfile.PAX_FORMAT) as t:
+        for name, kind, arg in entries:
+            ti = tarfile.TarInfo(name)
+            if kind == "file":
+                ti.size = len(arg)
+                t.addfile(ti, io.BytesIO(arg))
+                continue
+            ti.type = {"dir": tarfile.DIRTYPE, "sym": tarfile.SYMTYPE, "hard": tarfile.LNKTYPE, "fifo": tarfile.FIFOTYPE, "chr": tarfile.CHRTYPE}[kind]
+            if kind in ("sym", "hard"):
+                ti.linkname = arg
+            t.addfile(ti)
+    return buf.getvalue()
+
+
+def entry(kind, mode, name, target=b"", data=b""):
+    kinds = {"file": 0, "dir": 1, "sym": 2, "hard": 3, "fifo": 4, "chr": 5, "blk": 6}
+    return bytes([kinds[kind], mode]) + name + b"\0" + target + b"\0" + bytes([len(data)]) + data
+
+
+put("results_tar", "raw_good", b"\x00" + tar_bytes([("results.json", "file", b'{"braketSchemaHeader": {}, "dataDictionary": {"x": 1}}'), ("out", "dir", None), ("out/a.txt", "file", b"a"), ("out/link", "sym", "a.txt"), ("out/hard", "hard", "out/a.txt")], gz=True))
+put("results_tar", "raw_escape", b"\x00" + tar_bytes([("../evil", "file", b"x"), ("/abs", "file", b"y")]))
+put("results_tar", "raw_symlink", b"\x00" + tar_bytes([("l", "sym", "../outside"), ("l/x", "file", b"z")]))
+put("results_tar", "raw_devices", b"\x02" + tar_bytes([("f", "fifo", None), ("c", "chr", None)]))
+put("results_tar", "st_good", b"\x01" + entry("dir", 1, b"d") + entry("file", 0, b"d/f", data=b"data") + entry("sym", 1, b"d/l", b"f") + entry("hard", 0, b"h", b"d/f"))
+put("results_tar", "st_dotdot", b"\x01" + entry("file", 0, b"a/../../x", data=b"1") + entry("sym", 1, b"s", b"/etc"))
+put("results_tar", "st_chain", b"\x01" + entry("dir", 1, b"d") + entry("sym", 1, b"d/a", b"..") + entry("sym", 1, b"d/b", b"a/../.."))
+put("results_tar", "st_chain_reverse", b"\x01" + entry("dir", 1, b"d") + entry("sym", 1, b"d/b", b"a/../..") + entry("sym", 1, b"d/a", b".."))
+put("results_tar", "st_setuid", b"\x01" + entry("file", 0xff, b"suid", data=b"#!/bin/sh\n") + entry("blk", 0, b"blk"))
+put("results_tar", "st_replace_dir", b"\x01" + entry("dir", 1, b"d") + entry("sym", 1, b"d/x", b"../y") + entry("sym", 1, b"d", b"."))

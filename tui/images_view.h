@@ -1,0 +1,54 @@
+/* images_view: the image browser's tables, from what the engine reports
+ * (pure: no curses calls, no I/O).
+ *
+ * The images table has one row per repository:tag, like `docker images`
+ * (an untagged image is one "<none>" row): Repository, Tag, ID (12 hex),
+ * Size (IEC units, sorts by bytes) and Created (local "YYYY-MM-DD HH:MM",
+ * sorts by time). Each row's data is a tui_image_entry. The layers table
+ * lists an image's history, newest first: Size, Created and the command
+ * that made the layer ("RUN ...", "COPY ...", as `docker history` words it). */
+#ifndef BYOC_TUI_IMAGES_VIEW_H
+#define BYOC_TUI_IMAGES_VIEW_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "docker/images.h"
+#include "list.h"
+
+typedef struct tui_image_entry {
+    char *repository;    /* "<none>" for an untagged image */
+    char *tag;           /* "<none>" likewise */
+    char *ref;           /* what to act on: "repository:tag", or the id when untagged */
+    char *id;            /* "sha256:..." */
+    char *digest;        /* the repository's digest, or NULL */
+    int64_t size;
+    int64_t created;
+    size_t image_refs;   /* how many repository:tag rows this image has in all */
+} tui_image_entry;
+
+void tui_image_entry_free(void *entry);
+
+/* Columns of the two tables (for tui_list_init). */
+extern const tui_column tui_images_columns[5];
+extern const tui_column tui_layers_columns[3];
+
+/* Refill l (made with tui_images_columns; its data_free is set) from a
+ * listing; the filter, the sort and, when it is still there, the selected
+ * ref are kept. */
+void tui_images_fill(tui_list *l, const byoc_image_list *images);
+/* Refill l (made with tui_layers_columns) from a history; each row's data
+ * is its whole command (a string). */
+void tui_layers_fill(tui_list *l, const byoc_image_history *h);
+/* Select the row whose ref is ref; false if none shows it. */
+bool tui_images_select_ref(tui_list *l, const char *ref);
+
+/* "3f2a9c1b0d4e" from "sha256:3f2a9c1b0d4e..." (at most 12 characters). */
+void tui_image_short_id(const char *id, char *buf, size_t size);
+/* "2024-05-01 14:03" in local time, "-" for 0. */
+void tui_image_time(int64_t t, char *buf, size_t size);
+/* What made a layer, as `docker history` shows it: "/bin/sh -c #(nop) CMD x"
+ * -> "CMD x", "/bin/sh -c echo hi" -> "RUN echo hi", "" -> "-". */
+void tui_layer_command(const char *created_by, char *buf, size_t size);
+
+#endif

@@ -1,0 +1,132 @@
+#include "status_feed.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "aws/client.h"
+#include "background.h"
+#include "core/buf.h"
+
+typedef struct feed_result {
+    char engine[128];
+    char *engine_why;    /* the whole error when there is no engine, or NULL */
+    char *profile;       /* NULL: keep the first guess */
+    char *region;
+    char *aws_why;       /* the config error, or NULL */
+} feed_result;
+
+typedef struct feed_args {
+    char *profile, *region;   /* --profile / --region */
+} feed_args;
+
+static void feed_args_free(void *p)
+{
+    feed_args *fa = p;
+    free(fa->profile);
+    free(fa->region);
+    free(fa);
+}
+
+static void feed_result_free(void *p)
+{
+    feed_result *r = p;
+    free(r->engine_why);
+    free(r->profile);
+    free(r->region);
+    free(r->aws_why);
+    free(r);
+}
+
+void tui_status_engine_text(int rc, bool new_failed, const byoc_engine_info *info, const byoc_err *err, char *buf,
+                            size_t size)
+{
+    if (rc == 0) {
+        snprintf(buf, size, "%s", info->server_version[0] ? info->server_version : "(unknown version)");
+    } else if (new_failed) {
+        snprintf(buf, size, "unusable DOCKER_HOST");
+    } else if (err->kind == BYOC_E_ENV || err->kind == BYOC_E_NET) {
+        snprintf(buf, size, "none (start dockerd)");
+    } else if (err->http_status) {
+        snprintf(buf, size, "error (HTTP %d)", err->http_status);
+    } else {
+        snprintf(buf, size, "error");
+    }
+}
+
+static int feed_task(byoc_task *t, void *arg, void **result, void (**result_free)(void *), byoc_err *err)
+{
+    (void)err;
+    feed_args *fa = arg;
+    feed_result *r = byoc_xcalloc(1, sizeof *r);
+
+    byoc_engine *e = NULL;
+    byoc_engine_info info;
+    memset(&info, 0, sizeof info);
+    byoc_err eerr;
+    byoc_err_clear(&eerr);
+    bool new_failed = byoc_engine_new(&e, &eerr) != 0;
+    int rc = new_failed ? -1 : byoc_engine_ping(e, t, &info, &eerr);
+    byoc_engine_free(e);
+    tui_status_engine_text(rc, new_failed, &info, &eerr, r->engine, sizeof r->engine);
+    if (rc != 0)
+        r->engine_why = byoc_xstrdup(eerr.message);
+
+    byoc_aws_client *c = NULL;
+    byoc_err aerr;
+    byoc_err_clear(&aerr);
+    byoc_aws_config_opts opts = {.profile = fa->profile, .region = fa->region};
+    if (byoc_aws_client_new(&opts, &c, &aerr) == 0) {
+        const char *region = byoc_aws_client_region(c);
+        r->profile = byoc_xstrdup(byoc_aws_config_profile(byoc_aws_client_config(c)));
+        r->region = byoc_xstrdup(region && *region ? region : "(not set)");
+        byoc_aws_client_free(c);
+    } else {
+        char line[1024];
+        r->aws_why = byoc_xstrdup(byoc_err_format(&aerr, line, sizeof line));
+    }
+    *result = r;
+    *result_free = feed_result_free;
+    return 0;
+}
+
+/* The task's events need an owner; the feed has no screen, so a still one
+ * stands in (one app per process runs the feed). */
+static tui_screen feed_owner;
+
+static void feed_event(tui_screen *s, const byoc_event *ev)
+{
+    if (ev->kind != BYOC_EV_DONE || !ev->result)
+        return;
+    const feed_result *r = ev->result;
+    tui_app_set_status(s->app, TUI_SB_ENGINE, r->engine);
+    if (r->profile)
+        tui_app_set_status(s->app, TUI_SB_PROFILE, r->profile);
+    if (r->region)
+        tui_app_set_status(s->app, TUI_SB_REGION, r->region);
+    if (r->aws_why)
+        tui_app_error(s->app, "AWS config: %s", r->aws_why);
+}
+
+static void feed_draw(tui_screen *s, WINDOW *win, tui_rect r)
+{
+    (void)s;
+    (void)win;
+    (void)r;
+}
+
+static const tui_screen_ops feed_ops = {
+    .name = "status-feed",
+    .draw = feed_draw,
+    .on_event = feed_event,
+};
+
+void tui_status_feed_start(tui_app *a)
+{
+    tui_screen_init(&feed_owner, &feed_ops, a, TUI_CTX_GLOBAL, -1);
+    const byoc_globals *g = tui_app_globals(a);
+    feed_args *fa = byoc_xcalloc(1, sizeof *fa);
+    fa->profile = g && g->profile ? byoc_xstrdup(g->profile) : NULL;
+    fa->region = g && g->region ? byoc_xstrdup(g->region) : NULL;
+    tui_app_start_background_task(a, &feed_owner, "status", feed_task, fa, feed_args_free);
+}
