@@ -22,6 +22,19 @@ static bool lower_alnum(char ch)
     return (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9');
 }
 
+/* A run of separators between two alphanumeric runs: ".", "_", "__" or one or more "-". */
+static bool separator_ok(const char *p, size_t n)
+{
+    if (n == 1)
+        return true;
+    if (n == 2 && p[0] == '_' && p[1] == '_')
+        return true;
+    for (size_t i = 0; i < n; i++)
+        if (p[i] != '-')
+            return false;
+    return true;
+}
+
 bool byoc_ecr_repository_name_ok(const char *name, char *why, size_t why_size)
 {
     char dummy[8];
@@ -34,33 +47,39 @@ bool byoc_ecr_repository_name_ok(const char *name, char *why, size_t why_size)
         snprintf(why, why_size, "must be 2 to 256 characters long (it has %zu)", len);
         return false;
     }
-    /* Components separated by '/': each [a-z0-9]+ joined by single '.', '_' or '-'. */
-    char prev = '/';
-    for (const char *p = name; *p; p++) {
-        char ch = *p;
-        if (lower_alnum(ch)) {
-            prev = ch;
+    /* Components joined by single '/': alphanumeric runs joined by '.', '_', '__' or '-'+. */
+    const char *p = name;
+    for (;;) {
+        if (!lower_alnum(*p)) {
+            if (*p >= 'A' && *p <= 'Z')
+                snprintf(why, why_size, "must be lowercase ('%c')", *p);
+            else if (*p && !strchr("/._-", *p))
+                snprintf(why, why_size, "may contain only a-z, 0-9, '.', '_', '-' and '/' (not '%c')", *p);
+            else
+                snprintf(why, why_size, "each part must start with a letter or digit (offset %zu)", (size_t)(p - name));
+            return false;
+        }
+        while (lower_alnum(*p))
+            p++;
+        if (!*p)
+            return true;
+        if (*p == '/') {
+            p++;
             continue;
         }
-        if (ch >= 'A' && ch <= 'Z') {
-            snprintf(why, why_size, "must be lowercase ('%c')", ch);
+        const char *sep = p;
+        while (*p == '.' || *p == '_' || *p == '-')
+            p++;
+        if (!separator_ok(sep, (size_t)(p - sep))) {
+            snprintf(why, why_size, "'%.*s' (offset %zu): letters and digits may be joined by '.', '_', '__' or dashes only",
+                     (int)(p - sep), sep, (size_t)(sep - name));
             return false;
         }
-        if (ch != '/' && ch != '.' && ch != '_' && ch != '-') {
-            snprintf(why, why_size, "may contain only a-z, 0-9, '.', '_', '-' and '/' (not '%c')", ch);
+        if (!*p) {
+            snprintf(why, why_size, "must end with a letter or digit");
             return false;
         }
-        if (!lower_alnum(prev)) {
-            snprintf(why, why_size, "'%c' must follow a letter or digit (at offset %zu)", ch, (size_t)(p - name));
-            return false;
-        }
-        prev = ch;
     }
-    if (!lower_alnum(prev)) {
-        snprintf(why, why_size, "must end with a letter or digit");
-        return false;
-    }
-    return true;
 }
 
 int byoc_ecr_check_repository_name(const char *name, const char *what, byoc_err *err)

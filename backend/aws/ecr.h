@@ -5,8 +5,10 @@
  * ListImages over every page, BatchDeleteImage in chunks of 100), repository
  * policies, scan findings, and registry login tokens.
  *
- * Inputs are checked before anything is sent: repository names against ECR's
- * pattern (2-256 chars, (?:[a-z0-9]+(?:[._-][a-z0-9]+)*\/)*[a-z0-9]+(?:[._-][a-z0-9]+)*),
+ * Inputs are checked before anything is sent: repository names against the
+ * pattern of ECR's current API model (2-256 chars,
+ * [a-z0-9]+((\.|_|__|-+)[a-z0-9]+)*(\/[a-z0-9]+((\.|_|__|-+)[a-z0-9]+)*)*;
+ * moto still applies the older, stricter [._-] form),
  * tags against the Docker tag grammar; a bad one is BYOC_E_USAGE naming the
  * field. Service errors keep ECR's code in err->code
  * ("RepositoryNotFoundException", "ImageNotFoundException", ...).

@@ -164,6 +164,20 @@ static bool s3_error_in_200(const byoc_aws_call *call, const char *method, const
     return is_error;
 }
 
+/* Counts what reached the caller's sink, so a failed attempt knows whether a retry would duplicate it. */
+typedef struct counted_sink {
+    byoc_body_sink sink;
+    void *ud;
+    uint64_t delivered;
+} counted_sink;
+
+static int counting_sink(const char *p, size_t n, void *ud)
+{
+    counted_sink *c = ud;
+    c->delivered += n;
+    return c->sink(p, n, c->ud);
+}
+
 int byoc_aws_do(const byoc_aws_ctx *ctx, const byoc_aws_call *call, byoc_aws_response *resp, byoc_err *err)
 {
     byoc_aws_response local;
@@ -187,13 +201,22 @@ int byoc_aws_do(const byoc_aws_ctx *ctx, const byoc_aws_call *call, byoc_aws_res
     }
     byoc_http_opts opts = {.ca_bundle = ctx->ca_bundle, .timeout_ms = call->timeout_ms};
 
+    counted_sink counted = {call->sink, call->sink_ud, 0};
     byoc_retry_policy pol;
     byoc_retry_policy_init(&pol, ctx->retry_mode, ctx->max_attempts);
     int rc = -1;
+    int attempts = 0;
     for (int attempt = 1;; attempt++) {
         if (attempt > 1 && call->body_reader && call->body_rewind(call->body_ud) != 0) {
             byoc_err_prefix(err, "%s (the request body could not be restarted for a retry)", op);
             break;
+        }
+        if (attempt > 1 && counted.delivered) {
+            if (call->sink_rewind(call->sink_ud) != 0) {
+                byoc_err_prefix(err, "%s (the partial response could not be discarded for a retry)", op);
+                break;
+            }
+            counted.delivered = 0;
         }
         if (byoc_retry_before_attempt(&pol, ctx->task, err) != 0)
             break;
@@ -210,16 +233,19 @@ int byoc_aws_do(const byoc_aws_ctx *ctx, const byoc_aws_call *call, byoc_aws_res
         req.body_reader = call->body_reader;
         req.body_ud = call->body_ud;
         req.body_size = call->body_size;
-        req.sink = call->sink;
-        req.sink_ud = call->sink_ud;
+        req.sink = call->sink ? counting_sink : NULL;
+        req.sink_ud = &counted;
         req.opts = &opts;
         req.task = ctx->task;
 
         byoc_http_resp hr;
         memset(&hr, 0, sizeof hr);
         int hrc = byoc_http_do(&req, &hr, err);
+        attempts = attempt;
         byoc_headers_free(&req.headers);
-        bool can_retry = !call->body_reader || call->body_rewind;
+        /* A retry must neither resend a body it cannot restart nor append a second copy
+         * of a response to what the sink already took. */
+        bool can_retry = (!call->body_reader || call->body_rewind) && (!counted.delivered || call->sink_rewind);
         byoc_retry_class cls;
         if (hrc != 0) {
             byoc_log(BYOC_LOG_DEBUG, "aws %s %s attempt %d: %s", service, op, attempt, err->message);
@@ -259,6 +285,11 @@ int byoc_aws_do(const byoc_aws_ctx *ctx, const byoc_aws_call *call, byoc_aws_res
         }
         *err = saved;
         byoc_aws_response_free(resp);
+    }
+    if (rc != 0 && attempts > 1 && err && err->kind != BYOC_E_CANCELLED) {
+        /* Say that retrying already happened, so nobody retries by hand at once. */
+        size_t len = strlen(err->message);
+        snprintf(err->message + len, sizeof err->message - len, " (gave up after %d attempts)", attempts);
     }
     prepared_free(&pu);
     if (resp == &local)

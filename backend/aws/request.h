@@ -89,6 +89,8 @@ typedef struct byoc_aws_call {
     void (*on_signed)(void *body_ud, const byoc_sigv4_params *p, const byoc_sigv4_result *r);
     byoc_body_sink sink;            /* stream a 2xx body here instead of buffering */
     void *sink_ud;
+    int (*sink_rewind)(void *ud);   /* discard what the sink got, for a retry after a partial body;
+                                       NULL: no retry once the sink has received bytes */
     long timeout_ms;                /* whole exchange, 0: none (streams) */
 } byoc_aws_call;
 

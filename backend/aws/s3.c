@@ -633,6 +633,16 @@ static int write_sink(const char *p, size_t n, void *ud)
     return 0;
 }
 
+/* A retry after a partial download starts the file again. */
+static int rewind_file_sink(void *ud)
+{
+    file_sink *s = ud;
+    if (ftruncate(s->fd, 0) != 0 || lseek(s->fd, 0, SEEK_SET) != 0)
+        return -1;
+    s->written = 0;
+    return 0;
+}
+
 int byoc_s3_get_object_to_file(byoc_aws_client *c, byoc_task *t, const char *bucket, const char *key,
                                const char *path, byoc_err *err)
 {
@@ -651,7 +661,8 @@ int byoc_s3_get_object_to_file(byoc_aws_client *c, byoc_task *t, const char *buc
                           .method = "GET",
                           .url = url,
                           .sink = write_sink,
-                          .sink_ud = &s};
+                          .sink_ud = &s,
+                          .sink_rewind = rewind_file_sink};
     byoc_aws_response resp;
     int rc = byoc_aws_call_do(c, t, BYOC_AWS_S3, &call, &resp, err);
     byoc_aws_response_free(&resp);

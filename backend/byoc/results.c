@@ -596,3 +596,47 @@ int byoc_results_fetch(byoc_aws_client *c, byoc_task *t, const char *job_name, c
     free(uri);
     return rc;
 }
+
+typedef struct fetch_arg {
+    byoc_aws_client *client;
+    char *job_name, *s3_path, *dest;
+} fetch_arg;
+
+static void fetch_arg_free(void *p)
+{
+    fetch_arg *a = p;
+    free(a->job_name);
+    free(a->s3_path);
+    free(a->dest);
+    free(a);
+}
+
+static void unpacked_free(void *p)
+{
+    byoc_unpacked_free(p);
+    free(p);
+}
+
+static int fetch_task(byoc_task *t, void *arg, void **result, void (**result_free)(void *), byoc_err *err)
+{
+    fetch_arg *a = arg;
+    byoc_unpacked *u = byoc_xcalloc(1, sizeof *u);
+    if (byoc_results_fetch(a->client, t, a->job_name, a->s3_path, a->dest, u, err) != 0) {
+        free(u);
+        return -1;
+    }
+    *result = u;
+    *result_free = unpacked_free;
+    return 0;
+}
+
+byoc_task *byoc_results_fetch_start(byoc_evq *q, byoc_aws_client *c, const char *job_name, const char *s3_path,
+                                    const char *dest)
+{
+    fetch_arg *a = byoc_xcalloc(1, sizeof *a);
+    a->client = c;
+    a->job_name = byoc_xstrdup(job_name);
+    a->s3_path = byoc_xstrdup(s3_path ? s3_path : "");
+    a->dest = byoc_xstrdup(dest);
+    return byoc_task_start(q, "results", fetch_task, a, fetch_arg_free);
+}

@@ -56,10 +56,10 @@ static edit *script(const line *a, size_t na, const line *b, size_t nb, size_t *
     while (i < na || j < nb) {
         if (i < na && j < nb && same(&a[i], &b[j])) {
             e[n++] = (edit){' ', i++, j++};
-        } else if (j < nb && (i == na || lcs[i * w + j + 1] >= lcs[(i + 1) * w + j])) {
-            e[n++] = (edit){'+', i, j++};
-        } else {
+        } else if (i < na && (j == nb || lcs[(i + 1) * w + j] >= lcs[i * w + j + 1])) {
             e[n++] = (edit){'-', i++, j};
+        } else {
+            e[n++] = (edit){'+', i, j++};
         }
     }
     free(lcs);

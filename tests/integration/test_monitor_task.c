@@ -20,6 +20,7 @@
 #include "byoc/logtail.h"
 #include "byoc/metrics.h"
 #include "byoc/poller.h"
+#include "byoc/results.h"
 #include "net/http.h"
 
 static const char *account;
@@ -264,6 +265,79 @@ static void test_cancel_monitor(byoc_aws_client *c)
     free(arn);
 }
 
+/* Wait for a task's final event; returns true for DONE (result taken into *result). */
+static bool finish(byoc_evq *q, byoc_task *t, void **result, byoc_err *err)
+{
+    time_t end = time(NULL) + 60;
+    bool done = false, over = false;
+    while (!over && time(NULL) < end) {
+        if (!byoc_evq_wait(q, 200))
+            continue;
+        byoc_event ev;
+        while (byoc_evq_pop(q, &ev)) {
+            if (ev.task_id == byoc_task_id(t) && ev.kind == BYOC_EV_DONE) {
+                done = over = true;
+                *result = ev.result;
+                ev.result = NULL;
+            } else if (ev.task_id == byoc_task_id(t) && ev.kind == BYOC_EV_ERROR) {
+                over = true;
+                *err = ev.err;
+            }
+            byoc_event_release(&ev);
+        }
+    }
+    byoc_task_release(t);
+    return done;
+}
+
+static void test_screen_tasks(byoc_aws_client *c)
+{
+    byoc_evq *q = byoc_evq_new();
+    void *res = NULL;
+    byoc_err err;
+    byoc_err_clear(&err);
+
+    const char *running[] = {"RUNNING"};
+    byoc_job_query jq = {.statuses = running, .n_statuses = 1, .max = 5};
+    CHECK(finish(q, byoc_jobs_list_start(q, c, &jq), &res, &err));
+    json_t *jobs = res;
+    CHECK(json_array_size(jobs) >= 1 && json_array_size(jobs) <= 5);
+    size_t i;
+    json_t *j;
+    json_array_foreach(jobs, i, j) CHECK_STR(json_string_value(json_object_get(j, "status")), "RUNNING");
+    json_decref(jobs);
+
+    char name[64];
+    snprintf(name, sizeof name, "mon%s-task", run_id);
+    char *arn = NULL;
+    CHECK_INT(byoc_jobref_resolve(c, NULL, name, &arn, &err), 0);
+    CHECK(finish(q, byoc_job_status_start(q, c, arn), &res, &err));
+    json_t *st = res;
+    CHECK_STR(json_string_value(json_object_get(st, "status")), "COMPLETED");
+    CHECK_INT(json_integer_value(json_object_get(json_object_get(json_object_get(st, "metrics"), "loss"), "count")), 5);
+    json_decref(st);
+
+    res = NULL;
+    CHECK(!finish(q, byoc_job_cancel_start(q, c, arn), &res, &err));
+    CHECK(strstr(err.message, "already ended (COMPLETED)") != NULL);
+
+    CHECK(!finish(q, byoc_results_fetch_start(q, c, name, "s3://byoc-no-such-bucket-x/out", "/tmp/never-made"), &res,
+                  &err));
+    CHECK(err.kind == BYOC_E_FAILED && err.message[0]);
+    CHECK(access("/tmp/never-made", F_OK) != 0);
+
+    char quiet[64];
+    snprintf(quiet, sizeof quiet, "mon%s-quiet", run_id);
+    char *qarn = NULL;
+    CHECK_INT(byoc_jobref_resolve(c, NULL, quiet, &qarn, &err), 0);
+    CHECK(finish(q, byoc_job_cancel_start(q, c, qarn), &res, &err));
+    CHECK_STR(res, "CANCELLING");
+    free(res);
+    free(qarn);
+    free(arn);
+    byoc_evq_free(q);
+}
+
 int main(void)
 {
     account = check_env("BYOC_TEST_ACCOUNT");
@@ -277,6 +351,7 @@ int main(void)
     }
     test_monitor(c);
     test_cancel_monitor(c);
+    test_screen_tasks(c);
     byoc_aws_client_free(c);
     byoc_http_global_cleanup();
     return check_done();

@@ -19,6 +19,7 @@
 #include "aws/iam.h"
 #include "aws/s3.h"
 #include "byoc/jobspec.h"
+#include "byoc/jobsubmit.h"
 #include "core/buf.h"
 #include "core/log.h"
 #include "net/http.h"
@@ -352,6 +353,75 @@ static void test_jobs(void)
         free(arns[i]);
 }
 
+/* ---- the whole run as a task (what the TUI starts) ---- */
+
+static void test_submit_task(void)
+{
+    char *algo = byoc_xasprintf("%s/algo.py", dir);
+    FILE *f = fopen(algo, "w");
+    fputs("print('hi')\n", f);
+    fclose(f);
+    char role[160];
+    snprintf(role, sizeof role, "arn:aws:iam::%s:role/service-role/AmazonBraketJobsExecutionRole",
+             check_env("BYOC_TEST_ACCOUNT"));
+    for (int dry = 1; dry >= 0; dry--) {
+        byoc_job_submit_args *a = byoc_xcalloc(1, sizeof *a);
+        byoc_jobspec_init(&a->spec);
+        byoc_jobspec_set(&a->spec.image_uri, "123456789012.dkr.ecr.us-east-1.amazonaws.com/amazon-braket-task:1");
+        byoc_jobspec_set(&a->spec.source_module, algo);
+        byoc_jobspec_set(&a->spec.role_arn, role);
+        a->opts.dry_run = dry;
+        a->opts.wait = !dry;
+        a->opts.poll_ms = 100;
+        void *result = NULL;
+        void (*result_free)(void *) = NULL;
+        byoc_err err;
+        byoc_err_clear(&err);
+        int rc = byoc_task_run_sync("run", byoc_job_submit_task_fn, a, &result, &result_free, &err, NULL, NULL);
+        if (rc != 0)
+            report("submit task", &err);
+        CHECK_INT(rc, 0);
+        byoc_job_result *r = result;
+        if (r) {
+            CHECK_STR(r->status, dry ? "DRY_RUN" : "COMPLETED");
+            CHECK(dry ? r->job_arn == NULL : r->job_arn != NULL);
+            CHECK(strncmp(r->plan.job_name, "braket-job-task-", 16) == 0);
+            json_t *j = byoc_job_result_json(r);
+            CHECK(json_object_get(j, dry ? "create_job" : "job_arn") != NULL);
+            json_decref(j);
+            result_free(result);
+        }
+        byoc_job_submit_args_free(a);
+    }
+    unlink(algo);
+    free(algo);
+}
+
+/* Empty and delete the test bucket (raw calls: byoc itself never deletes). */
+static void drop_bucket(void)
+{
+    const byoc_aws_endpoint *ep;
+    byoc_err err;
+    if (byoc_aws_client_endpoint(client, BYOC_AWS_S3, &ep, &err) != 0)
+        return;
+    byoc_s3_object *objs;
+    size_t n;
+    if (byoc_s3_list_objects(client, NULL, bucket, NULL, 0, &objs, &n, &err) == 0) {
+        for (size_t i = 0; i < n; i++) {
+            char *url = byoc_aws_s3_url(ep, bucket, objs[i].key);
+            byoc_aws_call call = {.protocol = BYOC_AWS_REST_XML, .operation = "DeleteObject", .method = "DELETE",
+                                  .url = url};
+            CHECK_INT(byoc_aws_call_do(client, NULL, BYOC_AWS_S3, &call, NULL, &err), 0);
+            free(url);
+        }
+        byoc_s3_objects_free(objs, n);
+    }
+    char *url = byoc_aws_s3_url(ep, bucket, NULL);
+    byoc_aws_call call = {.protocol = BYOC_AWS_REST_XML, .operation = "DeleteBucket", .method = "DELETE", .url = url};
+    CHECK_INT(byoc_aws_call_do(client, NULL, BYOC_AWS_S3, &call, NULL, &err), 0);
+    free(url);
+}
+
 int main(void)
 {
     check_env("AWS_ENDPOINT_URL_BRAKET");
@@ -368,6 +438,8 @@ int main(void)
     test_iam();
     test_devices();
     test_jobs();
+    test_submit_task();
+    drop_bucket();
     byoc_aws_client_free(client);
     char cmd_dir[4200];
     snprintf(cmd_dir, sizeof cmd_dir, "%s", dir);
