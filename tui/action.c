@@ -106,7 +106,7 @@ static const tui_action table[] = {
     ROW(TUI_CTX_BUILD, BUILD, "build", "b", NULL, NULL, 1, NULL,
         "Lint, then build the image with these settings (saves them to byoc.json)"),
     ROW(TUI_CTX_BUILD, STOP, "stop", "c", NULL, NULL, 2, "cancel", "Cancel the running lint or build"),
-    ROW(TUI_CTX_BUILD, OPEN, "open", "Enter", NULL, NULL, 3, "settings", "Change the build settings (Esc comes back)"),
+    ROW(TUI_CTX_BUILD, OPEN, "open", "Enter e", NULL, NULL, 3, "settings", "Change the build settings (Esc comes back)"),
     ROW(TUI_CTX_BUILD, PUSH_THIS, "push-this", "p", NULL, NULL, 4, "push", "Go to Push with the image just built"),
     ROW(TUI_CTX_BUILD, IMAGES, "images", "i", NULL, NULL, 5, NULL, "Open the image browser"),
     ROW(TUI_CTX_BUILD, LINT, "lint", "l", NULL, NULL, 6, NULL, "Lint the project now, without building"),

@@ -47,8 +47,10 @@ typedef struct init_job {
 typedef struct decide_screen {
     tui_screen base;
     tui_form form;
-    tui_page page;
+    tui_page page;               /* the verdict panel */
+    tui_page keys;               /* the keys, under the answers when side by side */
     bool page_stale;
+    bool side_by_side;           /* the last layout */
     bool form_focus;
     byoc_answers base_answers;   /* defaults + what the scan found: what reset goes back to */
     byoc_answers answers;        /* + what the user said */
@@ -272,7 +274,7 @@ static void overwrite_answer(tui_app *a, bool yes, void *ud)
     if (yes) {
         start_init(s, true);
     } else {
-        tui_app_message(a, "Nothing written: the files in %s stay as they are", s->pending.dir);
+        tui_app_message(a, "Nothing overwritten: your files stay as they are");
         init_job_clear(&s->pending);
     }
 }
@@ -524,9 +526,14 @@ static void fill_page(decide_screen *s)
         tui_decide_page_fill(&s->page, &s->decision, s->scan, tui_app_project(s->base.app), "s");
         break;
     }
-    tui_page_blank(&s->page);
-    tui_page_heading(&s->page, "Keys");
-    tui_step_page_keys(&s->page, &s->base);
+    tui_page_clear(&s->keys);
+    if (s->side_by_side) {
+        tui_step_page_keys(&s->keys, &s->base);
+    } else {
+        tui_page_blank(&s->page);
+        tui_page_heading(&s->page, "Keys");
+        tui_step_page_keys(&s->page, &s->base);
+    }
     s->page.top = top;
     s->page_stale = false;
 }
@@ -563,11 +570,12 @@ static int draw_wrapped(WINDOW *win, int y, int x, int w, int lines, tui_style s
     return lines - d.left;
 }
 
-/* The answers: the form with a source column, then the focused question in full. */
-static void draw_answers(decide_screen *s, WINDOW *win, tui_rect r, bool focused)
+/* The answers: the form with a source column, then the focused question in
+ * full. Returns the first row left free below. */
+static int draw_answers(decide_screen *s, WINDOW *win, tui_rect r, bool focused)
 {
     if (r.h <= 0 || r.w <= SOURCE_W + 10)
-        return;
+        return r.y + r.h;
     int detail = r.h >= 16 ? 5 : r.h >= 12 ? 3 : 0;
     int form_h = tui_form_lines(&s->form);
     if (form_h > r.h - detail)
@@ -587,19 +595,20 @@ static void draw_answers(decide_screen *s, WINDOW *win, tui_rect r, bool focused
                           tui_decide_source(&s->answers, q->id));
     }
     if (detail == 0 || s->form.count == 0)
-        return;
+        return fr.y + fr.h;
     const byoc_question *q = byoc_question_find(s->form.fields[s->form.focus].key);
     if (!q)
-        return;
+        return fr.y + fr.h;
     int y = fr.y + fr.h + 1, end = r.y + r.h;
     y += draw_wrapped(win, y, r.x, r.w, end - y, TUI_STY_LABEL_FOCUS, q->prompt);
     y += draw_wrapped(win, y, r.x, r.w, end - y, TUI_STY_DIM, q->help);
     const byoc_answer *ans = &s->answers.a[q->id];
     if (ans->evidence && y < end) {
         char *from = byoc_xasprintf("%s: %s", byoc_answer_source_name(ans->source), ans->evidence);
-        tui_draw_fit(win, y, r.x, r.w, TUI_STY_NORMAL, from);
+        tui_draw_fit(win, y++, r.x, r.w, TUI_STY_NORMAL, from);
         free(from);
     }
+    return y;
 }
 
 static void draw_verdict(decide_screen *s, WINDOW *win, tui_rect r)
@@ -611,7 +620,7 @@ static void draw_verdict(decide_screen *s, WINDOW *win, tui_rect r)
     tui_rect pr = {r.y, r.x, r.h - 1, r.w};
     tui_page_draw(&s->page, win, pr);
     tui_draw_fit(win, r.y + r.h - 1, r.x, r.w, TUI_STY_DIM,
-                 "What it needs: the project directory only; no engine, no AWS");
+                 "What it needs: only the project directory");
 }
 
 /* The verdict in two lines, under the answers on a narrow screen. */
@@ -647,11 +656,21 @@ static void draw(tui_screen *base, WINDOW *win, tui_rect r)
     tui_draw_fill(win, r, TUI_STY_NORMAL);
     tui_draw_fit(win, r.y, r.x + 1, r.w - 1, TUI_STY_LABEL_FOCUS, tui_step_purpose(base->step));
     tui_rect body = {r.y + 2, r.x + 1, r.h - 2, r.w - 1};
-    if (r.w >= WIDE_MIN) {
+    bool side = r.w >= WIDE_MIN;
+    if (side != s->side_by_side) {
+        s->side_by_side = side;
+        s->page_stale = true;
+    }
+    if (side) {
         int lw = body.w * 11 / 20;
         tui_draw_vline(win, body.y, body.x + lw, body.h, TUI_STY_BORDER);
-        draw_answers(s, win, (tui_rect){body.y, body.x, body.h, lw - 1}, s->form_focus);
         draw_verdict(s, win, (tui_rect){body.y, body.x + lw + 2, body.h, body.w - lw - 2});
+        int y = draw_answers(s, win, (tui_rect){body.y, body.x, body.h, lw - 1}, s->form_focus) + 1;
+        int left = body.y + body.h - y;
+        if (left >= 3) {
+            tui_draw_text(win, y, body.x, lw - 1, TUI_STY_HEADING, "Keys");
+            tui_page_draw(&s->keys, win, (tui_rect){y + 1, body.x, left - 1, lw - 1});
+        }
     } else if (s->form_focus) {
         draw_answers(s, win, (tui_rect){body.y, body.x, body.h - 3, body.w}, true);
         draw_strip(s, win, (tui_rect){body.y + body.h - 3, body.x, 3, body.w});
@@ -682,6 +701,7 @@ static void destroy(tui_screen *base)
     decide_screen *s = (decide_screen *)base;
     tui_form_free(&s->form);
     tui_page_free(&s->page);
+    tui_page_free(&s->keys);
     byoc_answers_free(&s->base_answers);
     byoc_answers_free(&s->answers);
     byoc_decision_free(&s->decision);
@@ -711,6 +731,7 @@ tui_screen *tui_screen_decide_new(tui_app *app)
     tui_form_init(&s->form);
     tui_decide_form_build(&s->form);
     tui_page_init(&s->page);
+    tui_page_init(&s->keys);
     byoc_answers_init(&s->base_answers);
     byoc_answers_init(&s->answers);
     byoc_decide(&s->answers, &s->decision);

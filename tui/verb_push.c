@@ -3,6 +3,7 @@
  * stdout. Ctrl-C cancels the push. */
 #include <getopt.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,14 +16,6 @@
 #include "core/buf.h"
 #include "docker/engine.h"
 #include "verbs.h"
-
-static volatile sig_atomic_t interrupted;
-
-static void on_signal(int sig)
-{
-    (void)sig;
-    interrupted = 1;
-}
 
 /* ---- progress on stderr ---- */
 
@@ -97,47 +90,57 @@ static void print_event(printer *p, const byoc_event *ev)
     fflush(stderr);
 }
 
+/* The push runs on this thread (byoc_task_run_sync): no second thread, no
+ * event queue, so the command stays small. Ctrl-C cancels it: setting the
+ * task's cancel flag is a single atomic store, safe in a signal handler. */
+static _Atomic(byoc_task *) running;
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    byoc_task_cancel(atomic_load(&running));
+}
+
+typedef struct {
+    byoc_aws_client *aws;
+    byoc_engine *engine;
+    const byoc_push_opts *opts;
+} push_args;
+
+static int push_fn(byoc_task *t, void *arg, void **result, void (**result_free)(void *), byoc_err *err)
+{
+    push_args *a = arg;
+    atomic_store(&running, t);
+    byoc_push_result *r = byoc_xcalloc(1, sizeof *r);
+    *result = r;
+    *result_free = NULL;
+    int rc = byoc_push_run(a->aws, a->engine, NULL, t, a->opts, r, err);
+    atomic_store(&running, NULL);
+    return rc;
+}
+
+static void sink(const byoc_event *ev, void *ud)
+{
+    print_event(ud, ev);
+}
+
 static int run_push(byoc_aws_client *aws, byoc_engine *e, const byoc_push_opts *o, byoc_push_result **res,
                     byoc_err *err)
 {
-    byoc_evq *q = byoc_evq_new();
     struct sigaction sa = {.sa_handler = on_signal}, old_int, old_term;
     sigemptyset(&sa.sa_mask);
-    interrupted = 0;
     sigaction(SIGINT, &sa, &old_int);
     sigaction(SIGTERM, &sa, &old_term);
-    byoc_task *t = byoc_task_start(q, "push", byoc_push_task, byoc_push_job_new(aws, e, NULL, o), byoc_push_job_free);
     printer p = {.tty = isatty(STDERR_FILENO)};
-    bool done = false, cancel_sent = false;
-    int rc = -1;
-    while (!done) {
-        if (interrupted && !cancel_sent) {
-            cancel_sent = true;
-            byoc_task_cancel(t);
-        }
-        byoc_evq_wait(q, 200);
-        byoc_event ev;
-        while (byoc_evq_pop(q, &ev)) {
-            if (ev.kind == BYOC_EV_DONE) {
-                *res = ev.result;
-                ev.result = NULL;
-                rc = 0;
-                done = true;
-            } else if (ev.kind == BYOC_EV_ERROR) {
-                *err = ev.err;
-                done = true;
-            } else {
-                print_event(&p, &ev);
-            }
-            byoc_event_release(&ev);
-        }
-    }
+    push_args a = {aws, e, o};
+    void *result = NULL;
+    void (*result_free)(void *) = NULL;
+    int rc = byoc_task_run_sync("push", push_fn, &a, &result, &result_free, err, sink, &p);
     close_line(&p);
     free(p.layers);
-    byoc_task_release(t);
-    byoc_evq_free(q);
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
+    *res = result;
     return rc;
 }
 
@@ -218,8 +221,9 @@ int verb_push(const byoc_globals *g, int argc, char **argv, byoc_err *err)
     byoc_engine *engine = NULL;
     byoc_push_result *res = NULL;
     byoc_aws_config_opts copts = {.profile = g->profile, .region = g->region};
-    if (byoc_aws_client_new(&copts, &aws, err) != 0 || byoc_engine_new(&engine, err) < 0 ||
-        run_push(aws, engine, &o, &res, err) < 0) {
+    if (byoc_aws_client_new(&copts, &aws, err) != 0 || byoc_engine_new(&engine, err) < 0) {
+        rc = byoc_err_exit_code(err->kind);
+    } else if (run_push(aws, engine, &o, &res, err) < 0) {
         rc = byoc_err_exit_code(err->kind);
     } else {
         if (g->json)

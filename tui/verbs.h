@@ -99,12 +99,12 @@ int verb_images(const byoc_globals *g, int argc, char **argv, byoc_err *err);
 
 #define VERB_PUSH_HELP \
     "Pushes a local image (REF: name[:tag] or id) to an ECR repository, with each layer's progress on\n" \
-    "stderr: finds the account (STS) and region, checks the repository (creating it only with --create),\n" \
-    "fetches an ECR login token (kept in memory; sent to the engine in X-Registry-Auth), tags the image\n" \
-    "<account>.dkr.ecr.<region>.amazonaws.com/<repository>:<tag>, pushes it through the Docker engine,\n" \
-    "and checks the digest against ECR DescribeImages. A token the registry refuses is renewed once.\n" \
-    "The default Braket job role can pull only from repositories named amazon-braket*: byoc warns and\n" \
-    "suggests that name otherwise. Ctrl-C cancels the push; running it again resumes it.\n" \
+    "stderr: checks the repository in the region (creating it only with --create; its registry id is the\n" \
+    "account), fetches an ECR login token (kept in memory; sent to the engine in X-Registry-Auth), tags\n" \
+    "the image <account>.dkr.ecr.<region>.amazonaws.com/<repository>:<tag>, pushes it through the Docker\n" \
+    "engine, and checks the digest against ECR DescribeImages. A token the registry refuses is renewed\n" \
+    "once. The default Braket job role can pull only from repositories named amazon-braket*: byoc warns\n" \
+    "and suggests that name otherwise. Ctrl-C cancels the push; running it again resumes it.\n" \
     "  -r, --repository NAME   the ECR repository (required)\n" \
     "  -t, --tag T             the tag to push (default: REF's tag, else latest)\n" \
     "  --create                create the repository when it does not exist, with:\n" \

@@ -337,8 +337,13 @@ int byoc_logtail_poll(byoc_logtail *tl, byoc_task *t, bool final, byoc_log_line_
         if (!best)
             break;
         deliver(tl, best, fn, ud);
-        if (best->next >= best->page.len)
+        if (best->next >= best->page.len) {
             rc = refill(tl, best, t, err);
+            /* out of pages for this round: stop here, so that the other streams'
+             * lines wait for this one's next page and the order holds */
+            if (tl->more)
+                break;
+        }
     }
     out->lines = (size_t)(tl->stats.lines - before);
     out->streams = tl->nstreams;

@@ -338,8 +338,10 @@ static int managed_policy_attached(byoc_aws_client *cl, byoc_task *t, const char
     }
     int found = 0;
     for (size_t i = 0; i < k; i++) {
+        /* The AWS managed policy itself (account "aws"), not a look-alike of the same name. */
         const char *s = strrchr(arns[i], '/');
-        if (s && strcmp(s + 1, "AmazonBraketJobsExecutionPolicy") == 0)
+        if (s && strcmp(s + 1, "AmazonBraketJobsExecutionPolicy") == 0 && strncmp(arns[i], "arn:", 4) == 0 &&
+            strstr(arns[i], ":iam::aws:policy/"))
             found = 1;
         free(arns[i]);
     }

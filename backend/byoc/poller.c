@@ -52,33 +52,6 @@ int64_t byoc_backoff_next(byoc_backoff *b, bool changed)
     return d < floor_ms ? floor_ms : d;
 }
 
-bool byoc_backoff_sleep(byoc_task *t, int64_t ms)
-{
-    while (ms > 0) {
-        if (byoc_task_cancelled(t))
-            return true;
-        int64_t slice = ms > 100 ? 100 : ms;
-        struct timespec ts = {.tv_sec = 0, .tv_nsec = (long)slice * 1000000L};
-        nanosleep(&ts, NULL);
-        ms -= slice;
-    }
-    return byoc_task_cancelled(t);
-}
-
-/* ---- watching a job ---------------------------------------------------------------- */
-
-#define MAX_FAILURES_IN_A_ROW 5
-
-static bool transient(const byoc_err *err)
-{
-    if (err->kind == BYOC_E_NET)
-        return true;
-    if (err->http_status == 429 || err->http_status >= 500)
-        return true;
-    return strstr(err->code, "Throttl") != NULL || strcmp(err->code, "TooManyRequestsException") == 0 ||
-           strcmp(err->code, "ServiceUnavailableException") == 0 || strcmp(err->code, "InternalServiceException") == 0;
-}
-
 typedef enum { SLEPT, CANCELLED, POKED } sleep_end;
 
 /* Sleep, waking early for cancellation or a poke (which is cleared). */
@@ -95,6 +68,25 @@ static sleep_end watch_sleep(byoc_task *t, int64_t ms, atomic_int *poke)
         ms -= slice;
     }
     return byoc_task_cancelled(t) ? CANCELLED : SLEPT;
+}
+
+bool byoc_backoff_sleep(byoc_task *t, int64_t ms)
+{
+    return watch_sleep(t, ms, NULL) == CANCELLED;
+}
+
+/* ---- watching a job ---------------------------------------------------------------- */
+
+#define MAX_FAILURES_IN_A_ROW 5
+
+static bool transient(const byoc_err *err)
+{
+    if (err->kind == BYOC_E_NET)
+        return true;
+    if (err->http_status == 429 || err->http_status >= 500)
+        return true;
+    return strstr(err->code, "Throttl") != NULL || strcmp(err->code, "TooManyRequestsException") == 0 ||
+           strcmp(err->code, "ServiceUnavailableException") == 0 || strcmp(err->code, "InternalServiceException") == 0;
 }
 
 typedef struct line_relay {
@@ -142,20 +134,20 @@ int byoc_job_watch_run(byoc_aws_client *c, byoc_task *t, const byoc_job_watch *w
     byoc_job_info last;
     memset(&last, 0, sizeof last);
     bool have_last = false;
-    int failures = 0;
+    int job_failures = 0, log_failures = 0;
     int rc = 0;
     for (;;) {
         bool changed = false;
         byoc_job_info now;
         if (byoc_job_get(c, t, w->job_arn, &now, err) != 0) {
-            if (cancelled_err(t, err) || !transient(err) || ++failures >= MAX_FAILURES_IN_A_ROW || w->once) {
+            if (cancelled_err(t, err) || !transient(err) || ++job_failures >= MAX_FAILURES_IN_A_ROW || w->once) {
                 rc = -1;
                 break;
             }
             byoc_log(BYOC_LOG_INFO, "watch: GetJob failed (%s); trying again", err->message);
             byoc_err_clear(err);
         } else {
-            failures = 0;
+            job_failures = 0;
             changed = !have_last || byoc_job_info_changed(&last, &now);
             byoc_job_info_free(&last);
             last = now;
@@ -166,8 +158,10 @@ int byoc_job_watch_run(byoc_aws_client *c, byoc_task *t, const byoc_job_watch *w
         bool ended = have_last && byoc_braket_status_terminal(last.status);
         if (w->logs) {
             size_t lines = 0;
-            if (read_logs(w, t, false, &lines, err) != 0) {
-                if (cancelled_err(t, err) || !transient(err) || ++failures >= MAX_FAILURES_IN_A_ROW || w->once) {
+            if (read_logs(w, t, false, &lines, err) == 0) {
+                log_failures = 0;
+            } else {
+                if (cancelled_err(t, err) || !transient(err) || ++log_failures >= MAX_FAILURES_IN_A_ROW || w->once) {
                     rc = -1;
                     break;
                 }

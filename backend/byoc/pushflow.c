@@ -5,7 +5,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "aws/sts.h"
 #include "core/buf.h"
 #include "core/log.h"
 #include "docker/images.h"
@@ -174,9 +173,9 @@ static int ensure_repository(byoc_aws_client *aws, byoc_task *t, const byoc_push
     }
     if (!o->create)
         return byoc_err_set(err, BYOC_E_USAGE, "--repository",
-                            "the repository '%s' does not exist in account %s, region %s; add --create to create it "
+                            "the repository '%s' does not exist in region %s (ECR: %s); add --create to create it "
                             "(nothing was pushed)",
-                            o->repository, r->account, r->region);
+                            o->repository, r->region, local.message);
     byoc_task_status(t, "Creating the repository %s", o->repository);
     byoc_ecr_create_opts co = o->create_opts;
     co.name = o->repository;
@@ -298,11 +297,6 @@ int byoc_push_run(byoc_aws_client *aws, byoc_engine *engine, byoc_ecr_auth *auth
     if (!region)
         return byoc_err_set(err, BYOC_E_ENV, "region", "no AWS region: set --region, AWS_REGION or the profile's region");
     r->region = byoc_xstrdup(region);
-    byoc_task_status(t, "Resolving the account");
-    byoc_sts_identity who;
-    if (byoc_sts_get_caller_identity(aws, t, &who, err) != 0)
-        return -1;
-    r->account = byoc_xstrdup(who.account);
     if (!byoc_push_braket_name_ok(o->repository)) {
         char *s = byoc_push_braket_name_suggestion(o->repository);
         warn(r, t, "the default Braket job role (AmazonBraketJobsExecutionPolicy) can pull only from repositories "
@@ -315,10 +309,11 @@ int byoc_push_run(byoc_aws_client *aws, byoc_engine *engine, byoc_ecr_auth *auth
     byoc_ecr_repository repo;
     if (ensure_repository(aws, t, o, r, &repo, err) < 0)
         return -1;
+    r->account = byoc_xstrdup(repo.registry_id ? repo.registry_id : "");
     char *expected = byoc_aws_ecr_registry_host(r->account, r->region);
     char *repo_host = repo.uri ? uri_host(repo.uri) : NULL;
 
-    byoc_ecr_auth *own = auth ? NULL : byoc_ecr_auth_new(aws, NULL);
+    byoc_ecr_auth *own = auth ? NULL : byoc_ecr_auth_new(aws, repo.registry_id);
     byoc_ecr_auth *use = auth ? auth : own;
     byoc_ecr_token tok;
     int rc = byoc_ecr_auth_get(use, t, time(NULL), false, &tok, err);

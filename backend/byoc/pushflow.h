@@ -4,11 +4,14 @@
  *      creation options): BYOC_E_USAGE, nothing sent anywhere
  *   2. inspect the local image on the engine (a missing one: BYOC_E_USAGE,
  *      nothing sent to AWS); warn when it is not linux/amd64
- *   3. account (STS GetCallerIdentity) and region; warn when the repository
- *      name does not start with amazon-braket (the default job role can pull
- *      only from amazon-braket* repositories) and suggest that name
+ *   3. the region; warn when the repository name does not start with
+ *      amazon-braket (the default job role can pull only from amazon-braket*
+ *      repositories) and suggest that name
  *   4. the repository: DescribeRepositories; missing -> CreateRepository with
- *      create, else BYOC_E_USAGE naming --create
+ *      create, else BYOC_E_USAGE naming --create. The account is the
+ *      repository's registryId, as ECR reports it for these credentials (STS
+ *      would say the same, but its XML reply costs the push ~0.7 MiB of
+ *      resident libxml2; the registry host is checked against the token's)
  *   5. a login token for the registry (ecr.h's cache, in memory only); with
  *      write_docker_config an `auths` entry in config.json (0600)
  *   6. tag the image <registry>/<repository>:<tag> and push it through the

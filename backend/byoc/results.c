@@ -83,25 +83,92 @@ static bool link_stays_inside(const char *path, const char *target)
     return true;
 }
 
-/* Is one of paths equal to, or below, dir? */
-static bool covers(const byoc_strv *paths, const char *dir)
+/* What is at each path unpacked so far (a hash table of clean relative
+ * paths; directories made implicitly for a deeper entry count as DIR). */
+enum { K_FILE = 1, K_DIR, K_LINK };
+
+typedef struct pathset {
+    char **keys;
+    unsigned char *kind;
+    size_t cap, len;
+} pathset;
+
+static uint64_t path_hash(const char *s, size_t n)
 {
-    size_t n = strlen(dir);
-    for (size_t i = 0; i < paths->n; i++)
-        if (strncmp(paths->v[i], dir, n) == 0 && (paths->v[i][n] == '\0' || paths->v[i][n] == '/'))
-            return true;
-    return false;
+    uint64_t h = 1469598103934665603ULL;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
+    return h;
 }
 
-/* Is path equal to, or below, one of the symlinks unpacked so far? */
-static const char *under_symlink(const byoc_strv *links, const char *path)
+/* The slot of key[0..n) (empty slot when absent). cap is a power of two. */
+static size_t pathset_slot(const pathset *ps, const char *key, size_t n)
 {
-    for (size_t i = 0; i < links->n; i++) {
-        size_t n = strlen(links->v[i]);
-        if (strncmp(path, links->v[i], n) == 0 && (path[n] == '\0' || path[n] == '/'))
-            return links->v[i];
+    size_t i = (size_t)path_hash(key, n) & (ps->cap - 1);
+    while (ps->keys[i] && !(strlen(ps->keys[i]) == n && memcmp(ps->keys[i], key, n) == 0))
+        i = (i + 1) & (ps->cap - 1);
+    return i;
+}
+
+static int pathset_get(const pathset *ps, const char *key, size_t n)
+{
+    if (!ps->cap)
+        return 0;
+    size_t i = pathset_slot(ps, key, n);
+    return ps->keys[i] ? ps->kind[i] : 0;
+}
+
+static void pathset_put(pathset *ps, const char *key, size_t n, int kind)
+{
+    if ((ps->len + 1) * 2 > ps->cap) {
+        pathset old = *ps;
+        ps->cap = old.cap ? old.cap * 2 : 64;
+        ps->keys = byoc_xcalloc(ps->cap, sizeof *ps->keys);
+        ps->kind = byoc_xcalloc(ps->cap, 1);
+        for (size_t i = 0; i < old.cap; i++)
+            if (old.keys[i]) {
+                size_t j = pathset_slot(ps, old.keys[i], strlen(old.keys[i]));
+                ps->keys[j] = old.keys[i];
+                ps->kind[j] = old.kind[i];
+            }
+        free(old.keys);
+        free(old.kind);
     }
-    return NULL;
+    size_t i = pathset_slot(ps, key, n);
+    if (!ps->keys[i]) {
+        ps->keys[i] = byoc_xstrndup(key, n);
+        ps->len++;
+    }
+    ps->kind[i] = (unsigned char)kind;
+}
+
+static void pathset_free(pathset *ps)
+{
+    for (size_t i = 0; i < ps->cap; i++)
+        free(ps->keys[i]);
+    free(ps->keys);
+    free(ps->kind);
+}
+
+/* What the parents of path are: K_LINK or K_FILE for the first parent that is
+ * no directory, else 0. */
+static int parent_kind(const pathset *ps, const char *path)
+{
+    for (const char *s = strchr(path, '/'); s; s = strchr(s + 1, '/')) {
+        int k = pathset_get(ps, path, (size_t)(s - path));
+        if (k == K_LINK || k == K_FILE)
+            return k;
+    }
+    return 0;
+}
+
+/* Record path and, as directories, its parents. */
+static void record(pathset *ps, const char *path, int kind)
+{
+    for (const char *s = strchr(path, '/'); s; s = strchr(s + 1, '/'))
+        if (!pathset_get(ps, path, (size_t)(s - path)))
+            pathset_put(ps, path, (size_t)(s - path), K_DIR);
+    pathset_put(ps, path, strlen(path), kind);
 }
 
 static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
@@ -159,8 +226,8 @@ typedef struct unpack {
     char *tmp;                   /* the fresh directory we unpack into */
     byoc_unpack_limits lim;
     byoc_task *task;
-    byoc_strv links;             /* symlinks unpacked so far (clean relative paths) */
-    byoc_strv paths;             /* everything else unpacked so far (files and directories) */
+    byoc_strv links;             /* symlinks unpacked so far (clean relative paths), for the last check */
+    pathset paths;               /* what is at each path unpacked so far */
     byoc_unpacked *out;
     uint64_t entries;
 } unpack;
@@ -212,10 +279,16 @@ static int vet_entry(unpack *u, struct archive_entry *e, char **clean_out, byoc_
             return 1;
         return refuse(u, raw, "names the destination itself", err);
     }
-    const char *link_parent = under_symlink(&u->links, clean);
-    if (link_parent)
-        return refuse(u, raw, strcmp(link_parent, clean) == 0 ? "replaces a symbolic link unpacked before it"
-                                                               : "lies below a symbolic link",
+    int above = parent_kind(&u->paths, clean);
+    if (above)
+        return refuse(u, raw, above == K_LINK ? "lies below a symbolic link" : "lies below a file", err);
+    int here = pathset_get(&u->paths, clean, strlen(clean));
+    if (here == K_LINK)
+        return refuse(u, raw, "replaces a symbolic link unpacked before it", err);
+    if (here && !(here == K_DIR && type == AE_IFDIR && !hardlink))
+        return refuse(u, raw,
+                      type == AE_IFLNK && !hardlink ? "is a symbolic link over something unpacked before it"
+                                                     : "appears twice in the archive",
                       err);
     if (hardlink) {
         char *target = clean_entry_path(hardlink, &why);
@@ -223,7 +296,7 @@ static int vet_entry(unpack *u, struct archive_entry *e, char **clean_out, byoc_
             free(target);
             return refuse(u, raw, "is a hard link that leaves the destination", err);
         }
-        bool ok = byoc_strv_contains(&u->out->files, target);
+        bool ok = pathset_get(&u->paths, target, strlen(target)) == K_FILE;
         if (ok) {
             char *full = byoc_xasprintf("%s/%s", u->tmp, target);
             archive_entry_set_hardlink(e, full);
@@ -241,8 +314,6 @@ static int vet_entry(unpack *u, struct archive_entry *e, char **clean_out, byoc_
     case AE_IFLNK:
         if (!link_stays_inside(clean, archive_entry_symlink(e)))
             return refuse(u, raw, "is a symbolic link that leads outside the destination", err);
-        if (covers(&u->paths, clean))
-            return refuse(u, raw, "is a symbolic link over something unpacked before it", err);
         break;
     case AE_IFCHR:
     case AE_IFBLK:
@@ -301,13 +372,10 @@ static int unpack_entries(unpack *u, struct archive *in, struct archive *out, by
             free(clean);
             return rc;
         }
-        if (is_link) {
+        record(&u->paths, clean, is_link ? K_LINK : is_file ? K_FILE : K_DIR);
+        if (is_link)
             byoc_strv_push_owned(&u->links, clean);
-            continue;
-        }
-        if (!byoc_strv_contains(&u->paths, clean))
-            byoc_strv_push(&u->paths, clean);
-        if (is_file && !byoc_strv_contains(&u->out->files, clean))
+        else if (is_file)
             byoc_strv_push_owned(&u->out->files, clean);
         else
             free(clean);
@@ -473,7 +541,7 @@ int byoc_results_unpack(const char *tarball, const char *dest, const byoc_unpack
         out->dir = byoc_xstrdup(dest);
     }
     byoc_strv_free(&u.links);
-    byoc_strv_free(&u.paths);
+    pathset_free(&u.paths);
     free(u.tmp);
     return rc;
 }

@@ -490,20 +490,24 @@ static int tar_step(byoc_context_tar *t)
 size_t byoc_context_tar_read(char *dst, size_t n, void *ud)
 {
     byoc_context_tar *t = ud;
-    while (t->out_pos == t->out.len) {
-        if (t->state == T_DONE)
-            return 0;
-        if (t->state == T_FAILED)
-            return (size_t)-1;
-        if (tar_step(t) < 0)
-            return (size_t)-1;
+    /* Fill the caller's buffer as far as the archive goes: fewer, larger chunks. */
+    size_t done = 0;
+    while (done < n) {
+        if (t->out_pos == t->out.len) {
+            if (t->state == T_DONE)
+                break;
+            if (t->state == T_FAILED || tar_step(t) < 0)
+                return done ? done : (size_t)-1;
+            continue;
+        }
+        size_t avail = t->out.len - t->out_pos;
+        size_t k = avail < n - done ? avail : n - done;
+        memcpy(dst + done, t->out.data + t->out_pos, k);
+        t->out_pos += k;
+        done += k;
     }
-    size_t avail = t->out.len - t->out_pos;
-    size_t k = avail < n ? avail : n;
-    memcpy(dst, t->out.data + t->out_pos, k);
-    t->out_pos += k;
-    t->produced += k;
-    return k;
+    t->produced += done;
+    return done;
 }
 
 int byoc_context_tar_error(const byoc_context_tar *t, byoc_err *err)

@@ -13,19 +13,18 @@
 #define COMPONENT ALNUM "(" SEPARATOR ALNUM ")*"
 #define LABEL "([a-zA-Z0-9]|[a-zA-Z0-9][a-zA-Z0-9-]*[a-zA-Z0-9])"
 #define DOMAIN LABEL "(\\." LABEL ")*(:[0-9]+)?"
-#define TAG "[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}"
-#define DIGEST "[A-Za-z][A-Za-z0-9]*([-_+.][A-Za-z][A-Za-z0-9]*)*:[0-9a-fA-F]{32,}"
+#define ALGORITHM "[A-Za-z][A-Za-z0-9]*([-_+.][A-Za-z][A-Za-z0-9]*)*"
 
-static regex_t re_path, re_domain, re_tag, re_digest, re_hex64;
+/* Bounded repetitions ({0,127}, {32,}, {64}) are checked by hand: glibc
+ * expands them into large automata. */
+static regex_t re_path, re_domain, re_algorithm;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
 static void compile_all(void)
 {
     regcomp(&re_path, "^" COMPONENT "(/" COMPONENT ")*$", REG_EXTENDED | REG_NOSUB);
     regcomp(&re_domain, "^" DOMAIN "$", REG_EXTENDED | REG_NOSUB);
-    regcomp(&re_tag, "^" TAG "$", REG_EXTENDED | REG_NOSUB);
-    regcomp(&re_digest, "^" DIGEST "$", REG_EXTENDED | REG_NOSUB);
-    regcomp(&re_hex64, "^[a-f0-9]{64}$", REG_EXTENDED | REG_NOSUB);
+    regcomp(&re_algorithm, "^" ALGORITHM "$", REG_EXTENDED | REG_NOSUB);
 }
 
 static bool matches(regex_t *re, const char *s)
@@ -34,9 +33,48 @@ static bool matches(regex_t *re, const char *s)
     return regexec(re, s, 0, NULL, 0) == 0;
 }
 
+static bool is_word(char c)
+{
+    return isalnum((unsigned char)c) || c == '_';
+}
+
+/* [A-Za-z0-9_][A-Za-z0-9_.-]{0,127} */
 bool byoc_imageref_valid_tag(const char *tag)
 {
-    return tag && matches(&re_tag, tag);
+    if (!tag || !is_word(tag[0]))
+        return false;
+    size_t n = 1;
+    for (; tag[n]; n++)
+        if (!is_word(tag[n]) && tag[n] != '.' && tag[n] != '-')
+            return false;
+    return n <= 128;
+}
+
+static size_t hex_run(const char *s, bool lower_only)
+{
+    size_t n = 0;
+    while (isdigit((unsigned char)s[n]) || (s[n] >= 'a' && s[n] <= 'f') ||
+           (!lower_only && s[n] >= 'A' && s[n] <= 'F'))
+        n++;
+    return n;
+}
+
+/* algorithm ":" [0-9a-fA-F]{32,} */
+static bool valid_digest(const char *d)
+{
+    const char *colon = strrchr(d, ':');
+    if (!colon || colon == d)
+        return false;
+    char *alg = byoc_xstrndup(d, (size_t)(colon - d));
+    bool ok = matches(&re_algorithm, alg);
+    free(alg);
+    size_t hex = hex_run(colon + 1, false);
+    return ok && hex >= 32 && colon[1 + hex] == 0;
+}
+
+static bool is_hex64(const char *s)
+{
+    return hex_run(s, true) == 64 && s[64] == 0;
 }
 
 void byoc_imageref_free(byoc_imageref *r)
@@ -67,14 +105,14 @@ int byoc_imageref_parse(const char *s, const char *what, byoc_imageref *out, byo
     for (const char *p = s; *p; p++)
         if ((unsigned char)*p <= ' ' || (unsigned char)*p >= 0x7f)
             return byoc_err_set(err, BYOC_E_USAGE, what, "invalid reference format: '%s'", s);
-    if (matches(&re_hex64, s))
+    if (is_hex64(s))
         return byoc_err_set(err, BYOC_E_USAGE, what,
                             "invalid repository name (%s), cannot specify 64-byte hexadecimal strings", s);
     char *work = byoc_xstrdup(s);
     char *at = strchr(work, '@');
     if (at) {
         *at = 0;
-        if (!matches(&re_digest, at + 1)) {
+        if (!valid_digest(at + 1)) {
             free(work);
             return byoc_err_set(err, BYOC_E_USAGE, what, "invalid reference format: bad digest in '%s'", s);
         }
@@ -84,7 +122,7 @@ int byoc_imageref_parse(const char *s, const char *what, byoc_imageref *out, byo
     char *colon = strrchr(slash ? slash : work, ':');
     if (colon) {
         *colon = 0;
-        if (!matches(&re_tag, colon + 1)) {
+        if (!byoc_imageref_valid_tag(colon + 1)) {
             free(work);
             byoc_imageref_free(out);
             return byoc_err_set(err, BYOC_E_USAGE, what, "invalid reference format: bad tag in '%s'", s);

@@ -35,7 +35,7 @@ typedef struct fk_proc {
     char url[64];
 } fk_proc;
 
-static void fk_sleep_ms(long ms)
+static inline void fk_sleep_ms(long ms)
 {
     struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
     while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
@@ -43,7 +43,7 @@ static void fk_sleep_ms(long ms)
 }
 
 /* A loopback port nobody listens on right now. */
-static int fk_free_port(void)
+static inline int fk_free_port(void)
 {
     int s = socket(AF_INET, SOCK_STREAM, 0);
     struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
@@ -96,7 +96,7 @@ static json_t *fk_http_json(const char *method, const char *url, const char *bod
 }
 
 /* POST body to url; true on a 2xx. */
-static bool fk_post(const char *url, const char *body)
+static inline bool fk_post(const char *url, const char *body)
 {
     long status = 0;
     json_t *j = fk_http_json("POST", url, body, &status);
@@ -104,7 +104,7 @@ static bool fk_post(const char *url, const char *body)
     return status >= 200 && status < 300;
 }
 
-static bool fk_wait_health(const char *url)
+static inline bool fk_wait_health(const char *url)
 {
     for (int i = 0; i < 200; i++) {
         long status = 0;
@@ -117,7 +117,7 @@ static bool fk_wait_health(const char *url)
     return false;
 }
 
-static pid_t fk_spawn(char *const argv[])
+static inline pid_t fk_spawn(char *const argv[])
 {
     pid_t pid;
     posix_spawn_file_actions_t fa;
@@ -132,7 +132,7 @@ static pid_t fk_spawn(char *const argv[])
     return pid;
 }
 
-static void fk_stop(fk_proc *p)
+static inline void fk_stop(fk_proc *p)
 {
     if (p->pid > 0) {
         kill(p->pid, SIGTERM);
@@ -142,7 +142,7 @@ static void fk_stop(fk_proc *p)
 }
 
 /* faultproxy.py in front of upstream ("http://127.0.0.1:45100" or "unix:///path"). */
-static void fk_proxy_start(fk_proc *p, const char *upstream)
+static inline void fk_proxy_start(fk_proc *p, const char *upstream)
 {
     char script[4096], listen[64];
     snprintf(script, sizeof script, "%s/tests/topology/faultproxy.py", check_source_dir());
@@ -160,7 +160,7 @@ static void fk_proxy_start(fk_proc *p, const char *upstream)
 }
 
 /* A private Braket stand-in with the topology's credentials. */
-static void fk_standin_start(fk_proc *p)
+static inline void fk_standin_start(fk_proc *p)
 {
     char script[4096], port[16], creds[4096];
     snprintf(script, sizeof script, "%s/tests/topology/braket_standin.py", check_source_dir());
@@ -181,7 +181,7 @@ static void fk_standin_start(fk_proc *p)
 
 /* The proxy's request log: how many requests for op (X-Amz-Target suffix, query Action, or
  * "METHOD /path") arrived after sequence number since; *last gets the newest seq. */
-static int fk_proxy_count(const fk_proc *p, const char *op, int since, int *last)
+static inline int fk_proxy_count(const fk_proc *p, const char *op, int since, int *last)
 {
     char url[256];
     snprintf(url, sizeof url, "%s/_faultproxy/requests?since=%d", p->url, since);
@@ -200,21 +200,21 @@ static int fk_proxy_count(const fk_proc *p, const char *op, int since, int *last
     return n;
 }
 
-static int fk_proxy_seq(const fk_proc *p)
+static inline int fk_proxy_seq(const fk_proc *p)
 {
     int seq = 0;
     fk_proxy_count(p, NULL, 1 << 30, &seq);
     return seq;
 }
 
-static bool fk_proxy_rule(const fk_proc *p, const char *rule_json)
+static inline bool fk_proxy_rule(const fk_proc *p, const char *rule_json)
 {
     char url[128];
     snprintf(url, sizeof url, "%s/_faultproxy/rules", p->url);
     return fk_post(url, rule_json);
 }
 
-static void fk_proxy_clear(const fk_proc *p)
+static inline void fk_proxy_clear(const fk_proc *p)
 {
     char url[128];
     snprintf(url, sizeof url, "%s/_faultproxy/rules", p->url);
@@ -222,43 +222,40 @@ static void fk_proxy_clear(const fk_proc *p)
 }
 
 /* The stand-in's request log: requests for a Braket operation after seq since. */
-static int fk_standin_count(const fk_proc *s, const char *operation, int since, int *last)
+static inline int fk_standin_count(const fk_proc *s, const char *operation, int since, int *last)
 {
     char url[256];
     snprintf(url, sizeof url, "%s/_standin/requests?since=%d", s->url, since);
     json_t *j = fk_http_json("GET", url, NULL, NULL);
-    int n = 0, max = since;
+    int n = 0;
     size_t i;
     json_t *r;
     json_array_foreach(json_object_get(j, "requests"), i, r) {
         const char *o = json_string_value(json_object_get(r, "operation"));
-        int seq = (int)json_integer_value(json_object_get(r, "seq"));
-        if (seq > max)
-            max = seq;
         if (!operation || (o && strcmp(o, operation) == 0))
             n++;
     }
     if (last)
-        *last = max;
+        *last = (int)json_integer_value(json_object_get(j, "last"));
     json_decref(j);
     return n;
 }
 
-static bool fk_standin_fault(const fk_proc *s, const char *fault_json)
+static inline bool fk_standin_fault(const fk_proc *s, const char *fault_json)
 {
     char url[128];
     snprintf(url, sizeof url, "%s/_standin/faults", s->url);
     return fk_post(url, fault_json);
 }
 
-static void fk_standin_clear_faults(const fk_proc *s)
+static inline void fk_standin_clear_faults(const fk_proc *s)
 {
     char url[128];
     snprintf(url, sizeof url, "%s/_standin/faults", s->url);
     json_decref(fk_http_json("DELETE", url, NULL, NULL));
 }
 
-static void fk_print_err(const char *what, const byoc_err *err)
+static inline void fk_print_err(const char *what, const byoc_err *err)
 {
     char buf[1200];
     fprintf(stderr, "  %s: %s\n", what, byoc_err_format(err, buf, sizeof buf));

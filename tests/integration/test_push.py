@@ -126,7 +126,7 @@ def test_create_and_push():
     checks.check(str(doc.get("digest", "")).startswith("sha256:"), "push: a digest")
     checks.equal(doc.get("created_repository"), True, "push: created the repository")
     checks.equal(doc.get("verified"), True, "push: DescribeImages lists the digest")
-    checks.equal(doc.get("account"), env("BYOC_TEST_ACCOUNT"), "push: account from STS")
+    checks.equal(doc.get("account"), env("BYOC_TEST_ACCOUNT"), "push: the account (the repository's registry id)")
     checks.equal(doc.get("warnings"), [], "push: no warning for an amazon-braket name")
     checks.check(len(doc.get("layers", [])) >= 1, "push: layers reported")
     # The digest is the registry's manifest digest.
@@ -144,7 +144,7 @@ def test_create_and_push():
     counts = front.counts()
     checks.equal(counts.get("CreateRepository"), 1, "one CreateRepository")
     checks.equal(counts.get("GetAuthorizationToken"), 1, "one GetAuthorizationToken")
-    checks.equal(counts.get("GetCallerIdentity"), 1, "one GetCallerIdentity")
+    checks.equal(counts.get("DescribeRepositories"), 1, "one DescribeRepositories")
     # Progress per layer on stderr.
     layer = doc["layers"][0]["id"]
     checks.check(("%s: " % layer) in r.err, "stderr: a line per layer", r.err)

@@ -9,8 +9,18 @@ It forwards every request to moto unchanged (moto still checks each SigV4 signat
     answer (maxResults, default 100 for images, 1000 for repositories; an opaque nextToken)
     and returns one page. The request is forwarded as sent, so the signature is moto's to judge.
 
+  - optionally (simulate="evaluate") answers IAM SimulatePrincipalPolicy, which moto lacks: the
+    signature is checked with botocore's signer (standin/sigv4.py) against the topology's key,
+    and the role's inline and attached policies (read from moto) plus the ResourcePolicy sent
+    are evaluated (explicit Deny > Allow > implicit; Action/Resource wildcards; statements with
+    a Condition or NotAction are skipped). simulate="deny" answers 403 AccessDenied, as IAM does
+    for a caller without iam:SimulatePrincipalPolicy. Without it the request goes to moto (500).
+
+  - front.answer_next(op, status, doc) makes the next `op` get that JSON answer instead of
+    moto's (after moto has checked and served the request), for replies moto cannot produce.
+
 As a module:   front = EcrFront(upstream).start(); front.url; front.count("DescribeImages");
-               front.counts(); front.reset(); front.stop()
+               front.counts(); front.reset(); front.answer_next(...); front.stop()
 As a program:  ecr_front.py --upstream URL   prints "PORT=<n>" and serves until stdin closes
                (for C tests); GET /_front/counts -> {"Op": n}, POST /_front/reset.
 """
@@ -18,12 +28,16 @@ As a program:  ecr_front.py --upstream URL   prints "PORT=<n>" and serves until 
 import argparse
 import base64
 import collections
+import fnmatch
+import os
+import uuid
 import http.client
 import http.server
 import json
 import sys
 import threading
 from urllib.parse import parse_qs, urlsplit
+from xml.sax.saxutils import escape
 
 PAGED = {
     "AmazonEC2ContainerRegistry_V20150921.DescribeImages": ("imageDetails", 100, "imageIds"),
@@ -58,8 +72,99 @@ def decode_token(token, key):
     return doc["o"]
 
 
+def _as_list(v):
+    return [v] if isinstance(v, str) else list(v or [])
+
+
+class IamSimulator:
+    """SimulatePrincipalPolicy over moto's IAM data (see the module's docstring)."""
+
+    def __init__(self, upstream):
+        import boto3
+        from botocore.config import Config
+        self.iam = boto3.session.Session().client(
+            "iam", region_name="us-east-1", endpoint_url=upstream,
+            config=Config(retries={"total_max_attempts": 2, "mode": "standard"}),
+            aws_access_key_id=os.environ["AWS_ACCESS_KEY_ID"],
+            aws_secret_access_key=os.environ["AWS_SECRET_ACCESS_KEY"])
+
+    @staticmethod
+    def check_signature(method, path, headers, body):
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        from standin.sigv4 import AuthError, verify
+        raw_path, _, raw_query = path.partition("?")
+        key = os.environ["AWS_ACCESS_KEY_ID"]
+        secrets = lambda k: (os.environ["AWS_SECRET_ACCESS_KEY"], None) if k == key else None  # noqa: E731
+        try:
+            verify(method, raw_path, raw_query, list(headers.items()), body, secrets, "iam")
+            return None
+        except AuthError as exc:
+            return exc
+
+    def role_documents(self, role_arn):
+        name = role_arn.rsplit("/", 1)[-1]
+        docs = []
+        for policy in self.iam.list_role_policies(RoleName=name)["PolicyNames"]:
+            docs.append(self.iam.get_role_policy(RoleName=name, PolicyName=policy)["PolicyDocument"])
+        for attached in self.iam.list_attached_role_policies(RoleName=name)["AttachedPolicies"]:
+            arn = attached["PolicyArn"]
+            version = self.iam.get_policy(PolicyArn=arn)["Policy"]["DefaultVersionId"]
+            docs.append(self.iam.get_policy_version(PolicyArn=arn, VersionId=version)["PolicyVersion"]["Document"])
+        return [json.loads(d) if isinstance(d, str) else d for d in docs]
+
+    @staticmethod
+    def decide(docs, principal, action, resource):
+        allowed = False
+        account_root = "arn:aws:iam::%s:root" % principal.split(":")[4] if principal.count(":") >= 5 else None
+        for doc, is_resource_policy in docs:
+            for st in _as_list(doc.get("Statement")):
+                if "Condition" in st or "NotAction" in st:
+                    continue
+                if not any(fnmatch.fnmatchcase(action.lower(), a.lower()) for a in _as_list(st.get("Action"))):
+                    continue
+                if "Resource" in st and not any(fnmatch.fnmatchcase(resource, r) for r in _as_list(st["Resource"])):
+                    continue
+                if is_resource_policy:
+                    p = st.get("Principal")
+                    names = ["*"] if p == "*" else _as_list((p or {}).get("AWS"))
+                    names = ["arn:aws:iam::%s:root" % n if n.isdigit() else n for n in names]
+                    if not ("*" in names or principal in names or account_root in names):
+                        continue
+                if st.get("Effect") == "Deny":
+                    return "explicitDeny"
+                if st.get("Effect") == "Allow":
+                    allowed = True
+        return "allowed" if allowed else "implicitDeny"
+
+    def answer(self, params):
+        principal = params["PolicySourceArn"][0]
+        actions = [params[k][0] for k in sorted(params) if k.startswith("ActionNames.member.")]
+        resources = [params[k][0] for k in sorted(params) if k.startswith("ResourceArns.member.")] or ["*"]
+        docs = [(d, False) for d in self.role_documents(principal)]
+        if "ResourcePolicy" in params:
+            docs.append((json.loads(params["ResourcePolicy"][0]), True))
+        members = []
+        for action in actions:
+            for resource in resources:
+                decision = self.decide(docs, principal, action, resource)
+                members.append("<member><EvalActionName>%s</EvalActionName><EvalResourceName>%s</EvalResourceName>"
+                               "<EvalDecision>%s</EvalDecision></member>" % (escape(action), escape(resource), decision))
+        return ("<SimulatePrincipalPolicyResponse xmlns=\"https://iam.amazonaws.com/doc/2010-05-08/\">"
+                "<SimulatePrincipalPolicyResult><IsTruncated>false</IsTruncated><EvaluationResults>%s"
+                "</EvaluationResults></SimulatePrincipalPolicyResult><ResponseMetadata><RequestId>%s</RequestId>"
+                "</ResponseMetadata></SimulatePrincipalPolicyResponse>" % ("".join(members), uuid.uuid4())).encode()
+
+
+def iam_error(status, code, message):
+    return status, ("<ErrorResponse xmlns=\"https://iam.amazonaws.com/doc/2010-05-08/\"><Error><Type>Sender</Type>"
+                    "<Code>%s</Code><Message>%s</Message></Error><RequestId>%s</RequestId></ErrorResponse>"
+                    % (code, escape(message), uuid.uuid4())).encode()
+
+
 class EcrFront:
-    def __init__(self, upstream, host="127.0.0.1", port=0):
+    def __init__(self, upstream, host="127.0.0.1", port=0, simulate=None):
+        self.simulate = simulate
+        self.simulator = IamSimulator(upstream) if simulate == "evaluate" else None
         self.upstream = urlsplit(upstream)
         self.lock = threading.Lock()
         self._counts = collections.Counter()
@@ -67,6 +172,11 @@ class EcrFront:
         self.server.daemon_threads = True
         self.url = "http://%s:%d" % (host, self.server.server_address[1])
         self.thread = None
+        self.canned = {}
+
+    def answer_next(self, op, status, doc):
+        with self.lock:
+            self.canned[op] = (status, json.dumps(doc).encode())
 
     def start(self):
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
@@ -163,17 +273,40 @@ class EcrFront:
                 op = operation_of(self.headers, body)
                 with front.lock:
                     front._counts[op] += 1
+                if op == "SimulatePrincipalPolicy" and front.simulate:
+                    self._simulate(headers, body)
+                    return
                 try:
                     status, rheaders, data = front._forward(self.command, self.path, headers, body or None)
                 except OSError as exc:
                     self._reply(502, [("Content-Type", "text/plain")], str(exc).encode())
                     return
+                with front.lock:
+                    canned = front.canned.pop(op, None)
+                if canned:
+                    status, data = canned
+                    rheaders = [("Content-Type", "application/x-amz-json-1.1")]
                 target = self.headers.get("X-Amz-Target")
                 if target in PAGED:
                     paged = front._page(target, body, status, data)
                     if paged:
                         status, data = paged
                 self._reply(status, rheaders, data)
+
+            def _simulate(self, headers, body):
+                bad = IamSimulator.check_signature(self.command, self.path, headers, body)
+                if bad:
+                    status, data = iam_error(bad.status, bad.error_type, bad.message)
+                elif front.simulate == "deny":
+                    status, data = iam_error(403, "AccessDenied", "User: %s is not authorized to perform: "
+                                             "iam:SimulatePrincipalPolicy" % os.environ["AWS_ACCESS_KEY_ID"])
+                else:
+                    try:
+                        status, data = 200, front.simulator.answer(parse_qs(body.decode()))
+                    except Exception as exc:  # moto's NoSuchEntity and the like
+                        code = getattr(exc, "response", {}).get("Error", {}).get("Code", "ServiceFailure")
+                        status, data = iam_error(404 if code == "NoSuchEntity" else 500, code, str(exc))
+                self._reply(status, [("Content-Type", "text/xml")], data)
 
             do_GET = do_POST = do_PUT = do_DELETE = do_HEAD = _any
 
@@ -183,8 +316,9 @@ class EcrFront:
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--upstream", required=True)
+    parser.add_argument("--simulate", choices=("evaluate", "deny"))
     args = parser.parse_args()
-    front = EcrFront(args.upstream).start()
+    front = EcrFront(args.upstream, simulate=args.simulate).start()
     print("PORT=%d" % front.server.server_address[1], flush=True)
     sys.stdin.read()  # serve until the parent closes our stdin
     front.stop()

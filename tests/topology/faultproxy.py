@@ -18,8 +18,8 @@ verify upstream. Paths under /_faultproxy/ are the control API (JSON):
     POST   /_faultproxy/reset      forget rules and the request log
 
 A rule:
-    match    {"method", "path" (prefix of the path without the query), "query" (substring of the
-              query), "target" (X-Amz-Target suffix, e.g. "DescribeRepositories"), "action"
+    match    {"method", "path" (prefix of the path without the query), "path_has" (substring of
+              it: "/images/json" whatever the API version prefix), "query" (substring of the query), "target" (X-Amz-Target suffix, e.g. "DescribeRepositories"), "action"
               (query protocol Action=, e.g. "GetCallerIdentity"), "body" (substring)}
              every given key must match; {} or absent matches every request
     count    how many matching requests it hits (default 1)
@@ -64,6 +64,7 @@ HOP_BY_HOP = {"connection", "keep-alive", "proxy-connection", "te", "trailer", "
               "expect"}
 STATUS_CODES = {400: "BadRequest", 403: "AccessDenied", 404: "NotFound", 429: "TooManyRequestsException",
                 500: "InternalFailure", 502: "BadGateway", 503: "ServiceUnavailable", 504: "GatewayTimeout"}
+MATCH_KEYS = {"method", "path", "path_has", "query", "target", "action", "body"}
 FAULTS = ("status", "throttle", "skew", "expired", "html", "reset", "reset_after", "stall", "truncate",
           "cut_stream")
 
@@ -87,8 +88,8 @@ def normalize_rule(spec):
     rule.setdefault("fault", "status")
     if rule["fault"] not in FAULTS:
         raise RuleError("fault must be one of %s" % ", ".join(FAULTS))
-    if not isinstance(rule["match"], dict) or set(rule["match"]) - {"method", "path", "query", "target", "action", "body"}:
-        raise RuleError("match takes method, path, query, target, action, body")
+    if not isinstance(rule["match"], dict) or set(rule["match"]) - MATCH_KEYS:
+        raise RuleError("match takes %s" % ", ".join(sorted(MATCH_KEYS)))
     for key in ("count", "skip"):
         if not isinstance(rule[key], int) or rule[key] < (1 if key == "count" else 0):
             raise RuleError("%s must be an integer" % key)
@@ -137,6 +138,8 @@ class Request:
             return False
         path, _, query = self.path.partition("?")
         if "path" in m and not path.startswith(m["path"]):
+            return False
+        if "path_has" in m and m["path_has"] not in path:
             return False
         if "query" in m and m["query"] not in query:
             return False
@@ -447,11 +450,14 @@ class Handler(BaseHTTPRequestHandler):
             for k, v in out_headers:
                 self.send_header(k, v)
             declared = resp.getheader("Content-Length") if self.command == "HEAD" else str(len(data))
+            if fault == "truncate":
+                declared = str(max(len(data), 1))  # an empty body is cut short too: promise one byte
             self.send_header("Content-Length", declared or "0")
             self.end_headers()
             if fault == "truncate":
                 cut = int(rule.get("truncate_to", len(data) // 2))
                 self.wfile.write(data[:max(0, min(cut, len(data) - 1))])
+                self.wfile.flush()
                 return self._reset()
             if fault == "cut_stream":
                 self.wfile.write(data[:int(rule.get("cut_after", len(data) // 2))])

@@ -386,6 +386,32 @@ static void test_round_budget(void)
     fake_free(&cw);
 }
 
+static void test_round_budget_keeps_order(void)
+{
+    fake_cw cw = {0};
+    fake_stream *a = fake_add_stream(&cw, "job-a/algo-1", true);
+    fake_stream *b = fake_add_stream(&cw, "job-a/algo-2", true);
+    put_lines(a, "algo-1", 0, 40, 1000, 2);
+    put_lines(b, "algo-2", 0, 40, 1001, 2);
+    byoc_logtail *tl = new_tail(&cw, 2, 3, 2); /* 2 pages of 3 per stream and round */
+    got g = {0};
+    byoc_log_round r;
+    int rounds = 0;
+    do {
+        CHECK_INT(poll(tl, false, &g, &r), 0);
+    } while (r.more && ++rounds < 100);
+    CHECK(rounds > 5);
+    CHECK_INT(g.n, 80);
+    for (size_t i = 1; i < g.n; i++)
+        if (g.v[i].ts < g.v[i - 1].ts)
+            check_fail(__FILE__, __LINE__, "out of order at %zu across rounds", i);
+    check_exactly_once(&g, "algo-1", 40);
+    check_exactly_once(&g, "algo-2", 40);
+    free(g.v);
+    byoc_logtail_free(tl);
+    fake_free(&cw);
+}
+
 static void test_missing_group_and_vanished_stream(void)
 {
     fake_cw cw = {.group_missing = true};
@@ -464,6 +490,7 @@ int main(void)
     test_late_stream();
     test_refused_token_no_repeats();
     test_round_budget();
+    test_round_budget_keeps_order();
     test_missing_group_and_vanished_stream();
     test_describe_paging();
     test_names_and_format();

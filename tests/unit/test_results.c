@@ -169,6 +169,15 @@ static void test_hostile(void)
     spec over_dir[] = {{"dir/", 'd', ""}, {"dir/f", 'f', "x"}, {"dir", 'l', "."}};
     expect_refused("symlink over a directory", over_dir, 3, "over something unpacked before", NULL);
 
+    spec twice[] = {{"f", 'f', "one"}, {"f", 'f', "two"}};
+    expect_refused("a file twice", twice, 2, "appears twice", NULL);
+    spec dir_over_file[] = {{"d", 'f', "x"}, {"d/", 'd', ""}};
+    expect_refused("a directory over a file", dir_over_file, 2, "appears twice", NULL);
+    spec file_over_dir[] = {{"d/x", 'f', "x"}, {"d", 'f', "y"}};
+    expect_refused("a file over an implicit directory", file_over_dir, 2, "appears twice", NULL);
+    spec below_file[] = {{"f", 'f', "x"}, {"f/g", 'f', "y"}};
+    expect_refused("a file below a file", below_file, 2, "below a file", NULL);
+
     spec hard_out[] = {{"h", 'h', "../../etc/passwd"}};
     expect_refused("hardlink escaping", hard_out, 1, "hard link", NULL);
 
@@ -195,6 +204,7 @@ static void test_good_archive(void)
                           "\"dataFormat\": \"plaintext\"}";
     spec good[] = {
         {"./", 'd', ""},
+        {"./sub/", 'd', ""},
         {"./results.json", 'f', results},
         {"./sub/", 'd', ""},
         {"./sub/data.bin", 'f', "0123456789"},

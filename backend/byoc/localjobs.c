@@ -1,0 +1,419 @@
+#include "byoc/localjobs.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include "core/buf.h"
+#include "core/log.h"
+
+#define RECORD_VERSION 1
+
+/* ---- one job -------------------------------------------------------------------------- */
+
+void byoc_local_job_free(byoc_local_job *j)
+{
+    if (!j)
+        return;
+    free(j->name);
+    free(j->image);
+    free(j->image_id);
+    free(j->device);
+    free(j->status);
+    free(j->created);
+    free(j->started);
+    free(j->ended);
+    free(j->failure_reason);
+    free(j->output_dir);
+    free(j->container_id);
+    memset(j, 0, sizeof *j);
+}
+
+void byoc_local_jobs_free(byoc_local_jobs *l)
+{
+    for (size_t i = 0; i < l->n; i++)
+        byoc_local_job_free(&l->items[i]);
+    free(l->items);
+    l->items = NULL;
+    l->n = 0;
+}
+
+static char *dup_or_null(const char *s) { return s ? byoc_xstrdup(s) : NULL; }
+
+void byoc_local_job_copy(byoc_local_job *dst, const byoc_local_job *src)
+{
+    *dst = *src;
+    dst->name = dup_or_null(src->name);
+    dst->image = dup_or_null(src->image);
+    dst->image_id = dup_or_null(src->image_id);
+    dst->device = dup_or_null(src->device);
+    dst->status = dup_or_null(src->status);
+    dst->created = dup_or_null(src->created);
+    dst->started = dup_or_null(src->started);
+    dst->ended = dup_or_null(src->ended);
+    dst->failure_reason = dup_or_null(src->failure_reason);
+    dst->output_dir = dup_or_null(src->output_dir);
+    dst->container_id = dup_or_null(src->container_id);
+}
+
+char *byoc_local_job_arn(const char *name) { return byoc_xasprintf(BYOC_LOCAL_ARN_PREFIX "%s", name); }
+
+const char *byoc_local_job_name_of(const char *s)
+{
+    size_t n = strlen(BYOC_LOCAL_ARN_PREFIX);
+    return strncmp(s, BYOC_LOCAL_ARN_PREFIX, n) == 0 ? s + n : s;
+}
+
+void byoc_local_job_now(char *buf, size_t size)
+{
+    struct timeval tv;
+    gettimeofday(&tv, NULL);
+    struct tm tm;
+    time_t secs = tv.tv_sec;
+    gmtime_r(&secs, &tm);
+    char base[24];
+    strftime(base, sizeof base, "%Y-%m-%dT%H:%M:%S", &tm);
+    snprintf(buf, size, "%s.%03dZ", base, (int)(tv.tv_usec / 1000));
+}
+
+bool byoc_local_job_stale(const byoc_local_job *j)
+{
+    if (!j->status || strcmp(j->status, "RUNNING") != 0)
+        return false;
+    if (j->pid <= 0)
+        return true;
+    return kill((pid_t)j->pid, 0) != 0 && errno == ESRCH;
+}
+
+static json_t *str_or_null(const char *s) { return s ? json_string(s) : json_null(); }
+
+json_t *byoc_local_job_json(const byoc_local_job *j)
+{
+    char *arn = byoc_local_job_arn(j->name ? j->name : "");
+    json_t *o = json_object();
+    json_object_set_new(o, "job_arn", json_string(arn));
+    json_object_set_new(o, "job_name", str_or_null(j->name));
+    json_object_set_new(o, "status", str_or_null(j->status));
+    json_object_set_new(o, "created", str_or_null(j->created));
+    json_object_set_new(o, "device", str_or_null(j->device));
+    json_object_set_new(o, "local", json_true());
+    json_object_set_new(o, "image", str_or_null(j->image));
+    json_object_set_new(o, "image_id", str_or_null(j->image_id));
+    json_object_set_new(o, "started", str_or_null(j->started));
+    json_object_set_new(o, "ended", str_or_null(j->ended));
+    json_object_set_new(o, "exit_code", j->has_exit_code ? json_integer(j->exit_code) : json_null());
+    json_object_set_new(o, "failure_reason", str_or_null(j->failure_reason));
+    json_object_set_new(o, "output_dir", str_or_null(j->output_dir));
+    json_object_set_new(o, "container_id", str_or_null(j->container_id));
+    json_object_set_new(o, "pid", j->pid > 0 ? json_integer(j->pid) : json_null());
+    free(arn);
+    return o;
+}
+
+static char *get_str(const json_t *o, const char *key)
+{
+    const char *v = json_string_value(json_object_get(o, key));
+    return v ? byoc_xstrdup(v) : NULL;
+}
+
+int byoc_local_job_from_json(const json_t *o, byoc_local_job *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!json_is_object(o))
+        return -1;
+    out->name = get_str(o, "job_name");
+    out->status = get_str(o, "status");
+    if (!out->name || !out->status) {
+        byoc_local_job_free(out);
+        return -1;
+    }
+    out->image = get_str(o, "image");
+    out->image_id = get_str(o, "image_id");
+    out->device = get_str(o, "device");
+    out->created = get_str(o, "created");
+    out->started = get_str(o, "started");
+    out->ended = get_str(o, "ended");
+    out->failure_reason = get_str(o, "failure_reason");
+    out->output_dir = get_str(o, "output_dir");
+    out->container_id = get_str(o, "container_id");
+    json_t *code = json_object_get(o, "exit_code");
+    if (json_is_integer(code)) {
+        out->has_exit_code = true;
+        out->exit_code = (int)json_integer_value(code);
+    }
+    json_t *pid = json_object_get(o, "pid");
+    out->pid = json_is_integer(pid) ? (long)json_integer_value(pid) : 0;
+    return 0;
+}
+
+json_t *byoc_local_jobs_json(const byoc_local_jobs *l)
+{
+    json_t *a = json_array();
+    for (size_t i = 0; i < l->n; i++)
+        json_array_append_new(a, byoc_local_job_json(&l->items[i]));
+    return a;
+}
+
+const byoc_local_job *byoc_localjobs_find(const byoc_local_jobs *l, const char *name_or_arn)
+{
+    const char *name = byoc_local_job_name_of(name_or_arn);
+    for (size_t i = 0; i < l->n; i++)
+        if (l->items[i].name && strcmp(l->items[i].name, name) == 0)
+            return &l->items[i];
+    return NULL;
+}
+
+/* ---- the file ---------------------------------------------------------------------------- */
+
+char *byoc_localjobs_default_path(void)
+{
+    char *dir = byoc_state_dir();
+    char *path = byoc_xasprintf("%s/" BYOC_LOCALJOBS_FILE, dir);
+    free(dir);
+    return path;
+}
+
+static int cmp_newest_first(const void *a, const void *b)
+{
+    const byoc_local_job *x = a, *y = b;
+    /* ISO 8601 UTC of one width sorts as text */
+    return strcmp(y->created ? y->created : "", x->created ? x->created : "");
+}
+
+static int parse_record(const char *path, const char *text, size_t len, byoc_local_jobs *out, byoc_err *err)
+{
+    json_error_t je;
+    json_t *doc = json_loadb(text, len, 0, &je);
+    json_t *jobs = json_object_get(doc, "jobs");
+    if (!doc || !json_is_array(jobs)) {
+        json_decref(doc);
+        return byoc_err_set(err, BYOC_E_FAILED, path, "not byoc's local job record%s%s (move it away to start afresh)",
+                            doc ? "" : ": ", doc ? "" : je.text);
+    }
+    out->items = byoc_xcalloc(json_array_size(jobs) + 1, sizeof *out->items);
+    size_t i;
+    json_t *o;
+    json_array_foreach(jobs, i, o) {
+        if (byoc_local_job_from_json(o, &out->items[out->n]) == 0)
+            out->n++;
+    }
+    json_decref(doc);
+    qsort(out->items, out->n, sizeof *out->items, cmp_newest_first);
+    return 0;
+}
+
+static int read_file(const char *path, byoc_buf *b, bool *missing, byoc_err *err)
+{
+    *missing = false;
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    if (fd < 0) {
+        if (errno == ENOENT) {
+            *missing = true;
+            return 0;
+        }
+        return byoc_err_set(err, BYOC_E_ENV, path, "cannot read: %s", strerror(errno));
+    }
+    char chunk[8192];
+    for (;;) {
+        ssize_t n = read(fd, chunk, sizeof chunk);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            int e = errno;
+            close(fd);
+            return byoc_err_set(err, BYOC_E_ENV, path, "cannot read: %s", strerror(e));
+        }
+        if (n == 0)
+            break;
+        byoc_buf_append(b, chunk, (size_t)n);
+    }
+    close(fd);
+    return 0;
+}
+
+int byoc_localjobs_load(const char *path, byoc_local_jobs *out, byoc_err *err)
+{
+    memset(out, 0, sizeof *out);
+    char *def = path ? NULL : byoc_localjobs_default_path();
+    const char *p = path ? path : def;
+    byoc_buf b = BYOC_BUF_INIT;
+    bool missing;
+    int rc = read_file(p, &b, &missing, err);
+    if (rc == 0 && !missing)
+        rc = parse_record(p, byoc_buf_str(&b), b.len, out, err);
+    byoc_buf_free(&b);
+    free(def);
+    return rc;
+}
+
+static char *parent_dir(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        return byoc_xstrdup(".");
+    if (slash == path)
+        return byoc_xstrdup("/");
+    return byoc_xstrndup(path, (size_t)(slash - path));
+}
+
+static int write_all(int fd, const char *p, size_t n)
+{
+    while (n) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w < 0)
+            return -1;
+        p += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+static int write_record(const char *path, const byoc_local_jobs *l, byoc_err *err)
+{
+    json_t *doc = json_object();
+    json_object_set_new(doc, "version", json_integer(RECORD_VERSION));
+    json_t *jobs = json_array();
+    for (size_t i = 0; i < l->n && i < BYOC_LOCALJOBS_MAX; i++)
+        json_array_append_new(jobs, byoc_local_job_json(&l->items[i]));
+    json_object_set_new(doc, "jobs", jobs);
+    char *text = json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    json_decref(doc);
+
+    char *tmp = byoc_xasprintf("%s.XXXXXX", path);
+    int fd = mkstemp(tmp); /* 0600 */
+    int rc = 0;
+    if (fd < 0) {
+        rc = byoc_err_set(err, BYOC_E_ENV, path, "cannot write: %s", strerror(errno));
+    } else {
+        fchmod(fd, 0600);
+        if (write_all(fd, text, strlen(text)) != 0 || write_all(fd, "\n", 1) != 0 || fsync(fd) != 0) {
+            rc = byoc_err_set(err, BYOC_E_ENV, path, "cannot write: %s", strerror(errno));
+            close(fd);
+        } else if (close(fd) != 0 || rename(tmp, path) != 0) {
+            rc = byoc_err_set(err, BYOC_E_ENV, path, "cannot replace: %s", strerror(errno));
+        }
+        if (rc != 0)
+            unlink(tmp);
+    }
+    if (rc == 0) {
+        char *dir = parent_dir(path);
+        int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (dfd >= 0) {
+            fsync(dfd);
+            close(dfd);
+        }
+        free(dir);
+    }
+    free(tmp);
+    free(text);
+    return rc;
+}
+
+/* Run change(l, ud) on the record under its lock and write the result. */
+typedef void (*record_change)(byoc_local_jobs *l, void *ud);
+
+static int change_record(const char *path, record_change change, void *ud, byoc_err *err)
+{
+    char *def = path ? NULL : byoc_localjobs_default_path();
+    const char *p = path ? path : def;
+    char *dir = parent_dir(p);
+    int rc = 0;
+    if (byoc_mkdir_p(dir, 0700) != 0)
+        rc = byoc_err_set(err, BYOC_E_ENV, dir, "cannot create: %s", strerror(errno));
+    char *lock_path = byoc_xasprintf("%s.lock", p);
+    int lock = -1;
+    if (rc == 0) {
+        lock = open(lock_path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+        if (lock < 0)
+            rc = byoc_err_set(err, BYOC_E_ENV, lock_path, "cannot open: %s", strerror(errno));
+        else
+            while (flock(lock, LOCK_EX) != 0 && errno == EINTR) {
+            }
+    }
+    byoc_local_jobs l = {0};
+    if (rc == 0) {
+        byoc_buf b = BYOC_BUF_INIT;
+        bool missing;
+        rc = read_file(p, &b, &missing, err);
+        if (rc == 0 && !missing && parse_record(p, byoc_buf_str(&b), b.len, &l, err) != 0) {
+            /* A record we cannot read must not stop a job from being recorded: keep it aside. */
+            char *aside = byoc_xasprintf("%s.unreadable", p);
+            byoc_log(BYOC_LOG_WARN, "%s: %s; moved to %s", p, err->message, aside);
+            rename(p, aside);
+            free(aside);
+            byoc_err_clear(err);
+            rc = 0;
+        }
+        byoc_buf_free(&b);
+    }
+    if (rc == 0) {
+        change(&l, ud);
+        qsort(l.items, l.n, sizeof *l.items, cmp_newest_first);
+        rc = write_record(p, &l, err);
+    }
+    byoc_local_jobs_free(&l);
+    if (lock >= 0)
+        close(lock); /* releases the flock */
+    free(lock_path);
+    free(dir);
+    free(def);
+    return rc;
+}
+
+static void put_job(byoc_local_jobs *l, void *ud)
+{
+    const byoc_local_job *job = ud;
+    for (size_t i = 0; i < l->n; i++) {
+        if (l->items[i].name && strcmp(l->items[i].name, job->name) == 0) {
+            byoc_local_job_free(&l->items[i]);
+            byoc_local_job_copy(&l->items[i], job);
+            return;
+        }
+    }
+    l->items = byoc_xrealloc(l->items, (l->n + 1) * sizeof *l->items);
+    byoc_local_job_copy(&l->items[l->n++], job);
+}
+
+int byoc_localjobs_put(const char *path, const byoc_local_job *job, byoc_err *err)
+{
+    if (!job->name || !*job->name || !job->status)
+        return byoc_err_set(err, BYOC_E_USAGE, "local job", "a recorded job needs a name and a status");
+    return change_record(path, put_job, (void *)job, err);
+}
+
+typedef struct {
+    const char *name;
+    bool found;
+} remove_arg;
+
+static void remove_job(byoc_local_jobs *l, void *ud)
+{
+    remove_arg *a = ud;
+    for (size_t i = 0; i < l->n; i++) {
+        if (l->items[i].name && strcmp(l->items[i].name, a->name) == 0) {
+            byoc_local_job_free(&l->items[i]);
+            memmove(&l->items[i], &l->items[i + 1], (l->n - i - 1) * sizeof *l->items);
+            l->n--;
+            a->found = true;
+            return;
+        }
+    }
+}
+
+int byoc_localjobs_remove(const char *path, const char *name_or_arn, bool *found, byoc_err *err)
+{
+    remove_arg a = {.name = byoc_local_job_name_of(name_or_arn)};
+    int rc = change_record(path, remove_job, &a, err);
+    if (found)
+        *found = a.found;
+    return rc;
+}

@@ -1,0 +1,89 @@
+/* localjobs: the record of jobs run in local mode (localrun.h), so the
+ * Monitor step can list them beside the jobs of Amazon Braket.
+ *
+ * One JSON file, $XDG_STATE_HOME/byoc/local-jobs.json (else
+ * ~/.local/state/byoc/local-jobs.json): {"version": 1, "jobs": [...]}, each
+ * job in the shape byoc_local_job_json gives. The file is 0600 in a 0700
+ * directory, replaced atomically (a temporary file beside it, fsync,
+ * rename), and changed under an flock on "<file>.lock" so that several byoc
+ * processes can record jobs at once. Readers need no lock. At most
+ * BYOC_LOCALJOBS_MAX jobs are kept (the oldest go first).
+ *
+ * A job's ARN is "local:job/<name>" (the Braket SDK's LocalQuantumJob form;
+ * jobref.h recognises it); the name is the key: recording a job of the same
+ * name replaces the earlier record. */
+#ifndef BYOC_BYOC_LOCALJOBS_H
+#define BYOC_BYOC_LOCALJOBS_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <time.h>
+
+#include "core/err.h"
+
+#define BYOC_LOCALJOBS_FILE "local-jobs.json"
+#define BYOC_LOCALJOBS_MAX 1000
+#define BYOC_LOCAL_ARN_PREFIX "local:job/"
+
+typedef struct byoc_local_job {
+    char *name;            /* the job name (the key) */
+    char *image;           /* the image as the user named it */
+    char *image_id;        /* "sha256:..." or NULL */
+    char *device;          /* AMZN_BRAKET_DEVICE_ARN given to the job */
+    char *status;          /* RUNNING, COMPLETED, FAILED or CANCELLED */
+    char *created;         /* ISO 8601 UTC with milliseconds, as the service writes times */
+    char *started;         /* the container started; NULL if it never did */
+    char *ended;           /* NULL while RUNNING */
+    bool has_exit_code;
+    int exit_code;         /* the container's exit status */
+    char *failure_reason;  /* NULL when none */
+    char *output_dir;      /* absolute path of <job-name>/ (model, log.txt, checkpoints/) */
+    char *container_id;    /* removed once the job ended */
+    long pid;              /* the byoc process running it; 0 once ended */
+} byoc_local_job;
+
+typedef struct byoc_local_jobs {
+    byoc_local_job *items; /* newest first (by created) */
+    size_t n;
+} byoc_local_jobs;
+
+void byoc_local_job_free(byoc_local_job *j);
+void byoc_local_jobs_free(byoc_local_jobs *l);
+void byoc_local_job_copy(byoc_local_job *dst, const byoc_local_job *src);
+
+/* "local:job/<name>", malloc'd. */
+char *byoc_local_job_arn(const char *name);
+/* The name in "local:job/<name>", or s itself when it is not such an ARN (points into s). */
+const char *byoc_local_job_name_of(const char *s);
+/* ISO 8601 UTC with milliseconds ("2026-12-02T10:11:12.345Z") of now; buf >= 32. */
+void byoc_local_job_now(char *buf, size_t size);
+
+/* The default record file, malloc'd. */
+char *byoc_localjobs_default_path(void);
+
+/* Read the record (path NULL: the default). A missing file is an empty list.
+ * A file that is not the record's JSON is BYOC_E_FAILED naming it. */
+int byoc_localjobs_load(const char *path, byoc_local_jobs *out, byoc_err *err);
+/* Insert or replace (by name) one job, then write the file. */
+int byoc_localjobs_put(const char *path, const byoc_local_job *job, byoc_err *err);
+/* Forget a job by name or ARN; *found (may be NULL) says whether it was there. */
+int byoc_localjobs_remove(const char *path, const char *name_or_arn, bool *found, byoc_err *err);
+
+/* A job by name or "local:job/<name>", or NULL. */
+const byoc_local_job *byoc_localjobs_find(const byoc_local_jobs *l, const char *name_or_arn);
+
+/* RUNNING, but the byoc process that ran it is gone (killed before it could
+ * record the end): the Monitor shows such a job as interrupted. */
+bool byoc_local_job_stale(const byoc_local_job *j);
+
+/* {"job_arn", "job_name", "status", "created", "device", "local": true, "image", "image_id",
+ *  "started", "ended", "exit_code", "failure_reason", "output_dir", "container_id", "pid"}
+ * (absent values are null); the first five are DESIGN.md's job-list shape. */
+json_t *byoc_local_job_json(const byoc_local_job *j);
+/* The reverse; -1 when a required member (job_name, status) is missing. */
+int byoc_local_job_from_json(const json_t *o, byoc_local_job *out);
+/* A JSON array of byoc_local_job_json. */
+json_t *byoc_local_jobs_json(const byoc_local_jobs *l);
+
+#endif
