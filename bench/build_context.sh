@@ -12,7 +12,7 @@
 # SIZES are in MB; a context of S MB holds S*50 files (400 MB = 20,000 files)
 # in 100-file directories, sizes spread 0-40 KB, a few .dockerignore patterns.
 # Contexts are generated under $BENCH_DIR (default /tmp/byoc-bench-context)
-# and removed at the end unless KEEP=1.
+# and removed at the end unless KEEP=1. VERBOSE=1 prints every run ("wall_s rss_kb").
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 BYOC=${BYOC_BIN:-$HERE/../build/byoc}
@@ -69,6 +69,7 @@ measure() {
             >/dev/null 2>"$WORK/cli.err" || { cat "$WORK/cli.err" >&2; exit 1; }
     fi
     tail -1 "$tfile" >>"$WORK/$name.times"
+    [ "${VERBOSE:-0}" = 0 ] || echo "  $name $(tail -1 "$tfile")" >&2
     rm -f "$tfile"
 }
 

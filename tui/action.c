@@ -118,6 +118,46 @@ static const tui_action table[] = {
     ROW(TUI_CTX_IMAGES, REMOVE, "remove", "d Del", NULL, NULL, 3, "delete",
         "Delete the selected tag, or the image when it is the last (asks first; No is the default)"),
     ROW(TUI_CTX_IMAGES, REFRESH, "refresh", "r", NULL, NULL, 4, NULL, "List the images again"),
+
+    ROW(TUI_CTX_RUN, OPEN, "open", "Enter e", NULL, NULL, 1, "form", "Edit the job form (Esc comes back)"),
+    ROW(TUI_CTX_RUN, SUBMIT, "submit", "s", NULL, NULL, 2, "review",
+        "Validate the form and show the exact request before sending it"),
+    ROW(TUI_CTX_RUN, SHOW_JOB, "show-job", "m", NULL, NULL, 3, "monitor", "Open the job just created in Monitor"),
+    ROW(TUI_CTX_RUN, STOP, "stop", "c", NULL, NULL, 4, "cancel", "Cancel the running submit or local run"),
+
+    ROW(TUI_CTX_MONITOR, OPEN, "open", "Enter", NULL, NULL, 1, "detail",
+        "Open the selected job: status timeline, config, logs, metrics"),
+    ROW(TUI_CTX_MONITOR, STATUS_FILTER, "status-filter", "f", NULL, NULL, 2, "status",
+        "Show only one status: all, active, completed, failed, cancelled (cycles)"),
+    ROW(TUI_CTX_MONITOR, REFRESH, "refresh", "r", NULL, NULL, 3, NULL, "List the jobs now (the list also refreshes itself)"),
+    ROW(TUI_CTX_MONITOR, CANCEL_JOB, "cancel-job", "c", NULL, NULL, 4, "cancel",
+        "Cancel the selected job (asks first; No is the default)"),
+
+    ROW(TUI_CTX_JOB, NEXT_TAB, "next-tab", "Tab", NULL, NULL, 1, "tab", "Next tab: overview, logs, metrics"),
+    ROW(TUI_CTX_JOB, X_AXIS, "x-axis", "x", NULL, NULL, 2, NULL, "Metrics by time or by iteration"),
+    ROW(TUI_CTX_JOB, CANCEL_JOB, "cancel-job", "c", NULL, NULL, 3, "cancel",
+        "Cancel this job (asks first; No is the default)"),
+    ROW(TUI_CTX_JOB, RESULTS, "results", "d", NULL, NULL, 4, "download",
+        "Download the job's results (model.tar.gz) into <project>/results/<job>"),
+    ROW(TUI_CTX_JOB, REFRESH, "refresh", "r", NULL, NULL, 0, NULL, "Ask the service now"),
+
+    ROW(TUI_CTX_PUSH, PUSH_THIS, "push-this", "p", NULL, NULL, 1, "push", "Push the image to the repository"),
+    ROW(TUI_CTX_PUSH, OPEN, "open", "e", NULL, NULL, 2, "form", "Edit the source, repository and tag (Esc comes back)"),
+    ROW(TUI_CTX_PUSH, USE_IN_JOB, "use-in-job", "u", NULL, NULL, 3, "use in job",
+        "Put the pushed image URI into the job form and go to Run"),
+    ROW(TUI_CTX_PUSH, BRAKET_PREFIX, "braket-prefix", "a", NULL, NULL, 4, "amazon-braket-",
+        "Prefix the repository name with amazon-braket- (the default job role pulls only from those)"),
+    ROW(TUI_CTX_PUSH, REFRESH, "refresh", "r", NULL, NULL, 0, NULL, "List the repositories again"),
+
+    ROW(TUI_CTX_PERMIT, OPEN, "open", "Enter e", NULL, NULL, 1, "form", "Edit the repository, principals and role (Esc comes back)"),
+    ROW(TUI_CTX_PERMIT, ALLOW, "allow", "a", NULL, NULL, 2, NULL,
+        "Grant pull to the principals: shows the diff, asks before applying (* needs a second, explicit yes)"),
+    ROW(TUI_CTX_PERMIT, REVOKE, "revoke", "x", NULL, NULL, 3, NULL, "Revoke the principals' pull: shows the diff, asks first"),
+    ROW(TUI_CTX_PERMIT, CHECK_PULL, "check-pull", "k", NULL, NULL, 4, "can pull?",
+        "Check whether the execution role can pull from the repository"),
+    ROW(TUI_CTX_PERMIT, REFRESH, "refresh", "r", NULL, NULL, 5, "policy", "Show the repository's current policy"),
+
+    ROW(TUI_CTX_REVIEW, SEND, "send", "y Enter", NULL, NULL, 1, NULL, "Send this request (q or Esc: back to the form)"),
 };
 
 #define NROWS (sizeof table / sizeof table[0])
@@ -179,6 +219,12 @@ const char *tui_ctx_title(tui_ctx ctx)
         [TUI_CTX_DECIDE] = "Decide step",
         [TUI_CTX_BUILD] = "Build step",
         [TUI_CTX_IMAGES] = "Image browser",
+        [TUI_CTX_RUN] = "Run step",
+        [TUI_CTX_REVIEW] = "Request review",
+        [TUI_CTX_MONITOR] = "Monitor step (jobs)",
+        [TUI_CTX_JOB] = "Job detail",
+        [TUI_CTX_PUSH] = "Push step",
+        [TUI_CTX_PERMIT] = "Permit step",
     };
     return (unsigned)ctx < TUI_CTX_COUNT ? titles[ctx] : "?";
 }

@@ -35,6 +35,12 @@ typedef enum {
     TUI_CTX_DECIDE,   /* the Decide step (its answers and verdict) */
     TUI_CTX_BUILD,    /* the Build step (settings, lint, build log) */
     TUI_CTX_IMAGES,   /* the image browser */
+    TUI_CTX_RUN,      /* the Run step (job form, submit, local run) */
+    TUI_CTX_REVIEW,   /* a request shown before it is sent */
+    TUI_CTX_MONITOR,  /* the Monitor step (jobs table) */
+    TUI_CTX_JOB,      /* one job's detail view */
+    TUI_CTX_PUSH,     /* the Push step */
+    TUI_CTX_PERMIT,   /* the Permit step */
     TUI_CTX_DIALOG,   /* a modal dialog (listed last in help) */
     TUI_CTX_COUNT
 } tui_ctx;
@@ -66,6 +72,10 @@ typedef enum {
     /* step screens: decide, build, the image browser */
     TUI_ACT_SCAFFOLD, TUI_ACT_REFRESH, TUI_ACT_RESET, TUI_ACT_BUILD, TUI_ACT_STOP, TUI_ACT_LINT,
     TUI_ACT_FINDINGS, TUI_ACT_PUSH_THIS, TUI_ACT_IMAGES, TUI_ACT_TAG, TUI_ACT_REMOVE,
+    /* run, monitor, push, permit */
+    TUI_ACT_SEND, TUI_ACT_SHOW_JOB, TUI_ACT_CANCEL_JOB, TUI_ACT_RESULTS, TUI_ACT_NEXT_TAB,
+    TUI_ACT_X_AXIS, TUI_ACT_STATUS_FILTER, TUI_ACT_USE_IN_JOB, TUI_ACT_ALLOW, TUI_ACT_REVOKE,
+    TUI_ACT_CHECK_PULL, TUI_ACT_BRAKET_PREFIX, TUI_ACT_FORCE,
     TUI_ACT_COUNT
 } tui_action_id;
 

@@ -212,7 +212,10 @@ static bool set_if_changed(char **field, const char *v)
 bool tui_build_settings_to_project(const tui_build_settings *s, byoc_project *p)
 {
     bool changed = set_if_changed(&p->context, s->context);
-    changed |= set_if_changed(&p->dockerfile, s->dockerfile);
+    char *effective = tui_build_project_dockerfile(p);   /* what an unset "dockerfile" means */
+    if (strcmp(effective, s->dockerfile) != 0)
+        changed |= set_if_changed(&p->dockerfile, s->dockerfile);
+    free(effective);
     bool same_tags = p->n_tags == s->tags.n;
     for (size_t i = 0; same_tags && i < s->tags.n; i++)
         same_tags = strcmp(p->tags[i], s->tags.v[i]) == 0;

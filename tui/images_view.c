@@ -66,6 +66,20 @@ void tui_layer_command(const char *by, char *buf, size_t size)
     static const char nop[] = "#(nop) ";
     const char *p = by;
     bool ran = false;
+    /* a RUN with build args: "|2 A=1 B=2 /bin/sh -c ..." (the args, then the command) */
+    if (p[0] == '|' && p[1] >= '0' && p[1] <= '9') {
+        char *end;
+        long n = strtol(p + 1, &end, 10);
+        p = end;
+        for (long i = 0; i < n && *p; i++) {
+            while (*p == ' ')
+                p++;
+            while (*p && *p != ' ')
+                p++;
+        }
+        while (*p == ' ')
+            p++;
+    }
     if (strncmp(p, shell, sizeof shell - 1) == 0) {
         p += sizeof shell - 1;
         ran = true;
@@ -156,6 +170,7 @@ void tui_layers_fill(tui_list *l, const byoc_image_history *h)
         tui_image_time(ly->created, created, sizeof created);
         tui_layer_command(ly->created_by, cmd, cap);
         const char *cells[3] = {size, created, cmd};
-        tui_list_add(l, cells, cmd);   /* the whole command, for the detail */
+        tui_list_add(l, cells, byoc_xstrdup(ly->created_by ? ly->created_by : "-"));   /* for the detail */
+        free(cmd);
     }
 }

@@ -38,7 +38,7 @@ extern const tui_column tui_layers_columns[3];
  * ref are kept. */
 void tui_images_fill(tui_list *l, const byoc_image_list *images);
 /* Refill l (made with tui_layers_columns) from a history; each row's data
- * is its whole command (a string). */
+ * is the layer's created_by as the engine reports it (a string). */
 void tui_layers_fill(tui_list *l, const byoc_image_history *h);
 /* Select the row whose ref is ref; false if none shows it. */
 bool tui_images_select_ref(tui_list *l, const char *ref);
@@ -47,8 +47,9 @@ bool tui_images_select_ref(tui_list *l, const char *ref);
 void tui_image_short_id(const char *id, char *buf, size_t size);
 /* "2024-05-01 14:03" in local time, "-" for 0. */
 void tui_image_time(int64_t t, char *buf, size_t size);
-/* What made a layer, as `docker history` shows it: "/bin/sh -c #(nop) CMD x"
- * -> "CMD x", "/bin/sh -c echo hi" -> "RUN echo hi", "" -> "-". */
+/* What made a layer: "/bin/sh -c #(nop) CMD x" -> "CMD x", "/bin/sh -c echo
+ * hi" -> "RUN echo hi", "|1 A=b /bin/sh -c echo" (a RUN with build args) ->
+ * "RUN echo", "" -> "-". */
 void tui_layer_command(const char *created_by, char *buf, size_t size);
 
 #endif

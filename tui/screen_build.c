@@ -70,10 +70,10 @@ typedef struct build_screen {
 } build_screen;
 
 static const tui_column finding_columns[] = {
-    {"Severity", 8, 0, TUI_ALIGN_LEFT, TUI_SORT_TEXT},
-    {"Where", 18, 0, TUI_ALIGN_LEFT, TUI_SORT_TEXT},
+    {"Sev", 5, 0, TUI_ALIGN_LEFT, TUI_SORT_TEXT},
+    {"Where", 14, 2, TUI_ALIGN_LEFT, TUI_SORT_TEXT},
     {"Rule", 18, 0, TUI_ALIGN_LEFT, TUI_SORT_TEXT},
-    {"Message", 12, 1, TUI_ALIGN_LEFT, TUI_SORT_NONE},
+    {"Message", 8, 1, TUI_ALIGN_LEFT, TUI_SORT_NONE},
 };
 
 static bool running(const build_screen *s)
@@ -195,7 +195,7 @@ static void fill_findings(build_screen *s, const byoc_lint_result *lr)
         else
             snprintf(where, sizeof where, "%s", f->file ? f->file : "");
         const char *sev = byoc_lint_severity_name(f->severity);
-        const char *cells[4] = {sev, where, f->rule, f->message};
+        const char *cells[4] = {f->severity == BYOC_LINT_WARNING ? "warn" : sev, where, f->rule, f->message};
         char *full = byoc_xasprintf("%s %s [%s]: %s", sev, where, f->rule, f->message);
         tui_list_add(&s->findings, cells, full);
         s->lint_errors += f->severity == BYOC_LINT_ERROR;
@@ -488,12 +488,17 @@ static void elapsed_text(const build_screen *s, char *buf, size_t size)
     tui_fmt_duration((int64_t)((end - s->start_ms) / 1000), buf, size);
 }
 
+/* The settings in two lines, while the form is not on show. */
 static void draw_summary(build_screen *s, WINDOW *win, int y, int x, int w)
 {
-    const char *tags = tui_form_value(&s->form, "tags");
-    char *line = byoc_xasprintf("Context %s  Dockerfile %s  Tags %s", tui_form_value(&s->form, "context"),
-                                tui_form_value(&s->form, "dockerfile"), tags && *tags ? tags : "(none)");
+    const char *tags = tui_form_value(&s->form, "tags"), *args = tui_form_value(&s->form, "build_args");
+    char *line = byoc_xasprintf("Context %s  Dockerfile %s", tui_form_value(&s->form, "context"),
+                                tui_form_value(&s->form, "dockerfile"));
     tui_draw_fit(win, y, x, w, TUI_STY_NORMAL, line);
+    free(line);
+    line = byoc_xasprintf("Tags %s%s%s", tags && *tags ? tags : "(none)", args && *args ? "  Build args " : "",
+                          args && *args ? args : "");
+    tui_draw_fit(win, y + 1, x, w, TUI_STY_NORMAL, line);
     free(line);
 }
 
@@ -623,7 +628,8 @@ static void draw(tui_screen *base, WINDOW *win, tui_rect r)
         tui_form_draw(&s->form, win, (tui_rect){y, x, fh, w}, s->form_focus);
         y += fh;
     } else {
-        draw_summary(s, win, y++, x, w);
+        draw_summary(s, win, y, x, w);
+        y += 2;
     }
     draw_lint_line(s, win, y++, x, w);
     draw_status_line(s, win, y++, x, w);

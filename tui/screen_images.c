@@ -289,7 +289,9 @@ static void on_event(tui_screen *base, const byoc_event *ev)
     } else if (ev->task_id == s->action_task) {
         s->action_task = 0;
         if (r && r->kind == JOB_TAG) {
-            tui_app_message(base->app, "Tagged %s as %s", r->name, r->target);
+            char id[16];
+            tui_image_short_id(r->name, id, sizeof id);
+            tui_app_message(base->app, "Tagged %s as %s", id, r->target);
             free(s->select_after);
             s->select_after = byoc_xstrdup(r->target);
             if (!strchr(strrchr(r->target, '/') ? strrchr(r->target, '/') : r->target, ':')) {
@@ -410,7 +412,7 @@ static bool key(tui_screen *base, const tui_keyev *ev)
         if (s->layers_focus) {
             const char *cmd = tui_list_selected_data(&s->layers);
             if (cmd)
-                tui_app_alert(base->app, "Layer command", cmd);
+                tui_app_alert(base->app, "Layer: created by", cmd);
         } else if (selected(s)) {
             s->layers_focus = true;
             fetch_layers(s);
@@ -451,7 +453,10 @@ static void draw_detail_line(images_screen *s, WINDOW *win, int y, int x, int w)
     char size[32], created[32];
     tui_fmt_bytes(e->size, size, sizeof size);
     tui_image_time(e->created, created, sizeof created);
-    char *line = byoc_xasprintf("%s  %s  created %s%s%s", e->id, size, created, e->digest ? "  digest " : "",
+    char id[16];
+    tui_image_short_id(e->id, id, sizeof id);
+    char *line = byoc_xasprintf("ID %s  %s  created %s  %zu tag%s%s%s", id, size, created, e->image_refs,
+                                e->image_refs == 1 ? "" : "s", e->digest ? "  digest " : "",
                                 e->digest ? e->digest : "");
     tui_draw_fit(win, y, x, w, TUI_STY_NORMAL, line);
     free(line);

@@ -1,33 +1,376 @@
-/* screen_permit: the Permit step. Check and grant pull access to the image for the job role. */
+/* screen_permit: the Permit step. Choose a repository (from the image Push
+ * pushed, or typed), see its current policy, grant or revoke pull for role
+ * ARNs, user ARNs or account ids with the change shown as a diff before it
+ * is applied (a confirmation, No by default), a loud refusal of "*" unless
+ * confirmed a second time, and the check "can the execution role pull?"
+ * (byoc/permit.h). Every call is a task (push_tasks.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "background.h"
+#include "byoc/jobspec.h"
+#include "byoc/permit.h"
+#include "core/buf.h"
+#include "flow.h"
+#include "form.h"
+#include "page.h"
+#include "push_tasks.h"
 #include "screens.h"
-#include "step_page.h"
 #include "steps.h"
 
-static const char *const needs[] = {
-    "the ECR repository from Push (region %R)",
-    "the execution role ARN the job will use",
-    "permission to read and set the repository policy (profile %A)",
-    NULL,
-};
+typedef struct permit_screen {
+    tui_screen base;
+    tui_form form;
+    bool form_focus;
+    tui_page page;
+    unsigned flow_serial;
+    byoc_task *running;
+    uint64_t running_id;
+    tui_permit_mode mode;
+    bool dry_run, force;
+    char *status;
+    bool pending_apply;           /* the confirmation for the diff shown is open */
+} permit_screen;
 
-static const tui_step_text text = {
-    .does = "Checks that the job's execution role can pull the image, and edits the repository "
-            "policy to grant pull to named roles, users or accounts only, with a diff "
-            "preview and a warning on a wildcard principal.",
-    .needs = needs,
-    .cli = "byoc permit REPOSITORY [--allow PRINCIPAL]... [--revoke PRINCIPAL]... [--dry-run]",
-};
+static void replace(char **f, const char *v)
+{
+    free(*f);
+    *f = v ? byoc_xstrdup(v) : NULL;
+}
+
+static const char *member(const json_t *o, const char *key)
+{
+    const char *v = json_string_value(json_object_get(o, key));
+    return v ? v : "";
+}
+
+static const char *value(permit_screen *s, const char *key)
+{
+    const char *v = tui_form_value(&s->form, key);
+    return v ? v : "";
+}
+
+static bool wants_everyone(const char *principals)
+{
+    char *copy = byoc_xstrdup(principals);
+    bool star = false;
+    for (char *save = NULL, *tok = strtok_r(copy, " \t,", &save); tok && !star; tok = strtok_r(NULL, " \t,", &save))
+        star = strcmp(tok, "*") == 0;
+    free(copy);
+    return star;
+}
+
+static void pre_lines(tui_page *p, tui_style sty, const char *text)
+{
+    char *copy = byoc_xstrdup(text);
+    for (char *save = NULL, *line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        tui_style st = sty;
+        if (sty == TUI_STY_NORMAL && line[0] == '+' && strncmp(line, "+++", 3) != 0)
+            st = TUI_STY_OK;
+        else if (sty == TUI_STY_NORMAL && line[0] == '-' && strncmp(line, "---", 3) != 0)
+            st = TUI_STY_ERROR;
+        tui_page_pre(p, st, line);
+    }
+    free(copy);
+}
+
+/* ---- tasks ---- */
+
+static void start(permit_screen *s, tui_permit_mode mode, bool dry_run, bool force)
+{
+    tui_app *a = s->base.app;
+    if (s->running) {
+        tui_app_message(a, "Busy: wait for the answer");
+        return;
+    }
+    if (tui_form_validate(&s->form)) {
+        s->form_focus = true;
+        tui_app_error(a, "Fix the form first: %s", s->form.fields[s->form.focus].msg);
+        return;
+    }
+    if ((mode == TUI_PERMIT_ALLOW || mode == TUI_PERMIT_REVOKE) && !*value(s, "principals")) {
+        s->form_focus = true;
+        tui_form_focus(&s->form, 1);
+        tui_app_error(a, "Name a principal: a role ARN, a user ARN or a 12-digit account");
+        return;
+    }
+    const byoc_globals *g = tui_app_globals(a);
+    tui_permit_args *args = tui_permit_args_new(g->profile, g->region, value(s, "repository"));
+    args->principals = byoc_xstrdup(value(s, "principals"));
+    args->role = *value(s, "role") ? byoc_xstrdup(value(s, "role")) : NULL;
+    args->mode = mode;
+    args->dry_run = dry_run;
+    args->force = force;
+    bool looks = mode == TUI_PERMIT_VIEW || mode == TUI_PERMIT_CHECK || dry_run;
+    byoc_task *t = looks ? tui_app_start_background_task(a, &s->base, "permit", tui_permit_task, args,
+                                                         tui_permit_args_free)
+                         : tui_app_start_task(a, &s->base, "permit", tui_permit_task, args, tui_permit_args_free);
+    if (!t)
+        return;
+    s->running = t;
+    s->running_id = byoc_task_id(t);
+    s->mode = mode;
+    s->dry_run = dry_run;
+    s->force = force;
+    replace(&s->status, mode == TUI_PERMIT_CHECK ? "checking..." : dry_run ? "computing the change..." : "applying...");
+}
+
+static void apply_answer(tui_app *a, bool yes, void *ud)
+{
+    (void)a;
+    permit_screen *s = ud;
+    s->pending_apply = false;
+    if (yes)
+        start(s, s->mode, false, s->force);
+    else
+        replace(&s->status, "not applied");
+}
+
+static void everyone_answer(tui_app *a, bool yes, void *ud)
+{
+    (void)a;
+    permit_screen *s = ud;
+    if (yes)
+        start(s, TUI_PERMIT_ALLOW, true, true);
+    else
+        replace(&s->status, "refused: \"*\" was not confirmed");
+}
+
+static void allow(permit_screen *s)
+{
+    if (wants_everyone(value(s, "principals"))) {
+        tui_app_confirm(s->base.app, "DANGER: anyone may pull",
+                        "\"*\" lets EVERY AWS account pull this image: its code and anything baked into it "
+                        "become public to AWS users. byoc refuses this unless you confirm. Grant pull to "
+                        "everyone?",
+                        "Allow everyone", everyone_answer, s);
+        return;
+    }
+    start(s, TUI_PERMIT_ALLOW, true, false);
+}
+
+static void show_policy(permit_screen *s, const byoc_permit_result *r)
+{
+    tui_page *p = &s->page;
+    tui_page_clear(p);
+    tui_page_kv(p, "Repository", r->repository ? r->repository : "");
+    for (size_t i = 0; i < r->n_warnings; i++)
+        tui_page_text(p, TUI_STY_WARN, r->warnings[i]);
+    if (s->mode == TUI_PERMIT_VIEW || !r->changed) {
+        tui_page_heading(p, s->mode == TUI_PERMIT_VIEW ? "Current policy" : "Policy (unchanged)");
+        if (!r->policy) {
+            tui_page_text(p, TUI_STY_DIM, "(no repository policy: only this account's own principals may pull)");
+        } else {
+            char *text = json_dumps(r->policy, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+            pre_lines(p, TUI_STY_NORMAL, text ? text : "");
+            free(text);
+        }
+        return;
+    }
+    tui_page_heading(p, s->dry_run ? "The change (not applied yet)" : r->deleted ? "Applied: policy deleted"
+                                                                                  : "Applied");
+    pre_lines(p, TUI_STY_NORMAL, r->diff ? r->diff : "");
+}
+
+static void show_check(permit_screen *s, const byoc_pull_check *c)
+{
+    tui_page *p = &s->page;
+    tui_page_clear(p);
+    tui_page_heading(p, "Can the execution role pull?");
+    tui_page_kv(p, "Role", c->role_arn ? c->role_arn : "");
+    tui_page_kv(p, "Repository", c->repository ? c->repository : "");
+    tui_page_text(p, c->can_pull ? TUI_STY_OK : TUI_STY_ERROR,
+                  c->can_pull ? "YES: the role can pull this image" : "NO: the role cannot pull this image");
+    if (c->reason)
+        tui_page_kv(p, "Why", c->reason);
+    size_t i;
+    const json_t *ch;
+    json_array_foreach(c->checks, i, ch) {
+        char *line = byoc_xasprintf("%s: %s", member(ch, "result"),
+                                    member(ch, "detail"));
+        tui_page_kv(p, member(ch, "method"), line);
+        free(line);
+    }
+}
+
+static void on_event(tui_screen *base, const byoc_event *ev)
+{
+    permit_screen *s = (permit_screen *)base;
+    if (!s->running || ev->task_id != s->running_id)
+        return;
+    if (ev->kind == BYOC_EV_STATUS && ev->text)
+        replace(&s->status, ev->text);
+    if (ev->kind == BYOC_EV_DONE) {
+        s->running = NULL;
+        if (s->mode == TUI_PERMIT_CHECK) {
+            show_check(s, ev->result);
+            replace(&s->status, "checked");
+        } else {
+            const byoc_permit_result *r = ev->result;
+            show_policy(s, r);
+            if (s->dry_run && r->changed && s->mode != TUI_PERMIT_VIEW) {
+                replace(&s->status, "review the diff");
+                s->pending_apply = true;
+                tui_app_confirm(base->app, "Apply the policy change?",
+                                "The change is shown as a diff behind this dialog (j/k scrolls it after "
+                                "No). Apply it to the repository?",
+                                "Apply", apply_answer, s);
+            } else {
+                replace(&s->status, s->mode == TUI_PERMIT_VIEW ? "current policy"
+                                    : r->sent                  ? "applied"
+                                                               : "nothing to change");
+            }
+        }
+    } else if (ev->kind == BYOC_EV_ERROR) {
+        s->running = NULL;
+        char *line = byoc_xasprintf("error: %s%s%s", ev->err.what[0] ? ev->err.what : "",
+                                    ev->err.what[0] ? ": " : "", ev->err.message);
+        replace(&s->status, line);
+        free(line);
+    }
+    tui_screen_dirty(base);
+}
+
+/* ---- keys ---- */
+
+static bool key(tui_screen *base, const tui_keyev *ev)
+{
+    permit_screen *s = (permit_screen *)base;
+    if (s->form_focus) {
+        if (ev->action == TUI_ACT_CANCEL || ev->action == TUI_ACT_BACK) {
+            s->form_focus = false;
+            return true;
+        }
+        tui_form_result r = tui_form_handle(&s->form, ev->key, ev->action);
+        if (r == TUI_FORM_SUBMIT) {
+            s->form_focus = false;
+            start(s, TUI_PERMIT_VIEW, true, false);
+        }
+        return r != TUI_FORM_IGNORED;
+    }
+    switch (ev->action) {
+    case TUI_ACT_OPEN: s->form_focus = true; return true;
+    case TUI_ACT_ALLOW: allow(s); return true;
+    case TUI_ACT_REVOKE: start(s, TUI_PERMIT_REVOKE, true, false); return true;
+    case TUI_ACT_CHECK_PULL:
+        if (!*value(s, "role")) {
+            s->form_focus = true;
+            tui_form_focus(&s->form, 2);
+            tui_app_error(base->app, "Name the execution role to check (a role ARN)");
+            return true;
+        }
+        start(s, TUI_PERMIT_CHECK, true, false);
+        return true;
+    case TUI_ACT_REFRESH: start(s, TUI_PERMIT_VIEW, true, false); return true;
+    default: return tui_page_handle(&s->page, ev->action);
+    }
+}
+
+static size_t contexts(tui_screen *base, tui_ctx *out, size_t max)
+{
+    permit_screen *s = (permit_screen *)base;
+    if (max < 4)
+        return 0;
+    if (s->form_focus)
+        return tui_form_contexts(&s->form, out);
+    out[0] = TUI_CTX_PERMIT;
+    out[1] = TUI_CTX_PAGE;
+    return 2;
+}
+
+/* ---- drawing ---- */
+
+static void draw(tui_screen *base, WINDOW *win, tui_rect r)
+{
+    permit_screen *s = (permit_screen *)base;
+    if (r.h < 10 || r.w < 30)
+        return;
+    tui_draw_fill(win, r, TUI_STY_NORMAL);
+    int x = r.x + 1, w = r.w - 1, y = r.y;
+    tui_draw_fit(win, y++, x, w, TUI_STY_LABEL_FOCUS, tui_step_purpose(base->step));
+    int fh = tui_form_lines(&s->form);
+    tui_form_draw(&s->form, win, (tui_rect){y, x, fh, w}, s->form_focus);
+    y += fh;
+    if (wants_everyone(value(s, "principals")))
+        tui_draw_fit(win, y++, x, w, TUI_STY_ERROR, "!! \"*\" = every AWS account can pull: refused unless confirmed");
+    const char *st = s->status ? s->status : "e edits; r shows the policy; a allows, x revokes; k checks the role";
+    tui_draw_fit(win, y++, x, w, strncmp(st, "error", 5) == 0 ? TUI_STY_ERROR : TUI_STY_DIM, st);
+    tui_draw_hline(win, y++, r.x, r.w, s->form_focus ? TUI_STY_BORDER : TUI_STY_BORDER_FOCUS);
+    tui_rect pane = {y, r.x + 1, r.y + r.h - y, r.w - 1};
+    if (pane.h < 1)
+        return;
+    tui_page_layout(&s->page, pane.w);
+    tui_page_set_height(&s->page, pane.h);
+    tui_page_draw(&s->page, win, pane);
+}
+
+/* The repository of "<registry>/<repository>:<tag>" or "...@sha256:...". */
+static char *repository_of(const char *uri)
+{
+    const char *slash = strchr(uri, '/');
+    if (!slash)
+        return NULL;
+    const char *start = slash + 1;
+    size_t len = strcspn(start, ":@");
+    return len ? byoc_xasprintf("%.*s", (int)len, start) : NULL;
+}
+
+static void enter(tui_screen *base)
+{
+    permit_screen *s = (permit_screen *)base;
+    const tui_flow *f = tui_flow_get(base->app);
+    if (f->serial != s->flow_serial) {
+        s->flow_serial = f->serial;
+        char *repo = f->image_uri ? repository_of(f->image_uri) : NULL;
+        if (repo && strcmp(repo, value(s, "repository")) != 0) {
+            tui_form_set_value(&s->form, "repository", repo);
+            start(s, TUI_PERMIT_VIEW, true, false);
+        }
+        free(repo);
+    }
+    tui_screen_dirty(base);
+}
+
+static void title(tui_screen *base, char *buf, size_t size)
+{
+    permit_screen *s = (permit_screen *)base;
+    snprintf(buf, size, "4 Permit%s%s", *value(s, "repository") ? ": " : "", value(s, "repository"));
+}
+
+static void destroy(tui_screen *base)
+{
+    permit_screen *s = (permit_screen *)base;
+    tui_form_free(&s->form);
+    tui_page_free(&s->page);
+    free(s->status);
+    free(s);
+}
 
 static const tui_screen_ops ops = {
     .name = "permit",
-    .destroy = tui_info_screen_destroy,
-    .enter = tui_info_screen_enter,
-    .draw = tui_info_screen_draw,
-    .key = tui_info_screen_key,
-    .contexts = tui_info_screen_contexts,
+    .destroy = destroy,
+    .enter = enter,
+    .draw = draw,
+    .key = key,
+    .on_event = on_event,
+    .contexts = contexts,
+    .title = title,
 };
 
 tui_screen *tui_screen_permit_new(tui_app *app)
 {
-    return tui_info_screen_new(app, &ops, TUI_STEP_PERMIT, &text);
+    permit_screen *s = byoc_xcalloc(1, sizeof *s);
+    tui_screen_init(&s->base, &ops, app, TUI_CTX_STEP, TUI_STEP_PERMIT);
+    tui_form_init(&s->form);
+    tui_form_add_text(&s->form, "repository", "Repository", "", true, NULL, NULL);
+    size_t pi = tui_form_add_text(&s->form, "principals", "Principals", "", false, NULL, NULL);
+    tui_form_set_help(&s->form, pi, "role ARN, user ARN or 12-digit account; several: space-separated");
+    const char *role = getenv(BYOC_JOB_ROLE_ENV);
+    size_t ri = tui_form_add_text(&s->form, "role", "Execution role", role ? role : "", false, NULL, NULL);
+    tui_form_set_help(&s->form, ri, "the job's role ARN, for k (can it pull?)");
+    tui_page_init(&s->page);
+    return &s->base;
 }

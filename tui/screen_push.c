@@ -1,33 +1,433 @@
-/* screen_push: the Push step. ECR repository, login, tag and push with per-layer progress. */
+/* screen_push: the Push step. A small form (source image, target
+ * repository, tag, create when missing), the account's repositories to pick
+ * from (Enter puts one into the form), a warning when the repository name
+ * does not start with amazon-braket (a offers the prefix), then the push
+ * with a progress bar per layer (bytes and rate) and the resulting URI and
+ * digest; u puts the URI into the job form (flow.h) and goes to Run. The
+ * source comes from Build or the image browser (flow.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "aws/ecr.h"
+#include "background.h"
+#include "byoc/pushflow.h"
+#include "core/buf.h"
+#include "flow.h"
+#include "form.h"
+#include "list.h"
+#include "progress.h"
+#include "push_tasks.h"
 #include "screens.h"
-#include "step_page.h"
 #include "steps.h"
 
-static const char *const needs[] = {
-    "an image built in Build (or any local image on the engine %E)",
-    "AWS credentials: profile %A",
-    "a region: %R",
-    "a repository name; with the default job role it must start with amazon-braket",
-    NULL,
+#define MAX_LAYERS 64
+
+typedef enum { P_IDLE, P_PUSHING, P_DONE, P_FAILED } push_state;
+
+typedef struct layer_bar {
+    char id[72];
+    char status[64];
+    tui_progress bar;
+} layer_bar;
+
+typedef struct push_screen {
+    tui_screen base;
+    tui_form form;
+    bool form_focus;
+    tui_list repos;
+    uint64_t repos_task;
+    bool repos_loaded;
+    char *repos_error;
+    unsigned flow_serial;
+    push_state state;
+    byoc_task *running;
+    uint64_t running_id;
+    char *status;
+    char *error;
+    layer_bar layers[MAX_LAYERS];
+    size_t n_layers;
+    char *uri, *digest;
+    char **warnings;
+    size_t n_warnings;
+} push_screen;
+
+static const tui_column repo_columns[] = {
+    {"Repository", 20, 1, TUI_ALIGN_LEFT, TUI_SORT_TEXT},
+    {"URI", 20, 2, TUI_ALIGN_LEFT, TUI_SORT_TEXT},
 };
 
-static const tui_step_text text = {
-    .does = "Ensures the ECR repository exists (creating it on request), logs in with an ECR "
-            "token, tags and pushes the image with per-layer progress, and shows the digest.",
-    .needs = needs,
-    .cli = "byoc push REF --repository NAME [--tag T] [--create]",
-};
+static void replace(char **f, const char *v)
+{
+    free(*f);
+    *f = v ? byoc_xstrdup(v) : NULL;
+}
+
+static bool check_repo(const tui_form *f, const tui_field *field, const char *value, char *msg, size_t msgsize,
+                       void *ud)
+{
+    (void)f;
+    (void)field;
+    (void)ud;
+    char why[256];
+    if (byoc_ecr_repository_name_ok(value, why, sizeof why))
+        return true;
+    snprintf(msg, msgsize, "repository: %s", why);
+    return false;
+}
+
+/* ---- repositories ---- */
+
+static void start_repos(push_screen *s)
+{
+    const byoc_globals *g = tui_app_globals(s->base.app);
+    byoc_task *t = tui_app_start_background_task(s->base.app, &s->base, "list repositories", tui_push_repos_task,
+                                                 tui_push_args_new(g->profile, g->region), tui_push_args_free);
+    if (t)
+        s->repos_task = byoc_task_id(t);
+}
+
+static void repos_listed(push_screen *s, const json_t *list)
+{
+    tui_list_clear(&s->repos);
+    size_t i;
+    const json_t *r;
+    json_array_foreach(list, i, r) {
+        const char *name = json_string_value(json_object_get(r, "name"));
+        const char *cells[2] = {name, json_string_value(json_object_get(r, "uri"))};
+        tui_list_add(&s->repos, cells, byoc_xstrdup(name ? name : ""));
+    }
+    s->repos_loaded = true;
+    replace(&s->repos_error, NULL);
+}
+
+/* ---- push ---- */
+
+static layer_bar *layer(push_screen *s, const char *id)
+{
+    for (size_t i = 0; i < s->n_layers; i++)
+        if (strcmp(s->layers[i].id, id) == 0)
+            return &s->layers[i];
+    if (s->n_layers == MAX_LAYERS)
+        return NULL;
+    layer_bar *l = &s->layers[s->n_layers++];
+    snprintf(l->id, sizeof l->id, "%s", id);
+    char label[96];
+    snprintf(label, sizeof label, "%.12s", id);
+    tui_progress_init(&l->bar, label, true);
+    return l;
+}
+
+static void start_push(push_screen *s)
+{
+    tui_app *a = s->base.app;
+    if (s->running) {
+        tui_app_message(a, "A push is running");
+        return;
+    }
+    if (tui_form_validate(&s->form)) {
+        s->form_focus = true;
+        tui_app_error(a, "Fix the form first: %s", s->form.fields[s->form.focus].msg);
+        return;
+    }
+    const byoc_globals *g = tui_app_globals(a);
+    tui_push_args *args = tui_push_args_new(g->profile, g->region);
+    args->source = byoc_xstrdup(tui_form_value(&s->form, "source"));
+    args->repository = byoc_xstrdup(tui_form_value(&s->form, "repository"));
+    const char *tag = tui_form_value(&s->form, "tag");
+    args->tag = tag && *tag ? byoc_xstrdup(tag) : NULL;
+    args->create = strcmp(tui_form_value(&s->form, "create"), "true") == 0;
+    byoc_task *t = tui_app_start_task(a, &s->base, "push", tui_push_task, args, tui_push_args_free);
+    if (!t) {
+        tui_app_error(a, "could not start a task");
+        return;
+    }
+    s->running = t;
+    s->running_id = byoc_task_id(t);
+    s->state = P_PUSHING;
+    s->n_layers = 0;
+    replace(&s->error, NULL);
+    replace(&s->status, "starting");
+    s->base.wants_tick = true;
+}
+
+static void pushed(push_screen *s, const byoc_push_result *r)
+{
+    tui_app *a = s->base.app;
+    s->state = P_DONE;
+    replace(&s->uri, r->image_uri);
+    replace(&s->digest, r->digest);
+    for (size_t i = 0; i < s->n_layers; i++)
+        tui_progress_finish(&s->layers[i].bar);
+    for (size_t i = 0; i < s->n_warnings; i++)
+        free(s->warnings[i]);
+    free(s->warnings);
+    s->n_warnings = r->n_warnings;
+    s->warnings = byoc_xcalloc(r->n_warnings + 1, sizeof *s->warnings);
+    for (size_t i = 0; i < r->n_warnings; i++)
+        s->warnings[i] = byoc_xstrdup(r->warnings[i]);
+    tui_flow_set_pushed(a, r->image_uri, r->digest);
+    s->flow_serial = tui_flow_get(a)->serial;
+    tui_app_message(a, "Pushed %s", r->image_uri);
+    start_repos(s);
+}
+
+static void on_event(tui_screen *base, const byoc_event *ev)
+{
+    push_screen *s = (push_screen *)base;
+    if (ev->task_id == s->repos_task) {
+        if (ev->kind == BYOC_EV_DONE)
+            repos_listed(s, ev->result);
+        else if (ev->kind == BYOC_EV_ERROR)
+            replace(&s->repos_error, ev->err.message);
+        tui_screen_dirty(base);
+        return;
+    }
+    if (!s->running || ev->task_id != s->running_id)
+        return;
+    switch (ev->kind) {
+    case BYOC_EV_STATUS: replace(&s->status, ev->text); break;
+    case BYOC_EV_LOG:
+        if (ev->text && strncmp(ev->text, "warning: ", 9) == 0)
+            tui_app_message(base->app, "%s", ev->text);
+        break;
+    case BYOC_EV_PROGRESS:
+        if (ev->key) {
+            layer_bar *l = layer(s, ev->key);
+            if (l) {
+                snprintf(l->status, sizeof l->status, "%s", ev->text ? ev->text : "");
+                if (ev->total > 0 || ev->current > 0)
+                    tui_progress_update(&l->bar, ev->current, ev->total, tui_now_ms());
+            }
+        }
+        break;
+    case BYOC_EV_DONE:
+        s->running = NULL;
+        pushed(s, ev->result);
+        break;
+    case BYOC_EV_ERROR:
+        s->running = NULL;
+        s->state = P_FAILED;
+        replace(&s->error, ev->err.kind == BYOC_E_CANCELLED ? "cancelled" : ev->err.message);
+        break;
+    }
+    tui_screen_dirty(base);
+}
+
+static bool tick(tui_screen *base, uint64_t now)
+{
+    (void)now;
+    push_screen *s = (push_screen *)base;
+    if (!s->running)
+        base->wants_tick = false;
+    return s->running != NULL;
+}
+
+/* ---- keys ---- */
+
+static void braket_prefix(push_screen *s)
+{
+    const char *repo = tui_form_value(&s->form, "repository");
+    if (!repo || !*repo || byoc_push_braket_name_ok(repo)) {
+        tui_app_message(s->base.app, "The repository name is fine for the default job role");
+        return;
+    }
+    char *name = byoc_push_braket_name_suggestion(repo);
+    if (!name) {
+        tui_app_error(s->base.app, "amazon-braket-%s is not a valid repository name", repo);
+        return;
+    }
+    tui_form_set_value(&s->form, "repository", name);
+    tui_form_validate_field(&s->form, 1);
+    free(name);
+}
+
+static void use_in_job(push_screen *s)
+{
+    tui_app *a = s->base.app;
+    if (!s->uri) {
+        tui_app_message(a, "Push an image first (p)");
+        return;
+    }
+    tui_flow_set_pushed(a, s->uri, s->digest);
+    s->flow_serial = tui_flow_get(a)->serial;
+    tui_app_goto_step(a, TUI_STEP_RUN);
+}
+
+static bool key(tui_screen *base, const tui_keyev *ev)
+{
+    push_screen *s = (push_screen *)base;
+    if (s->form_focus) {
+        if (ev->action == TUI_ACT_CANCEL || ev->action == TUI_ACT_BACK) {
+            s->form_focus = false;
+            return true;
+        }
+        tui_form_result r = tui_form_handle(&s->form, ev->key, ev->action);
+        if (r == TUI_FORM_SUBMIT) {
+            s->form_focus = false;
+            start_push(s);
+        }
+        return r != TUI_FORM_IGNORED;
+    }
+    if (ev->action == TUI_ACT_OPEN && ev->row && ev->row->ctx == TUI_CTX_LIST) {
+        const char *name = tui_list_selected_data(&s->repos);
+        if (name) {
+            tui_form_set_value(&s->form, "repository", name);
+            tui_form_validate_field(&s->form, 1);
+            tui_app_message(base->app, "Repository: %s", name);
+        }
+        return true;
+    }
+    if (tui_list_handle(&s->repos, ev->key, ev->action))
+        return true;
+    switch (ev->action) {
+    case TUI_ACT_OPEN: s->form_focus = true; return true;
+    case TUI_ACT_PUSH_THIS: start_push(s); return true;
+    case TUI_ACT_USE_IN_JOB: use_in_job(s); return true;
+    case TUI_ACT_BRAKET_PREFIX: braket_prefix(s); return true;
+    case TUI_ACT_REFRESH: start_repos(s); return true;
+    default: return false;
+    }
+}
+
+static size_t contexts(tui_screen *base, tui_ctx *out, size_t max)
+{
+    push_screen *s = (push_screen *)base;
+    if (max < 4)
+        return 0;
+    if (s->form_focus)
+        return tui_form_contexts(&s->form, out);
+    size_t n = tui_list_contexts(&s->repos, out);
+    if (!s->repos.filtering)
+        out[n++] = TUI_CTX_PUSH;
+    return n;
+}
+
+/* ---- drawing ---- */
+
+static void draw_layers(push_screen *s, WINDOW *win, tui_rect r)
+{
+    uint64_t now = tui_now_ms();
+    int y = r.y;
+    size_t first = s->n_layers > (size_t)r.h ? s->n_layers - (size_t)r.h : 0;
+    for (size_t i = first; i < s->n_layers && y < r.y + r.h; i++, y++) {
+        layer_bar *l = &s->layers[i];
+        int sw = 18;
+        tui_draw_fit(win, y, r.x + 1, sw, TUI_STY_DIM, l->status);
+        tui_progress_draw(&l->bar, win, y, r.x + 1 + sw + 1, r.w - sw - 3, now);
+    }
+    if (s->n_layers == 0)
+        tui_draw_fit(win, r.y, r.x + 1, r.w - 1, TUI_STY_DIM, "(waiting for the engine)");
+}
+
+static void draw(tui_screen *base, WINDOW *win, tui_rect r)
+{
+    push_screen *s = (push_screen *)base;
+    if (!s->repos_task)
+        start_repos(s);
+    if (r.h < 10 || r.w < 30)
+        return;
+    tui_draw_fill(win, r, TUI_STY_NORMAL);
+    int x = r.x + 1, w = r.w - 1, y = r.y;
+    tui_draw_fit(win, y++, x, w, TUI_STY_LABEL_FOCUS, tui_step_purpose(base->step));
+    int fh = tui_form_lines(&s->form);
+    tui_form_draw(&s->form, win, (tui_rect){y, x, fh, w}, s->form_focus);
+    y += fh;
+    const char *repo = tui_form_value(&s->form, "repository");
+    if (repo && *repo && !byoc_push_braket_name_ok(repo)) {
+        tui_draw_fit(win, y++, x, w, TUI_STY_WARN,
+                     "! Not amazon-braket*: the default job role cannot pull it (a adds the prefix, or Permit)");
+    }
+    char buf[1024];
+    tui_style sty = TUI_STY_NORMAL;
+    switch (s->state) {
+    case P_IDLE: snprintf(buf, sizeof buf, "Ready: p pushes, e edits, Enter on a repository picks it"); sty = TUI_STY_DIM; break;
+    case P_PUSHING: snprintf(buf, sizeof buf, "Pushing: %s", s->status ? s->status : ""); sty = TUI_STY_LABEL_FOCUS; break;
+    case P_DONE: snprintf(buf, sizeof buf, "Pushed %s  (u: use in job)", s->uri ? s->uri : ""); sty = TUI_STY_OK; break;
+    case P_FAILED: snprintf(buf, sizeof buf, "Failed: %s", s->error ? s->error : ""); sty = TUI_STY_ERROR; break;
+    }
+    tui_draw_fit(win, y++, x, w, sty, buf);
+    if (s->state == P_DONE && s->digest) {
+        snprintf(buf, sizeof buf, "Digest %s", s->digest);
+        tui_draw_fit(win, y++, x, w, TUI_STY_NORMAL, buf);
+    }
+    bool show_layers = s->state != P_IDLE && s->n_layers;
+    tui_draw_hline(win, y, r.x, r.w, s->form_focus ? TUI_STY_BORDER : TUI_STY_BORDER_FOCUS);
+    tui_draw_fit(win, y, r.x + 2, r.w - 4, TUI_STY_HEADING,
+                 show_layers || s->state == P_PUSHING ? " Layers " : " Repositories (Enter picks) ");
+    y++;
+    tui_rect pane = {y, r.x, r.y + r.h - y, r.w};
+    if (pane.h < 1)
+        return;
+    if (show_layers || s->state == P_PUSHING)
+        draw_layers(s, win, pane);
+    else if (s->repos_error)
+        tui_draw_fit(win, pane.y, x, w, TUI_STY_ERROR, s->repos_error);
+    else
+        tui_list_draw(&s->repos, win, pane, !s->form_focus);
+}
+
+static void title(tui_screen *base, char *buf, size_t size)
+{
+    push_screen *s = (push_screen *)base;
+    const char *st[] = {"", ": pushing", ": pushed", ": failed"};
+    snprintf(buf, size, "3 Push%s", st[s->state]);
+}
+
+static void enter(tui_screen *base)
+{
+    push_screen *s = (push_screen *)base;
+    const tui_flow *f = tui_flow_get(base->app);
+    if (f->serial != s->flow_serial) {
+        s->flow_serial = f->serial;
+        if (f->image)
+            tui_form_set_value(&s->form, "source", f->image);
+    }
+    tui_screen_dirty(base);
+}
+
+static void destroy(tui_screen *base)
+{
+    push_screen *s = (push_screen *)base;
+    tui_form_free(&s->form);
+    tui_list_free(&s->repos);
+    free(s->repos_error);
+    free(s->status);
+    free(s->error);
+    free(s->uri);
+    free(s->digest);
+    for (size_t i = 0; i < s->n_warnings; i++)
+        free(s->warnings[i]);
+    free(s->warnings);
+    free(s);
+}
 
 static const tui_screen_ops ops = {
     .name = "push",
-    .destroy = tui_info_screen_destroy,
-    .enter = tui_info_screen_enter,
-    .draw = tui_info_screen_draw,
-    .key = tui_info_screen_key,
-    .contexts = tui_info_screen_contexts,
+    .destroy = destroy,
+    .enter = enter,
+    .draw = draw,
+    .key = key,
+    .on_event = on_event,
+    .contexts = contexts,
+    .tick = tick,
+    .title = title,
 };
 
 tui_screen *tui_screen_push_new(tui_app *app)
 {
-    return tui_info_screen_new(app, &ops, TUI_STEP_PUSH, &text);
+    push_screen *s = byoc_xcalloc(1, sizeof *s);
+    tui_screen_init(&s->base, &ops, app, TUI_CTX_STEP, TUI_STEP_PUSH);
+    tui_form_init(&s->form);
+    tui_form_add_text(&s->form, "source", "Source image", "", true, NULL, NULL);
+    tui_form_add_text(&s->form, "repository", "Repository", "", true, check_repo, NULL);
+    size_t tag = tui_form_add_text(&s->form, "tag", "Tag", "", false, NULL, NULL);
+    tui_form_set_help(&s->form, tag, "empty: the source's tag, else latest");
+    tui_form_add_toggle(&s->form, "create", "Create if missing", true);
+    tui_list_init(&s->repos, repo_columns, 2);
+    s->repos.data_free = free;
+    s->repos.empty_text = "No repositories yet: type a name, Create if missing is on";
+    return &s->base;
 }

@@ -1,35 +1,582 @@
-/* screen_run: the Run step. The job form, local validation, upload and CreateJob, or local mode. */
+/* screen_run: the Run step. The job form (run_form.h: grouped fields,
+ * inline errors from the backend's validation), a review page with the
+ * exact CreateJob request from a dry run (run_review.h), then the real
+ * submit with its progress in the log pane; on success the job goes to
+ * Monitor (flow.h). "Run on: this machine" runs the job container on the
+ * local engine (byoc/localrun.h) with its output in the log pane.
+ *
+ * The form is read from byoc.json on first show and saved back after a
+ * successful submit; the image URI comes from Push (flow.h) when it
+ * changes. Every backend call is a task. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <jansson.h>
+
+#include "background.h"
+#include "byoc/jobsubmit.h"
+#include "byoc/localrun.h"
+#include "core/buf.h"
+#include "flow.h"
+#include "logview.h"
+#include "progress.h"
+#include "run_form.h"
+#include "run_review.h"
 #include "screens.h"
-#include "step_page.h"
 #include "steps.h"
 
-static const char *const needs[] = {
-    "the image URI (from Push or the image browser)",
-    "the source module and its entry point, under %P",
-    "AWS: an execution role and an S3 location for the outputs (region %R)",
-    "local mode: only the Docker engine %E",
-    NULL,
-};
+#define TALL_MIN 34
 
-static const tui_step_text text = {
-    .does = "Fills in the job form (the fields of AwsQuantumJob.create with their defaults), "
-            "validates everything locally first, uploads the source module to S3 and creates "
-            "the job; or, in local mode, runs the job container on the local engine under "
-            "the same container contract.",
-    .needs = needs,
-    .cli = "byoc preflight ...; byoc run --image-uri URI --source-module PATH --entry-point MOD",
-};
+typedef enum { R_IDLE, R_PLANNING, R_SUBMITTING, R_SUBMITTED, R_LOCAL, R_LOCAL_DONE, R_FAILED } run_state;
+
+typedef struct run_screen {
+    tui_screen base;
+    tui_form form;
+    bool form_focus;
+    bool form_dirty;
+    bool started;
+    uint64_t load_task;
+    unsigned flow_serial;
+    tui_logview log;
+    run_state state;
+    byoc_task *running;
+    uint64_t running_id;
+    uint64_t start_ms, end_ms;
+    long shown_secs;
+    char *status;            /* the last STATUS text of the running task */
+    char *error;
+    char *job_arn;
+    char *job_name;
+    char *job_status;
+    char *output_dir;        /* local run */
+    byoc_jobspec pending;    /* the reviewed spec, sent on y */
+    bool have_pending;
+    bool pending_local;
+} run_screen;
+
+static double now_secs(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void log_line(run_screen *s, const char *text)
+{
+    tui_logview_append(&s->log, text, now_secs());
+}
+
+static void replace(char **field, const char *v)
+{
+    free(*field);
+    *field = v ? byoc_xstrdup(v) : NULL;
+}
+
+static void set_running(run_screen *s, byoc_task *t, run_state st)
+{
+    s->running = t;
+    s->running_id = t ? byoc_task_id(t) : 0;
+    s->base.wants_tick = t != NULL;
+    if (t) {
+        s->state = st;
+        s->start_ms = tui_now_ms();
+        s->end_ms = 0;
+        s->shown_secs = -1;
+        replace(&s->status, NULL);
+        replace(&s->error, NULL);
+    }
+}
+
+static byoc_aws_config_opts aws_opts(run_screen *s)
+{
+    const byoc_globals *g = tui_app_globals(s->base.app);
+    return (byoc_aws_config_opts){.profile = g->profile, .region = g->region};
+}
+
+/* ---- byoc.json and flow ---- */
+
+static void start_load(run_screen *s)
+{
+    byoc_task *t = tui_app_start_background_task(s->base.app, &s->base, "byoc.json", tui_run_load_task,
+                                                 byoc_xstrdup(tui_app_project(s->base.app)), free);
+    if (t)
+        s->load_task = byoc_task_id(t);
+}
+
+static void take_flow_image(run_screen *s)
+{
+    const tui_flow *f = tui_flow_get(s->base.app);
+    if (f->serial == s->flow_serial)
+        return;
+    s->flow_serial = f->serial;
+    const char *cur = tui_form_value(&s->form, "image_uri");
+    if (f->image_uri && (!cur || strcmp(cur, f->image_uri) != 0)) {
+        tui_form_set_value(&s->form, "image_uri", f->image_uri);
+        tui_app_message(s->base.app, "Run: image URI from Push: %s", f->image_uri);
+    }
+}
+
+static void remember(run_screen *s)
+{
+    tui_run_remember_args *a = byoc_xcalloc(1, sizeof *a);
+    a->project_dir = byoc_xstrdup(tui_app_project(s->base.app));
+    tui_run_form_to_spec(&s->form, false, &a->spec, NULL);
+    tui_app_start_background_task(s->base.app, &s->base, "remember the job form", tui_run_remember_task, a,
+                                  tui_run_remember_args_free);
+}
+
+/* ---- review and send ---- */
+
+static void send_pending(tui_app *a, void *ud);
+
+static bool form_ok(run_screen *s)
+{
+    if (tui_run_form_validate(&s->form) == 0)
+        return true;
+    s->form_focus = true;
+    tui_app_error(s->base.app, "Fix the job form first: %s", s->form.fields[s->form.focus].msg);
+    return false;
+}
+
+static void review(run_screen *s)
+{
+    tui_app *a = s->base.app;
+    if (s->running) {
+        tui_app_message(a, "A %s is running: c cancels it", s->state == R_LOCAL ? "local run" : "submit");
+        return;
+    }
+    if (!form_ok(s))
+        return;
+    if (s->have_pending)
+        byoc_jobspec_free(&s->pending);
+    tui_run_form_to_spec(&s->form, true, &s->pending, NULL);
+    s->have_pending = true;
+    s->pending_local = tui_run_form_local(&s->form);
+    if (s->pending_local) {
+        json_t *plan = json_pack("{s:o}", "local", byoc_jobspec_to_json(&s->pending));
+        tui_app_push(a, tui_run_review_new(a, "5 Run: review the local run", plan, send_pending, s));
+        json_decref(plan);
+        return;
+    }
+    byoc_job_submit_args *args = byoc_xcalloc(1, sizeof *args);
+    byoc_jobspec_init(&args->spec);
+    tui_run_form_to_spec(&s->form, true, &args->spec, NULL);
+    args->opts.aws = aws_opts(s);
+    args->opts.dry_run = true;
+    args->opts.image_check = byoc_job_ecr_image_check;
+    byoc_task *t = tui_app_start_task(a, &s->base, "plan the job", byoc_job_submit_task_fn, args,
+                                      byoc_job_submit_args_free);
+    if (!t) {
+        tui_app_error(a, "could not start a task");
+        return;
+    }
+    tui_logview_clear(&s->log);
+    log_line(s, "Resolving the request (region, account, role, bucket, image)...");
+    set_running(s, t, R_PLANNING);
+}
+
+static void planned(run_screen *s, const byoc_job_result *r)
+{
+    tui_app *a = s->base.app;
+    s->state = R_IDLE;
+    /* the name shown is the name sent */
+    if (!s->pending.job_name && r->plan.job_name)
+        byoc_jobspec_set(&s->pending.job_name, r->plan.job_name);
+    json_t *plan = byoc_job_result_json(r);
+    tui_app_push(a, tui_run_review_new(a, "5 Run: review the request", plan, send_pending, s));
+    json_decref(plan);
+    log_line(s, "Review the request: y sends it, q goes back");
+}
+
+static void send_pending(tui_app *a, void *ud)
+{
+    run_screen *s = ud;
+    if (!s->have_pending || s->running)
+        return;
+    if (s->pending_local) {
+        byoc_local_run_args *args = byoc_xcalloc(1, sizeof *args);
+        args->spec = s->pending;
+        s->have_pending = false;
+        args->opts.aws = aws_opts(s);
+        args->opts.output_parent = tui_app_project(a);
+        byoc_task *t = tui_app_start_task(a, &s->base, "local run", byoc_local_run_task_fn, args,
+                                          byoc_local_run_args_free);
+        if (!t) {
+            tui_app_error(a, "could not start a task");
+            return;
+        }
+        tui_logview_clear(&s->log);
+        log_line(s, "Starting the job container on the local engine...");
+        set_running(s, t, R_LOCAL);
+        return;
+    }
+    byoc_job_submit_args *args = byoc_xcalloc(1, sizeof *args);
+    args->spec = s->pending;
+    s->have_pending = false;
+    args->opts.aws = aws_opts(s);
+    args->opts.image_check = byoc_job_ecr_image_check;
+    byoc_task *t = tui_app_start_task(a, &s->base, "submit the job", byoc_job_submit_task_fn, args,
+                                      byoc_job_submit_args_free);
+    if (!t) {
+        tui_app_error(a, "could not start a task");
+        return;
+    }
+    log_line(s, "Sending...");
+    set_running(s, t, R_SUBMITTING);
+}
+
+static void submitted(run_screen *s, const byoc_job_result *r)
+{
+    tui_app *a = s->base.app;
+    s->state = R_SUBMITTED;
+    s->end_ms = tui_now_ms();
+    replace(&s->job_arn, r->job_arn);
+    replace(&s->job_name, r->plan.job_name);
+    replace(&s->job_status, r->status);
+    char *line = byoc_xasprintf("Created %s (%s)", r->job_arn ? r->job_arn : "?", r->status ? r->status : "?");
+    log_line(s, line);
+    free(line);
+    remember(s);
+    s->form_dirty = false;
+    if (r->job_arn) {
+        tui_flow_set_job(a, r->job_arn);
+        s->flow_serial = tui_flow_get(a)->serial;
+        tui_app_goto_step(a, TUI_STEP_MONITOR);
+        tui_app_message(a, "Job %s created", r->plan.job_name ? r->plan.job_name : r->job_arn);
+    }
+}
+
+static void local_done(run_screen *s, const byoc_local_run_result *r)
+{
+    tui_app *a = s->base.app;
+    s->state = R_LOCAL_DONE;
+    s->end_ms = tui_now_ms();
+    replace(&s->job_arn, r->job_arn);
+    replace(&s->job_name, r->job_name);
+    replace(&s->job_status, r->status);
+    replace(&s->output_dir, r->output_dir);
+    char *line = byoc_xasprintf("Local job %s %s%s%s; files in %s", r->job_name ? r->job_name : "?",
+                                r->status ? r->status : "?", r->failure_reason ? ": " : "",
+                                r->failure_reason ? r->failure_reason : "", r->output_dir ? r->output_dir : "?");
+    log_line(s, line);
+    free(line);
+    remember(s);
+    if (r->job_arn) {
+        tui_flow_set_job(a, r->job_arn);
+        s->flow_serial = tui_flow_get(a)->serial;
+    }
+}
+
+static void failed(run_screen *s, const byoc_err *err)
+{
+    s->end_ms = tui_now_ms();
+    s->state = R_FAILED;
+    replace(&s->error, err->kind == BYOC_E_CANCELLED ? "cancelled" : err->message);
+    char *line = byoc_xasprintf("error: %s%s%s", err->what[0] ? err->what : "", err->what[0] ? ": " : "",
+                                err->message);
+    log_line(s, line);
+    free(line);
+    /* a validation problem points at its field */
+    if (err->kind == BYOC_E_USAGE) {
+        tui_form_validate(&s->form);
+        s->form_focus = true;
+    }
+}
+
+/* ---- events ---- */
+
+static void on_event(tui_screen *base, const byoc_event *ev)
+{
+    run_screen *s = (run_screen *)base;
+    if (ev->task_id == s->load_task) {
+        if (ev->kind == BYOC_EV_DONE && ev->result && !s->form_dirty) {
+            tui_run_form_from_spec(&s->form, ev->result);
+            s->flow_serial = (unsigned)-1;    /* a pushed image wins over byoc.json */
+            take_flow_image(s);
+        }
+        if (ev->kind == BYOC_EV_ERROR)
+            tui_app_error(base->app, "byoc.json: %s", ev->err.message);
+        if (ev->kind == BYOC_EV_DONE || ev->kind == BYOC_EV_ERROR)
+            s->load_task = 0;
+        tui_screen_dirty(base);
+        return;
+    }
+    if (!s->running || ev->task_id != s->running_id)
+        return;
+    run_state st = s->state;
+    switch (ev->kind) {
+    case BYOC_EV_LOG: log_line(s, ev->text ? ev->text : ""); break;
+    case BYOC_EV_STATUS:
+        replace(&s->status, ev->text);
+        if (ev->text)
+            log_line(s, ev->text);
+        break;
+    case BYOC_EV_PROGRESS: {
+        char a[32], b[32];
+        char *text = byoc_xasprintf("%s %s / %s", ev->key ? ev->key : "upload", tui_fmt_bytes(ev->current, a, sizeof a),
+                                    ev->total >= 0 ? tui_fmt_bytes(ev->total, b, sizeof b) : "?");
+        replace(&s->status, text);
+        free(text);
+        break;
+    }
+    case BYOC_EV_DONE:
+        set_running(s, NULL, st);
+        if (st == R_PLANNING)
+            planned(s, ev->result);
+        else if (st == R_SUBMITTING)
+            submitted(s, ev->result);
+        else
+            local_done(s, ev->result);
+        break;
+    case BYOC_EV_ERROR:
+        set_running(s, NULL, st);
+        failed(s, &ev->err);
+        break;
+    }
+    tui_screen_dirty(base);
+}
+
+static bool tick(tui_screen *base, uint64_t now)
+{
+    run_screen *s = (run_screen *)base;
+    if (!s->running) {
+        base->wants_tick = false;
+        return false;
+    }
+    long secs = (long)((now - s->start_ms) / 1000);
+    if (secs == s->shown_secs)
+        return false;
+    s->shown_secs = secs;
+    return true;
+}
+
+/* ---- keys ---- */
+
+static void show_job(run_screen *s)
+{
+    tui_app *a = s->base.app;
+    if (!s->job_arn) {
+        tui_app_message(a, "No job yet: s reviews and sends the form");
+        return;
+    }
+    tui_flow_set_job(a, s->job_arn);
+    s->flow_serial = tui_flow_get(a)->serial;
+    tui_app_goto_step(a, TUI_STEP_MONITOR);
+}
+
+static void stop(run_screen *s)
+{
+    if (!s->running) {
+        tui_app_message(s->base.app, "Nothing runs: s reviews and sends the form");
+        return;
+    }
+    byoc_task_cancel(s->running);
+    log_line(s, "Cancelling...");
+}
+
+static bool form_key(run_screen *s, const tui_keyev *ev)
+{
+    if (ev->action == TUI_ACT_CANCEL || ev->action == TUI_ACT_BACK) {
+        tui_form_validate_field(&s->form, s->form.focus);
+        s->form_focus = false;
+        return true;
+    }
+    tui_form_result r = tui_form_handle(&s->form, ev->key, ev->action);
+    if (r == TUI_FORM_IGNORED)
+        return false;
+    if (ev->action != TUI_ACT_NEXT_FIELD && ev->action != TUI_ACT_PREV_FIELD && ev->action != TUI_ACT_ACCEPT &&
+        ev->action != TUI_ACT_SUBMIT)
+        s->form_dirty = true;
+    if (r == TUI_FORM_SUBMIT) {
+        s->form_focus = false;
+        review(s);
+    }
+    return true;
+}
+
+static bool key(tui_screen *base, const tui_keyev *ev)
+{
+    run_screen *s = (run_screen *)base;
+    if (s->form_focus)
+        return form_key(s, ev);
+    if (tui_logview_handle(&s->log, ev->key, ev->action))
+        return true;
+    switch (ev->action) {
+    case TUI_ACT_OPEN: s->form_focus = true; return true;
+    case TUI_ACT_SUBMIT: review(s); return true;
+    case TUI_ACT_SHOW_JOB: show_job(s); return true;
+    case TUI_ACT_STOP: stop(s); return true;
+    default: return false;
+    }
+}
+
+static size_t contexts(tui_screen *base, tui_ctx *out, size_t max)
+{
+    run_screen *s = (run_screen *)base;
+    if (max < 4)
+        return 0;
+    size_t n = 0;
+    if (s->form_focus) {
+        n = tui_form_contexts(&s->form, out);
+    } else if (s->log.searching) {
+        n = tui_logview_contexts(&s->log, out);
+        out[n++] = TUI_CTX_RUN;
+    } else {
+        out[n++] = TUI_CTX_RUN;
+        n += tui_logview_contexts(&s->log, out + n);
+    }
+    return n;
+}
+
+/* ---- drawing ---- */
+
+static void draw_summary(run_screen *s, WINDOW *win, int y, int x, int w)
+{
+    const char *img = tui_form_value(&s->form, "image_uri");
+    const char *src = tui_form_value(&s->form, "source_module");
+    const char *ep = tui_form_value(&s->form, "entry_point");
+    const char *dev = tui_form_value(&s->form, "device");
+    const char *it = tui_form_value(&s->form, "instance_type");
+    char *l1 = byoc_xasprintf("Image %s", img && *img ? img : "(the Braket base image)");
+    char *l2 = byoc_xasprintf("Source %s  entry %s", src && *src ? src : "(none)", ep && *ep ? ep : "(module name)");
+    char *l3 = byoc_xasprintf("Device %s  instance %s  on %s", dev && *dev ? dev : BYOC_JOB_DEFAULT_DEVICE,
+                              it && *it ? it : BYOC_JOB_DEFAULT_INSTANCE_TYPE,
+                              tui_run_form_local(&s->form) ? "this machine" : "Amazon Braket");
+    tui_draw_fit(win, y, x, w, TUI_STY_NORMAL, l1);
+    tui_draw_fit(win, y + 1, x, w, TUI_STY_NORMAL, l2);
+    tui_draw_fit(win, y + 2, x, w, TUI_STY_NORMAL, l3);
+    free(l1);
+    free(l2);
+    free(l3);
+}
+
+static void draw_status(run_screen *s, WINDOW *win, int y, int x, int w)
+{
+    char el[32], buf[1024];
+    uint64_t end = s->end_ms ? s->end_ms : tui_now_ms();
+    tui_fmt_duration((int64_t)((end - s->start_ms) / 1000), el, sizeof el);
+    tui_style sty = TUI_STY_NORMAL;
+    switch (s->state) {
+    case R_IDLE:
+        snprintf(buf, sizeof buf, "Ready: e edits the form, s reviews the request before sending");
+        sty = TUI_STY_DIM;
+        break;
+    case R_PLANNING: snprintf(buf, sizeof buf, "Resolving the request...  %s", el); break;
+    case R_SUBMITTING:
+        snprintf(buf, sizeof buf, "Submitting: %s  %s", s->status ? s->status : "...", el);
+        sty = TUI_STY_LABEL_FOCUS;
+        break;
+    case R_LOCAL:
+        snprintf(buf, sizeof buf, "Local run: %s  %s  (c cancels)", s->status ? s->status : "...", el);
+        sty = TUI_STY_LABEL_FOCUS;
+        break;
+    case R_SUBMITTED:
+        snprintf(buf, sizeof buf, "Created %s (%s)  m shows it in Monitor", s->job_name ? s->job_name : "",
+                 s->job_status ? s->job_status : "");
+        sty = TUI_STY_OK;
+        break;
+    case R_LOCAL_DONE:
+        snprintf(buf, sizeof buf, "Local job %s %s in %s  m shows it in Monitor", s->job_name ? s->job_name : "",
+                 s->job_status ? s->job_status : "", el);
+        sty = s->job_status && strcmp(s->job_status, "COMPLETED") == 0 ? TUI_STY_OK : TUI_STY_ERROR;
+        break;
+    case R_FAILED:
+        snprintf(buf, sizeof buf, "Failed: %s", s->error ? s->error : "");
+        sty = TUI_STY_ERROR;
+        break;
+    }
+    tui_draw_fit(win, y, x, w, sty, buf);
+}
+
+static void draw(tui_screen *base, WINDOW *win, tui_rect r)
+{
+    run_screen *s = (run_screen *)base;
+    if (!s->started) {
+        s->started = true;
+        start_load(s);
+    }
+    if (r.h < 8 || r.w < 30)
+        return;
+    tui_draw_fill(win, r, TUI_STY_NORMAL);
+    int x = r.x + 1, w = r.w - 1, y = r.y;
+    tui_draw_fit(win, y++, x, w, TUI_STY_LABEL_FOCUS, tui_step_purpose(base->step));
+    if (s->form_focus || r.h >= TALL_MIN) {
+        int fh = tui_form_lines(&s->form);
+        if (fh > r.h - 5)
+            fh = r.h - 5;
+        tui_form_scroll(&s->form, fh);
+        tui_form_draw(&s->form, win, (tui_rect){y, x, fh, w}, s->form_focus);
+        y += fh;
+    } else {
+        draw_summary(s, win, y, x, w);
+        y += 3;
+    }
+    draw_status(s, win, y++, x, w);
+    tui_draw_hline(win, y, r.x, r.w, s->form_focus ? TUI_STY_BORDER : TUI_STY_BORDER_FOCUS);
+    tui_draw_fit(win, y, r.x + 2, r.w - 4, TUI_STY_HEADING, " Progress and output ");
+    y++;
+    tui_rect pane = {y, r.x, r.y + r.h - y, r.w};
+    if (pane.h >= 1)
+        tui_logview_draw(&s->log, win, pane, !s->form_focus);
+}
+
+static void title(tui_screen *base, char *buf, size_t size)
+{
+    run_screen *s = (run_screen *)base;
+    switch (s->state) {
+    case R_PLANNING: snprintf(buf, size, "5 Run: resolving"); break;
+    case R_SUBMITTING: snprintf(buf, size, "5 Run: submitting"); break;
+    case R_LOCAL: snprintf(buf, size, "5 Run: running locally"); break;
+    case R_SUBMITTED: snprintf(buf, size, "5 Run: created %s", s->job_name ? s->job_name : ""); break;
+    case R_LOCAL_DONE: snprintf(buf, size, "5 Run: local job %s", s->job_status ? s->job_status : ""); break;
+    case R_FAILED: snprintf(buf, size, "5 Run: failed"); break;
+    default: snprintf(buf, size, "5 Run"); break;
+    }
+}
+
+static void enter(tui_screen *base)
+{
+    run_screen *s = (run_screen *)base;
+    take_flow_image(s);
+    tui_screen_dirty(base);
+}
+
+static void destroy(tui_screen *base)
+{
+    run_screen *s = (run_screen *)base;
+    tui_form_free(&s->form);
+    tui_logview_free(&s->log);
+    if (s->have_pending)
+        byoc_jobspec_free(&s->pending);
+    free(s->status);
+    free(s->error);
+    free(s->job_arn);
+    free(s->job_name);
+    free(s->job_status);
+    free(s->output_dir);
+    free(s);
+}
 
 static const tui_screen_ops ops = {
     .name = "run",
-    .destroy = tui_info_screen_destroy,
-    .enter = tui_info_screen_enter,
-    .draw = tui_info_screen_draw,
-    .key = tui_info_screen_key,
-    .contexts = tui_info_screen_contexts,
+    .destroy = destroy,
+    .enter = enter,
+    .draw = draw,
+    .key = key,
+    .on_event = on_event,
+    .contexts = contexts,
+    .tick = tick,
+    .title = title,
 };
 
 tui_screen *tui_screen_run_new(tui_app *app)
 {
-    return tui_info_screen_new(app, &ops, TUI_STEP_RUN, &text);
+    run_screen *s = byoc_xcalloc(1, sizeof *s);
+    tui_screen_init(&s->base, &ops, app, TUI_CTX_STEP, TUI_STEP_RUN);
+    tui_form_init(&s->form);
+    tui_run_form_build(&s->form, tui_app_project(app));
+    tui_logview_init(&s->log, 5000, 4u << 20);
+    return &s->base;
 }

@@ -10,7 +10,6 @@
 
 typedef struct feed_result {
     char engine[128];
-    char *engine_why;    /* the whole error when there is no engine, or NULL */
     char *profile;       /* NULL: keep the first guess */
     char *region;
     char *aws_why;       /* the config error, or NULL */
@@ -31,7 +30,6 @@ static void feed_args_free(void *p)
 static void feed_result_free(void *p)
 {
     feed_result *r = p;
-    free(r->engine_why);
     free(r->profile);
     free(r->region);
     free(r->aws_why);
@@ -69,8 +67,6 @@ static int feed_task(byoc_task *t, void *arg, void **result, void (**result_free
     int rc = new_failed ? -1 : byoc_engine_ping(e, t, &info, &eerr);
     byoc_engine_free(e);
     tui_status_engine_text(rc, new_failed, &info, &eerr, r->engine, sizeof r->engine);
-    if (rc != 0)
-        r->engine_why = byoc_xstrdup(eerr.message);
 
     byoc_aws_client *c = NULL;
     byoc_err aerr;

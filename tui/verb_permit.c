@@ -30,30 +30,6 @@ static void print_log(const byoc_event *ev, void *ud)
         fprintf(stderr, "%s\n", ev->text);
 }
 
-typedef struct {
-    byoc_aws_client *client;
-    const byoc_permit_opts *opts;
-    const char *check_role;
-} permit_args;
-
-static int edit_task(byoc_task *t, void *arg, void **result, void (**result_free)(void *), byoc_err *err)
-{
-    permit_args *a = arg;
-    byoc_permit_result *r = byoc_xcalloc(1, sizeof *r);
-    *result = r;
-    *result_free = NULL;
-    return byoc_permit_run(a->client, t, a->opts, r, err);
-}
-
-static int check_task(byoc_task *t, void *arg, void **result, void (**result_free)(void *), byoc_err *err)
-{
-    permit_args *a = arg;
-    byoc_pull_check *r = byoc_xcalloc(1, sizeof *r);
-    *result = r;
-    *result_free = NULL;
-    return byoc_permit_check_pull(a->client, t, a->opts->repository, a->check_role, r, err);
-}
-
 static void print_policy(const json_t *policy)
 {
     char *text = json_dumps(policy, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
@@ -158,19 +134,18 @@ int verb_permit(const byoc_globals *g, int argc, char **argv, byoc_err *err)
         rc = byoc_err_exit_code(err->kind);
         goto out;
     }
-    permit_args a = {client, &o, check};
+    byoc_permit_job *job = byoc_permit_job_new(client, &o, check);
     void *result = NULL;
     void (*result_free)(void *) = NULL;
-    if (check) {
-        int r = byoc_task_run_sync("permit", check_task, &a, &result, &result_free, err, print_log, NULL);
-        rc = r == 0 ? show_check(g, result) : byoc_err_exit_code(err->kind);
-        byoc_pull_check_free(result);
-    } else {
-        int r = byoc_task_run_sync("permit", edit_task, &a, &result, &result_free, err, print_log, NULL);
-        rc = r == 0 ? show_edit(g, &o, result) : byoc_err_exit_code(err->kind);
-        byoc_permit_result_free(result);
-    }
-    free(result);
+    int r = byoc_task_run_sync("permit", check ? byoc_permit_check_task : byoc_permit_edit_task, job, &result,
+                               &result_free, err, print_log, NULL);
+    if (r != 0)
+        rc = byoc_err_exit_code(err->kind);
+    else
+        rc = check ? show_check(g, result) : show_edit(g, &o, result);
+    if (result_free)
+        result_free(result);
+    byoc_permit_job_free(job);
     byoc_aws_client_free(client);
 out:
     free(allow.v);

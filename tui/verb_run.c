@@ -1,4 +1,5 @@
-/* byoc run: create a Braket Hybrid Job from the flags (backend/byoc/jobsubmit.h).
+/* byoc run: create a Braket Hybrid Job from the flags (backend/byoc/jobsubmit.h),
+ * or with --local run it in its container on the local engine (backend/byoc/localrun.h).
  * Progress on stderr; the job ARN on stdout (or, with --json, one document).
  * On success the form is remembered in the project's byoc.json ("job") when
  * that file exists. Ctrl-C cancels (an upload in flight is aborted). */
@@ -14,6 +15,7 @@
 #include "aws/braket.h"
 #include "byoc/jobspec.h"
 #include "byoc/jobsubmit.h"
+#include "byoc/localrun.h"
 #include "byoc/project.h"
 #include "core/buf.h"
 #include "core/log.h"
@@ -44,7 +46,9 @@ enum {
     OPT_WAIT,
     OPT_DRY_RUN,
     OPT_LOCAL,
-    OPT_LOCAL_ONLY,
+    OPT_UPLOAD,
+    OPT_WITH_CREDENTIALS,
+    OPT_HOST_NETWORK,
 };
 
 static const struct option OPTIONS[] = {
@@ -72,9 +76,9 @@ static const struct option OPTIONS[] = {
     {"wait", no_argument, NULL, OPT_WAIT},
     {"dry-run", no_argument, NULL, OPT_DRY_RUN},
     {"local", no_argument, NULL, OPT_LOCAL},
-    {"upload", no_argument, NULL, OPT_LOCAL_ONLY},
-    {"with-credentials", no_argument, NULL, OPT_LOCAL_ONLY},
-    {"host-network", no_argument, NULL, OPT_LOCAL_ONLY},
+    {"upload", no_argument, NULL, OPT_UPLOAD},
+    {"with-credentials", no_argument, NULL, OPT_WITH_CREDENTIALS},
+    {"host-network", no_argument, NULL, OPT_HOST_NETWORK},
     {NULL, 0, NULL, 0},
 };
 
@@ -111,6 +115,7 @@ static bool numeric_flag(int opt)
 
 typedef struct {
     bool wait, dry_run;
+    bool local, upload, with_credentials, host_network;
 } run_flags;
 
 /* Parse argv into the spec. Returns 0 or the usage exit code with err set. */
@@ -155,11 +160,10 @@ static int parse_args(int argc, char **argv, byoc_jobspec *s, run_flags *f, byoc
             break;
         case OPT_WAIT: f->wait = true; break;
         case OPT_DRY_RUN: f->dry_run = true; break;
-        case OPT_LOCAL:
-        case OPT_LOCAL_ONLY:
-            return byoc_cli_usage(err, argv[optind - 1],
-                                  "local mode is not in this build: run on Amazon Braket (drop --local and its "
-                                  "--upload/--with-credentials/--host-network)");
+        case OPT_LOCAL: f->local = true; break;
+        case OPT_UPLOAD: f->upload = true; break;
+        case OPT_WITH_CREDENTIALS: f->with_credentials = true; break;
+        case OPT_HOST_NETWORK: f->host_network = true; break;
         case ':':
             return byoc_cli_usage(err, argv[optind - 1], "needs a value");
         default:
@@ -168,6 +172,14 @@ static int parse_args(int argc, char **argv, byoc_jobspec *s, run_flags *f, byoc
     }
     if (optind < argc)
         return byoc_cli_usage(err, "run", "takes no positional arguments (got '%s')", argv[optind]);
+    if (!f->local && (f->upload || f->with_credentials || f->host_network))
+        return byoc_cli_usage(err,
+                              f->upload ? "--upload" : f->with_credentials ? "--with-credentials" : "--host-network",
+                              "only with --local");
+    if (f->local && f->dry_run)
+        return byoc_cli_usage(err, "--dry-run", "not with --local (a local run creates nothing on AWS)");
+    if (f->local && !s->image_uri)
+        return byoc_cli_usage(err, "--image-uri", "is required: the image on the local engine to run");
     if (!s->image_uri)
         return byoc_cli_usage(err, "--image-uri", "is required: the ECR image of the job (<account>.dkr.ecr.<region>."
                                                   "amazonaws.com/<repository>:<tag>)");
@@ -232,7 +244,8 @@ static void print_event(printer *p, const byoc_event *ev)
     fflush(stderr);
 }
 
-static int submit(const byoc_jobspec *spec, const byoc_job_submit_opts *opts, byoc_job_result *res, byoc_err *err)
+/* Run fn(arg) as a task, printing its events, with Ctrl-C as cancel. */
+static int run_printing(byoc_task_fn fn, void *arg, byoc_err *err)
 {
     byoc_evq *q = byoc_evq_new();
     struct sigaction sa = {.sa_handler = on_signal}, old_int, old_term;
@@ -240,11 +253,7 @@ static int submit(const byoc_jobspec *spec, const byoc_job_submit_opts *opts, by
     interrupted = 0;
     sigaction(SIGINT, &sa, &old_int);
     sigaction(SIGTERM, &sa, &old_term);
-    run_arg *a = byoc_xcalloc(1, sizeof *a);
-    a->spec = spec;
-    a->opts = opts;
-    a->result = res;
-    byoc_task *t = byoc_task_start(q, "run", run_task, a, free);
+    byoc_task *t = byoc_task_start(q, "run", fn, arg, free);
     printer p = {.last_pct_step = -1};
     bool done = false, cancel_sent = false;
     int rc = -1;
@@ -273,6 +282,67 @@ static int submit(const byoc_jobspec *spec, const byoc_job_submit_opts *opts, by
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
     return rc;
+}
+
+static int submit(const byoc_jobspec *spec, const byoc_job_submit_opts *opts, byoc_job_result *res, byoc_err *err)
+{
+    run_arg *a = byoc_xcalloc(1, sizeof *a);
+    a->spec = spec;
+    a->opts = opts;
+    a->result = res;
+    return run_printing(run_task, a, err);
+}
+
+/* ---- --local ---- */
+
+typedef struct {
+    const byoc_jobspec *spec;
+    const byoc_local_run_opts *opts;
+    byoc_local_run_result *result;
+} local_arg;
+
+static int local_task(byoc_task *t, void *arg, void **result, void (**result_free)(void *), byoc_err *err)
+{
+    local_arg *a = arg;
+    *result = NULL;
+    *result_free = NULL;
+    return byoc_local_run(a->spec, a->opts, t, a->result, err);
+}
+
+static void remember(const byoc_globals *g, const byoc_jobspec *spec);
+
+/* Local runs always wait: the job's output streams to stderr, the results land in ./<job-name>/. */
+static int run_local(const byoc_globals *g, const byoc_jobspec *spec, const run_flags *f, byoc_err *err)
+{
+    byoc_local_run_opts opts = {
+        .aws = {.profile = g->profile, .region = g->region},
+        .upload = f->upload,
+        .with_credentials = f->with_credentials,
+        .host_network = f->host_network,
+    };
+    byoc_local_run_result res;
+    memset(&res, 0, sizeof res);
+    local_arg *a = byoc_xcalloc(1, sizeof *a);
+    a->spec = spec;
+    a->opts = &opts;
+    a->result = &res;
+    int rc = run_printing(local_task, a, err);
+    for (size_t i = 1; i < res.problems.len; i++)
+        byoc_log(BYOC_LOG_INFO, "also: %s: %s", res.problems.items[i].what, res.problems.items[i].message);
+    if (rc == 0)
+        remember(g, spec);
+    if (res.status) {
+        if (g->json)
+            byoc_cli_print_json(byoc_local_run_result_json(&res));
+        else
+            printf("%s\n", res.job_arn);
+        fflush(stdout);
+        if (!g->json)
+            fprintf(stderr, "job %s: %s%s%s; results in %s\n", res.job_name, res.status,
+                    res.failure_reason ? ": " : "", res.failure_reason ? res.failure_reason : "", res.output_dir);
+    }
+    byoc_local_run_result_free(&res);
+    return rc == 0 ? 0 : byoc_err_exit_code(err->kind);
 }
 
 /* ---- output ---- */
@@ -325,7 +395,9 @@ int verb_run(const byoc_globals *g, int argc, char **argv, byoc_err *err)
     byoc_jobspec_init(&spec);
     run_flags f = {0};
     int rc = parse_args(argc, argv, &spec, &f, err);
-    if (rc != 0) {
+    if (rc != 0 || f.local) {
+        if (rc == 0)
+            rc = run_local(g, &spec, &f, err);
         byoc_jobspec_free(&spec);
         return rc;
     }

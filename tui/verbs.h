@@ -170,10 +170,38 @@ int verb_permit(const byoc_globals *g, int argc, char **argv, byoc_err *err);
     "  --wait                     follow the job to its end; exit 1 if it ends FAILED or CANCELLED\n" \
     "  --dry-run                  print the CreateJob request and the uploads; create nothing\n" \
     "                             (read-only lookups still run: STS, IAM, GetDevice, HeadBucket)\n" \
+    "  --local                    run the job in its container on the local Docker engine instead, as the\n" \
+    "                             service starts it (`train`, the AMZN_BRAKET_* variables, /opt/ml put in with\n" \
+    "                             the engine's archive API: nothing of yours is mounted); always waits; the job's\n" \
+    "                             output streams to stderr; ./<job-name>/ gets /opt/ml/model, log.txt and\n" \
+    "                             checkpoints/; recorded in $XDG_STATE_HOME/byoc/local-jobs.json. The image is a\n" \
+    "                             local one (any name); the device is local:<provider>/<simulator> or an ARN.\n" \
+    "                             A failure file (/opt/ml/output/failure) fails the job, even on exit 0.\n" \
+    "                             Ctrl-C stops and removes the container, keeps what it wrote: CANCELLED.\n" \
+    "    --upload                 put source.tar.gz in S3 as AwsQuantumJob.create does (for the stock Braket\n" \
+    "                             launcher); without it the source goes in as file:///opt/ml/input/source/...\n" \
+    "    --with-credentials       pass your AWS credentials (and region) into the container (visible to\n" \
+    "                             `docker inspect` while it exists); without it the job has none\n" \
+    "    --host-network           network host (default: none, only lo)\n" \
     "Multipart uploads above 16 MiB (BYOC_S3_PART_SIZE / BYOC_S3_MULTIPART_THRESHOLD in bytes).\n" \
-    "Local mode (--local) is not in this build.\n" \
-    "With --json: {\"job_arn\", \"job_name\", \"status\"} (a dry run adds the request and transfers)."
+    "With --json: {\"job_arn\", \"job_name\", \"status\"} (a dry run adds the request and transfers);\n" \
+    "with --local: {\"job_arn\": \"local:job/<name>\", \"job_name\", \"status\", \"output_dir\", \"exit_code\",\n" \
+    "\"failure_reason\" (when FAILED), \"image\", \"log\", \"source_uri\", \"warnings\"}; exit 1 if FAILED or CANCELLED."
 int verb_run(const byoc_globals *g, int argc, char **argv, byoc_err *err);
+
+#define VERB_PREFLIGHT_HELP \
+    "Checks, before anything is created or paid for, what would make the job fail once it runs:\n" \
+    "the image (in ECR in the job's region and account, a single-platform manifest and not an\n" \
+    "attestation index, amd64, the pushed digest = the local one), the container contract (inspected\n" \
+    "and run once with network none: SAGEMAKER_PROGRAM and its file, train on PATH, ENTRYPOINT,\n" \
+    "python and sagemaker_training), that the entry point imports from the packed source inside the\n" \
+    "image, the permissions (the role can pull; S3 prefixes; iam:PassRole, braket:CreateJob), and\n" \
+    "consistency (regions, device ONLINE, instance type, credentials lasting the run).\n" \
+    "Takes the flags of byoc run, plus:\n" \
+    "  --smoke    also run the job locally with a short time limit and time its first output line\n" \
+    "Each check prints pass / warn / fail with a one-line fix. Exit 1 if any check fails.\n" \
+    "With --json: {\"ok\", \"checks\": [{\"name\", \"status\": \"pass\"|\"warn\"|\"fail\", \"message\", \"fix\"}]}."
+int verb_preflight(const byoc_globals *g, int argc, char **argv, byoc_err *err);
 
 #define VERB_JOBS_HELP \
     "Lists the account's Hybrid Jobs in the region, newest first (SearchJobs, every page).\n" \

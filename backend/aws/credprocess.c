@@ -162,6 +162,8 @@ int byoc_aws_credential_process(const char *profile, const char *command_line, b
         rc = fail(err, profile, "%s was killed by signal %s", argv[0], sig);
     } else if (WEXITSTATUS(status) != 0) {
         char detail[400];
+        byoc_redact_inplace(se.data); /* before the cut below: a cut secret is not recognised */
+        se.len = se.data ? strlen(se.data) : 0;
         size_t n = se.len;
         while (n && (se.data[n - 1] == '\n' || se.data[n - 1] == '\r' || se.data[n - 1] == ' '))
             n--;

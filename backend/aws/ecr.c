@@ -584,6 +584,23 @@ json_t *byoc_ecr_images_json(const char *repository_uri, const byoc_ecr_image_li
     return json_pack("{s:o}", "images", arr);
 }
 
+int byoc_ecr_repository_images_json(byoc_aws_client *c, byoc_task *t, const char *repository, json_t **out,
+                                    byoc_err *err)
+{
+    *out = NULL;
+    byoc_ecr_repository repo;
+    if (byoc_ecr_describe_repository(c, t, repository, &repo, err) < 0)
+        return -1;
+    byoc_ecr_image_list l;
+    int rc = byoc_ecr_describe_images(c, t, repository, NULL, 0, BYOC_ECR_TAG_STATUS_ANY, 0, &l, err);
+    if (rc == 0) {
+        *out = byoc_ecr_images_json(repo.uri ? repo.uri : repository, &l);
+        byoc_ecr_image_list_free(&l);
+    }
+    byoc_ecr_repository_free(&repo);
+    return rc;
+}
+
 /* ---- repository policies ---- */
 
 int byoc_ecr_get_repository_policy(byoc_aws_client *c, byoc_task *t, const char *repository, char **text,
@@ -837,6 +854,7 @@ struct byoc_ecr_auth {
     bool have;
     byoc_ecr_token token;
     unsigned fetches;
+    time_t forced_at;   /* when a refused token was last replaced */
 };
 
 byoc_ecr_auth *byoc_ecr_auth_new(byoc_aws_client *client, const char *registry_id)
@@ -864,7 +882,8 @@ int byoc_ecr_auth_get(byoc_ecr_auth *a, byoc_task *t, time_t now, bool force, by
     if (now == 0)
         now = time(NULL);
     pthread_mutex_lock(&a->lock);
-    bool stale = !a->have || now >= a->token.valid_until || (force && now != a->token.fetched_at);
+    bool forced = force && (a->forced_at == 0 || now - a->forced_at >= BYOC_ECR_TOKEN_FORCE_INTERVAL_S);
+    bool stale = !a->have || now >= a->token.valid_until || forced;
     int rc = 0;
     if (stale) {
         byoc_ecr_token fresh;
@@ -874,6 +893,8 @@ int byoc_ecr_auth_get(byoc_ecr_auth *a, byoc_task *t, time_t now, bool force, by
             byoc_ecr_token_free(&a->token);
             a->token = fresh;
             a->have = true;
+            if (forced)
+                a->forced_at = now;
             byoc_log(BYOC_LOG_DEBUG, "ecr: new login token for %s (refresh after %lld)", fresh.registry_host,
                      (long long)fresh.valid_until);
         }

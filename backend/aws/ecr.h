@@ -165,6 +165,11 @@ int byoc_ecr_batch_delete_image(byoc_aws_client *c, byoc_task *t, const char *re
  * newest first. repository_uri: the repository's URI (or its name). Caller decrefs. */
 json_t *byoc_ecr_images_json(const char *repository_uri, const byoc_ecr_image_list *l);
 
+/* What `byoc images --repository NAME` shows: the repository's URI (DescribeRepositories) and
+ * every image (DescribeImages, all pages) as byoc_ecr_images_json. Caller decrefs *out. */
+int byoc_ecr_repository_images_json(byoc_aws_client *c, byoc_task *t, const char *repository, json_t **out,
+                                    byoc_err *err);
+
 /* ---- repository policies ---- */
 
 /* *text gets the policy text (malloc'd), or NULL when the repository has none. */
@@ -190,6 +195,8 @@ int byoc_ecr_describe_image_scan_findings(byoc_aws_client *c, byoc_task *t, cons
 #define BYOC_ECR_TOKEN_MARGIN_S (5 * 60)
 /* A token that arrives expired, or with less than two margins to live, is trusted for this long. */
 #define BYOC_ECR_TOKEN_FALLBACK_WINDOW_S (5 * 60)
+/* A forced refresh (the registry refused the token) happens at most once in this long. */
+#define BYOC_ECR_TOKEN_FORCE_INTERVAL_S 10
 
 typedef struct byoc_ecr_token {
     char *username;           /* "AWS" */
@@ -219,7 +226,7 @@ byoc_ecr_auth *byoc_ecr_auth_new(byoc_aws_client *client, const char *registry_i
 void byoc_ecr_auth_free(byoc_ecr_auth *a);
 /* A copy of a token valid at `now` (0: time(NULL)), fetching one when none is
  * cached or the cached one is past valid_until. force: fetch anew (after the
- * registry refused the token), unless the cached one was fetched at `now`. */
+ * registry refused the token), at most once per BYOC_ECR_TOKEN_FORCE_INTERVAL_S. */
 int byoc_ecr_auth_get(byoc_ecr_auth *a, byoc_task *t, time_t now, bool force, byoc_ecr_token *out, byoc_err *err);
 /* How many GetAuthorizationToken calls the cache has made. */
 unsigned byoc_ecr_auth_fetches(byoc_ecr_auth *a);

@@ -13,6 +13,7 @@
 
 #include "core/buf.h"
 #include "core/log.h"
+#include "docker/containers.h"
 
 #define RECORD_VERSION 1
 
@@ -415,5 +416,51 @@ int byoc_localjobs_remove(const char *path, const char *name_or_arn, bool *found
     int rc = change_record(path, remove_job, &a, err);
     if (found)
         *found = a.found;
+    return rc;
+}
+
+/* ---- the Monitor's actions ----------------------------------------------------------------- */
+
+char *byoc_local_job_log_path(const byoc_local_job *j)
+{
+    return j->output_dir ? byoc_xasprintf("%s/log.txt", j->output_dir) : NULL;
+}
+
+int byoc_local_job_cancel(byoc_engine *e, const char *path, const byoc_local_job *j, char *status, byoc_err *err)
+{
+    snprintf(status, 16, "%s", j->status ? j->status : "");
+    if (!j->status || strcmp(j->status, "RUNNING") != 0)
+        return byoc_err_set(err, BYOC_E_FAILED, "JOB", "local job %s already ended (%s): nothing to cancel", j->name,
+                            j->status ? j->status : "?");
+    if (j->pid == (long)getpid())
+        return byoc_err_set(err, BYOC_E_USAGE, "JOB", "local job %s runs in this process: cancel its task", j->name);
+    if (!byoc_local_job_stale(j)) {
+        if (kill((pid_t)j->pid, SIGTERM) != 0)
+            return byoc_err_set(err, BYOC_E_FAILED, "JOB", "cannot signal the byoc process %ld running %s: %s", j->pid,
+                                j->name, strerror(errno));
+        snprintf(status, 16, "CANCELLING");
+        return 0;
+    }
+    if (j->container_id) {
+        byoc_err ke;
+        byoc_container_kill(e, NULL, j->container_id, "KILL", &ke);
+        if (byoc_container_remove(e, NULL, j->container_id, true, true, err) != 0 && err->http_status != 404)
+            return -1;
+    }
+    byoc_local_job done;
+    byoc_local_job_copy(&done, j);
+    free(done.status);
+    done.status = byoc_xstrdup("CANCELLED");
+    char now[32];
+    byoc_local_job_now(now, sizeof now);
+    free(done.ended);
+    done.ended = byoc_xstrdup(now);
+    done.pid = 0;
+    free(done.failure_reason);
+    done.failure_reason = NULL;
+    int rc = byoc_localjobs_put(path, &done, err);
+    byoc_local_job_free(&done);
+    if (rc == 0)
+        snprintf(status, 16, "CANCELLED");
     return rc;
 }

@@ -21,6 +21,7 @@
 #include <time.h>
 
 #include "core/err.h"
+#include "docker/engine.h"
 
 #define BYOC_LOCALJOBS_FILE "local-jobs.json"
 #define BYOC_LOCALJOBS_MAX 1000
@@ -76,6 +77,18 @@ const byoc_local_job *byoc_localjobs_find(const byoc_local_jobs *l, const char *
 /* RUNNING, but the byoc process that ran it is gone (killed before it could
  * record the end): the Monitor shows such a job as interrupted. */
 bool byoc_local_job_stale(const byoc_local_job *j);
+
+/* <output_dir>/log.txt (written as the job runs: the Monitor's log tail), malloc'd; NULL without an output dir. */
+char *byoc_local_job_log_path(const byoc_local_job *j);
+
+/* Cancel a RUNNING local job from another place than the one running it (the
+ * Monitor): the byoc process that runs it gets SIGTERM and does what Ctrl-C
+ * does (stop the container, copy what exists, record CANCELLED); *status (>= 16
+ * bytes) = "CANCELLING". When that process is gone (a stale record) the
+ * container is killed and removed here and the record says CANCELLED;
+ * *status = "CANCELLED". A job that already ended is BYOC_E_FAILED ("already
+ * ended"); a job this very process runs is BYOC_E_USAGE (cancel its task). */
+int byoc_local_job_cancel(byoc_engine *e, const char *path, const byoc_local_job *j, char *status, byoc_err *err);
 
 /* {"job_arn", "job_name", "status", "created", "device", "local": true, "image", "image_id",
  *  "started", "ended", "exit_code", "failure_reason", "output_dir", "container_id", "pid"}

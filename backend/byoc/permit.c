@@ -473,3 +473,89 @@ int byoc_permit_check_pull(byoc_aws_client *cl, byoc_task *t, const char *reposi
     free(policy_text);
     return 0;
 }
+
+/* ---- as tasks ---- */
+
+struct byoc_permit_job {
+    byoc_aws_client *client;
+    byoc_permit_opts opts;
+    char *check_role;
+    char **strings;
+    size_t n_strings;
+};
+
+static const char *keep(byoc_permit_job *j, const char *s)
+{
+    if (!s)
+        return NULL;
+    j->strings = byoc_xrealloc(j->strings, (j->n_strings + 1) * sizeof *j->strings);
+    return j->strings[j->n_strings++] = byoc_xstrdup(s);
+}
+
+static const char *const *keep_list(byoc_permit_job *j, const char *const *v, size_t n)
+{
+    if (!n)
+        return NULL;
+    const char **copy = byoc_xcalloc(n, sizeof *copy);
+    for (size_t i = 0; i < n; i++)
+        copy[i] = keep(j, v[i]);
+    j->strings = byoc_xrealloc(j->strings, (j->n_strings + 1) * sizeof *j->strings);
+    j->strings[j->n_strings++] = (char *)copy;
+    return copy;
+}
+
+byoc_permit_job *byoc_permit_job_new(byoc_aws_client *c, const byoc_permit_opts *o, const char *check_role)
+{
+    byoc_permit_job *j = byoc_xcalloc(1, sizeof *j);
+    j->client = c;
+    j->opts = *o;
+    j->opts.repository = keep(j, o->repository);
+    j->opts.allow = keep_list(j, o->allow, o->n_allow);
+    j->opts.revoke = keep_list(j, o->revoke, o->n_revoke);
+    j->check_role = check_role ? byoc_xstrdup(check_role) : NULL;
+    return j;
+}
+
+void byoc_permit_job_free(void *job)
+{
+    byoc_permit_job *j = job;
+    if (!j)
+        return;
+    for (size_t i = 0; i < j->n_strings; i++)
+        free(j->strings[i]);
+    free(j->strings);
+    free(j->check_role);
+    free(j);
+}
+
+static void permit_result_free(void *p)
+{
+    byoc_permit_result_free(p);
+    free(p);
+}
+
+static void pull_check_free(void *p)
+{
+    byoc_pull_check_free(p);
+    free(p);
+}
+
+int byoc_permit_edit_task(byoc_task *t, void *arg, void **result, void (**result_free)(void *), byoc_err *err)
+{
+    byoc_permit_job *j = arg;
+    byoc_permit_result *r = byoc_xcalloc(1, sizeof *r);
+    *result = r;
+    *result_free = permit_result_free;
+    return byoc_permit_run(j->client, t, &j->opts, r, err);
+}
+
+int byoc_permit_check_task(byoc_task *t, void *arg, void **result, void (**result_free)(void *), byoc_err *err)
+{
+    byoc_permit_job *j = arg;
+    byoc_pull_check *r = byoc_xcalloc(1, sizeof *r);
+    *result = r;
+    *result_free = pull_check_free;
+    if (!j->check_role)
+        return byoc_err_set(err, BYOC_E_USAGE, "--check", "which role? give its ARN");
+    return byoc_permit_check_pull(j->client, t, j->opts.repository, j->check_role, r, err);
+}

@@ -84,4 +84,13 @@ int byoc_permit_check_pull(byoc_aws_client *c, byoc_task *t, const char *reposit
 /* {"role_arn", "repository", "can_pull", "method", "reason", "checks"}. */
 json_t *byoc_pull_check_json(const byoc_pull_check *c);
 
+/* As tasks: a deep copy of the options (and the role to check) bound to a borrowed client.
+ * byoc_permit_edit_task's result is a byoc_permit_result*, byoc_permit_check_task's a
+ * byoc_pull_check*; each is set on failure too (with what was learnt) and freed by its result_free. */
+typedef struct byoc_permit_job byoc_permit_job;
+byoc_permit_job *byoc_permit_job_new(byoc_aws_client *c, const byoc_permit_opts *o, const char *check_role);
+void byoc_permit_job_free(void *job);
+int byoc_permit_edit_task(byoc_task *t, void *arg, void **result, void (**result_free)(void *), byoc_err *err);
+int byoc_permit_check_task(byoc_task *t, void *arg, void **result, void (**result_free)(void *), byoc_err *err);
+
 #endif

@@ -1,5 +1,6 @@
 #include "byoc/pushflow.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -247,6 +248,22 @@ static int verify(byoc_aws_client *aws, byoc_task *t, const byoc_push_opts *o, b
             break;
         sleep_ms(t, pause);
         pause = pause < 1600 ? pause * 2 : 2000;
+    }
+    /* Not listed by digest: does ECR name another image with the tag? */
+    byoc_ecr_image_id by_tag = {NULL, r->tag};
+    byoc_ecr_image_list l;
+    byoc_err local;
+    byoc_err_clear(&local);
+    if (byoc_ecr_describe_images(aws, t, r->repository, &by_tag, 1, BYOC_ECR_TAG_STATUS_ANY, 0, &l, &local) == 0) {
+        int rc = 0;
+        if (l.n && l.items[0].digest && strcmp(l.items[0].digest, r->digest) != 0)
+            rc = byoc_err_set(err, BYOC_E_FAILED, "push",
+                              "the registry took %s but ECR says %s:%s is %s; the push did not reach this "
+                              "repository as ECR sees it",
+                              r->digest, r->repository, r->tag, l.items[0].digest);
+        byoc_ecr_image_list_free(&l);
+        if (rc < 0)
+            return rc;
     }
     warn(r, t, "the registry took %s but ECR DescribeImages does not list it after %ld s", r->digest, budget / 1000);
     return 0;

@@ -1,4 +1,5 @@
 #include "core/err.h"
+#include "core/buf.h"
 #include "core/log.h"
 
 #include <stdio.h>
@@ -17,8 +18,12 @@ int byoc_err_vset(byoc_err *e, byoc_err_kind kind, const char *what, const char 
     byoc_err_clear(e);
     e->kind = kind;
     snprintf(e->what, sizeof e->what, "%s", what ? what : "");
-    vsnprintf(e->message, sizeof e->message, fmt, ap);
-    byoc_redact_inplace(e->message);
+    /* Redact before cutting to size: a secret cut in two would not be recognised. */
+    byoc_buf b = BYOC_BUF_INIT;
+    byoc_buf_vprintf(&b, fmt, ap);
+    byoc_redact_inplace(b.data);
+    snprintf(e->message, sizeof e->message, "%s", byoc_buf_str(&b));
+    byoc_buf_free(&b);
     return -1;
 }
 
@@ -38,8 +43,12 @@ void byoc_err_prefix(byoc_err *e, const char *fmt, ...)
     char ctx[256], old[sizeof e->message];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(ctx, sizeof ctx, fmt, ap);
+    byoc_buf full = BYOC_BUF_INIT;
+    byoc_buf_vprintf(&full, fmt, ap);
     va_end(ap);
+    byoc_redact_inplace(full.data); /* before cutting it to size */
+    snprintf(ctx, sizeof ctx, "%s", byoc_buf_str(&full));
+    byoc_buf_free(&full);
     memcpy(old, e->message, sizeof old);
     /* Truncation is fine here: the message is for people and stays bounded. */
     size_t n = strlen(ctx);

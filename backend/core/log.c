@@ -49,18 +49,39 @@ void byoc_secret_clear_all(void)
 
 void byoc_redact_inplace(char *s)
 {
-    if (!s)
+    if (!s || !*s)
         return;
+    /* Mark every byte covered by any occurrence of any secret in the original
+     * text first, then replace each marked run: replacing one secret at a time
+     * would leave the rest of a secret that overlaps or contains another. */
+    size_t len = strlen(s);
+    unsigned char *mark = NULL;
     pthread_mutex_lock(&lock);
     for (size_t i = 0; i < nsecrets; i++) {
         size_t n = strlen(secrets[i]);
-        char *p;
-        while ((p = strstr(s, secrets[i])) != NULL) {
-            memcpy(p, "***", 3);
-            memmove(p + 3, p + n, strlen(p + n) + 1);
+        for (const char *p = s; (p = strstr(p, secrets[i])) != NULL; p++) {
+            if (!mark)
+                mark = byoc_xcalloc(len, 1);
+            memset(mark + (p - s), 1, n);
         }
     }
     pthread_mutex_unlock(&lock);
+    if (!mark)
+        return;
+    /* Runs are at least BYOC_SECRET_MIN_LEN > 3 bytes long: the text never grows. */
+    size_t w = 0;
+    for (size_t r = 0; r < len;) {
+        if (mark[r]) {
+            memcpy(s + w, "***", 3);
+            w += 3;
+            while (r < len && mark[r])
+                r++;
+        } else {
+            s[w++] = s[r++];
+        }
+    }
+    s[w] = '\0';
+    free(mark);
 }
 
 char *byoc_redact_dup(const char *s)

@@ -316,7 +316,10 @@ int byoc_context_scan(const byoc_context *c, byoc_context_stats *stats, byoc_err
 
 /* ---- the tar stream ---- */
 
-#define IO_CHUNK (64 * 1024)
+/* File data is copied in pieces of this size; with libarchive's 10 KiB block
+ * the output buffer never holds more than IO_CHUNK + 20 KiB. */
+#define IO_CHUNK (32 * 1024)
+#define OUT_RESERVE (IO_CHUNK + 20 * 1024)
 
 struct byoc_context_tar {
     walker w;
@@ -348,6 +351,7 @@ byoc_context_tar *byoc_context_tar_new(const byoc_context *c)
     byoc_context_tar *t = byoc_xcalloc(1, sizeof *t);
     t->fd = -1;
     t->io = byoc_xmalloc(IO_CHUNK);
+    byoc_buf_reserve(&t->out, OUT_RESERVE);
     if (walker_init(&t->w, c, false, &t->err) < 0) {
         t->state = T_FAILED;
         return t;

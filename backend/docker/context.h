@@ -11,7 +11,7 @@
  * The tar is produced on demand by a pull function with the signature of
  * net/http's byoc_body_reader, so it streams into a chunked request body
  * with bounded memory (one directory listing per level of depth plus a
- * ~100 KiB buffer), never holding the context. Entries: USTAR with PAX
+ * ~100 KiB of buffers), never holding the context. Entries: USTAR with PAX
  * extensions where needed (long or non-ASCII names, long link targets,
  * security.capability), uid/gid 0, mtime in whole seconds, symlinks stored
  * not followed, later links of a hard-linked inode as hard links. */

@@ -10,6 +10,9 @@
 SRC=${BYOC_SOURCE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 PROJECT="$SRC/tests/fixtures/projects/python-many"
 TARGET="$E2E_DIR/scaffold target"          # a space in the path on purpose
+# A session that outlives the others: the tmux server would exit with the
+# last session, and a new one started at that moment can fail.
+e2e_tmux new-session -d -s keeper "sleep 3600"
 
 # --- 80x24: the verdict of the scan --------------------------------------------
 s=decide

@@ -1,8 +1,9 @@
 /* fuzz_aws_scalars: the small text parsers of the AWS layer: ISO 8601 times
  * (aws/request.h), credential_process command lines (aws/shlex.h), S3 URIs
- * (aws/s3.h), ARNs and regions (aws/braket.h, aws/endpoints.h), error-code
- * cleaning. Input: the string. */
+ * (aws/s3.h), ARNs and regions (aws/braket.h, aws/endpoints.h), ECR
+ * repository names (aws/ecr.h), error-code cleaning. Input: the string. */
 #include "aws/braket.h"
+#include "aws/ecr.h"
 #include "aws/endpoints.h"
 #include "aws/request.h"
 #include "aws/s3.h"
@@ -48,6 +49,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char *path = byoc_aws_path_label(s);
     FUZZ_ASSERT(path != NULL && strchr(path, '/') == NULL);
     free(path);
+
+    char why[256] = "";
+    if (!byoc_ecr_repository_name_ok(s, why, sizeof why))
+        FUZZ_ASSERT(why[0] != '\0');
+    else
+        FUZZ_ASSERT(strlen(s) >= 2 && strlen(s) <= 256);
 
     size_t before = strlen(s);
     byoc_aws_clean_error_code(s);

@@ -158,3 +158,17 @@ put("results_tar", "st_chain", b"\x01" + entry("dir", 1, b"d") + entry("sym", 1,
 put("results_tar", "st_chain_reverse", b"\x01" + entry("dir", 1, b"d") + entry("sym", 1, b"d/b", b"a/../..") + entry("sym", 1, b"d/a", b".."))
 put("results_tar", "st_setuid", b"\x01" + entry("file", 0xff, b"suid", data=b"#!/bin/sh\n") + entry("blk", 0, b"blk"))
 put("results_tar", "st_replace_dir", b"\x01" + entry("dir", 1, b"d") + entry("sym", 1, b"d/x", b"../y") + entry("sym", 1, b"d", b"."))
+
+# ---- repository policies and docker config ------------------------------------------------------
+pull = ["ecr:BatchCheckLayerAvailability", "ecr:BatchGetImage", "ecr:GetDownloadUrlForLayer"]
+put("policy", "byoc", "\x00" + json.dumps({"Version": "2012-10-17", "Statement": [{"Sid": "ByocPull", "Effect": "Allow", "Principal": {"AWS": ["arn:aws:iam::123456789012:role/AmazonBraketJobsExecutionRole"]}, "Action": pull}]}))
+put("policy", "foreign", "\x11" + json.dumps({"Version": "2008-10-17", "Statement": [{"Sid": "Mine", "Effect": "Allow", "Principal": "*", "Action": "ecr:*"}, {"Effect": "Deny", "Principal": {"AWS": "123456789012"}, "Action": ["ecr:BatchGetImage"], "Condition": {"StringEquals": {"aws:SourceVpce": "vpce-1"}}}]}))
+put("policy", "single", "\x22" + json.dumps({"Statement": {"Effect": "Allow", "Principal": {"AWS": "arn:aws:iam::123456789012:root"}, "Action": pull + ["ecr:PutImage"]}}))
+put("policy", "bad", "\x33" + '{"Statement": [1, "x"], "Statement": {}}')
+put("policy", "empty", "\x04")
+put("policy", "principal", "\x05arn:aws-us-gov:iam::123456789012:role/path/to/Role")
+put("docker_config", "full", json.dumps({"auths": {"https://index.docker.io/v1/": {"auth": "dXNlcjpwYXNz"}, "registry.example:5000": {"auth": "b2xkOm9sZA=="}}, "credsStore": "desktop", "credHelpers": {"123456789012.dkr.ecr.us-east-1.amazonaws.com": "ecr-login"}, "psFormat": "table"}, indent=2))
+put("docker_config", "empty", "")
+put("docker_config", "empty_object", "{}")
+put("docker_config", "auths_wrong", '{"auths": [], "x": 1}')
+put("docker_config", "broken", '{"auths": {"a": {"auth": ')

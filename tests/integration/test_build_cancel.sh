@@ -27,25 +27,26 @@ wait_for() {
 }
 
 cancel_once() { # cancel_once SIGNAL
-    local sig=$1
+    local sig=$1 err=$T/err-$1
+    : >"$err" # exists, empty, before the background build writes it
     "$BYOC" build "$SRC/tests/fixtures/contexts/cancel" -t "byoc-itest/cancel:$sig" --network none --no-lint \
-        --no-cache >"$T/out" 2>"$T/err" &
+        --no-cache >"$T/out" 2>"$err" &
     local pid=$!
-    if ! wait_for 120 grep -q 'Running in [0-9a-f]' "$T/err"; then
+    if ! wait_for 120 grep -q 'Running in [0-9a-f]' "$err"; then
         bad "$sig: the RUN step never started"
         kill "$pid" 2>/dev/null
         wait "$pid" 2>/dev/null
         return
     fi
     local cid
-    cid=$(sed -n 's/.*Running in \([0-9a-f]*\).*/\1/p' "$T/err" | head -1)
+    cid=$(sed -n 's/.*Running in \([0-9a-f]*\).*/\1/p' "$err" | head -1)
     if "$DOCKER" inspect "$cid" >/dev/null 2>&1; then ok; else bad "$sig: the RUN container $cid is not there"; fi
-    wait_for 30 grep -q 'sleeping now' "$T/err" || true
+    wait_for 30 grep -q 'sleeping now' "$err" || true
     kill -s "$sig" "$pid"
     wait "$pid"
     local rc=$?
     if [ "$rc" = 1 ]; then ok; else bad "$sig: byoc exited $rc, want 1"; fi
-    if grep -q 'cancelled' "$T/err"; then ok; else bad "$sig: no 'cancelled' in: $(tail -2 "$T/err")"; fi
+    if grep -q 'cancelled' "$err"; then ok; else bad "$sig: no 'cancelled' in: $(tail -2 "$err")"; fi
     # The engine removes the container once it notices the closed connection.
     if wait_for 60 bash -c "! '$DOCKER' inspect '$cid' >/dev/null 2>&1"; then
         ok

@@ -153,6 +153,17 @@ def test_create_and_push():
     with open(os.path.join(docker_config, "config.json")) as f:
         checks.equal(f.read(), "{}\n", "push: config.json untouched without --docker-config")
     checks.equal(sorted(os.listdir(docker_config)), ["config.json"], "push: nothing else written to DOCKER_CONFIG")
+    # With debug logging (stderr and the debug log file) no secret appears either.
+    state = tempfile.mkdtemp(prefix="byoc-push-state-")
+    rv = byoc("-vv", "push", BASE, "--repository", repo, "--tag", "v1", extra_env={"XDG_STATE_HOME": state})
+    checks.equal(rv.rc, 0, "push -vv: exit 0")
+    no_secret(rv, "push -vv")
+    log = os.path.join(state, "byoc", "debug.log")
+    text = open(log).read() if os.path.exists(log) else ""
+    checks.check("DescribeRepositories" in text, "push -vv: the debug log was written")
+    checks.check(password() not in text and "eyJ1c2VybmFtZSI6" not in text,
+                 "push -vv: no password or X-Registry-Auth in the debug log")
+    shutil.rmtree(state, ignore_errors=True)
     local_refs.append(doc.get("image_uri"))
 
     # Again, no --create: the repository exists; text output.
@@ -283,7 +294,9 @@ def cleanup():
             ecr.delete_repository(repositoryName=repo, force=True)
         except Exception:
             pass
-    for ref in local_refs:
+    ours = {"%s/%s" % (REGISTRY, repo) for repo in created_repos}
+    listed = docker("images", "--format", "{{.Repository}}:{{.Tag}}").stdout.split()
+    for ref in set(local_refs) | {r for r in listed if r.rsplit(":", 1)[0] in ours}:
         if ref:
             docker("rmi", ref)
     shutil.rmtree(docker_config, ignore_errors=True)

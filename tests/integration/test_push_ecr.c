@@ -21,6 +21,7 @@
 
 #include "aws/client.h"
 #include "aws/ecr.h"
+#include "byoc/imagecheck.h"
 #include "core/buf.h"
 #include "core/log.h"
 #include "net/http.h"
@@ -317,6 +318,37 @@ static void test_images(void)
     CHECK_INT(ids.pages, 1);
     byoc_ecr_image_id_list_free(&ids);
     free(digest7);
+
+    /* What `byoc images --repository` shows. */
+    rows = NULL;
+    CHECK_INT(byoc_ecr_repository_images_json(client, NULL, repo, &rows, &err), 0);
+    const json_t *arr = json_object_get(rows, "images");
+    CHECK_INT(json_array_size(arr), N_IMAGES - 150);
+    char prefix[200];
+    snprintf(prefix, sizeof prefix, "%s/%s:t", check_env("BYOC_TEST_REGISTRY"), repo);
+    const char *uri = json_string_value(json_object_get(json_array_get(arr, 0), "image_uri"));
+    CHECK(uri && strncmp(uri, prefix, strlen(prefix)) == 0);
+    json_decref(rows);
+    CHECK_INT(byoc_ecr_repository_images_json(client, NULL, "byoc-no-such-repo-x", &rows, &err), -1);
+    CHECK_STR(err.code, "RepositoryNotFoundException");
+
+    /* The Run step's image check. */
+    char note[600];
+    char *image = byoc_xasprintf("%s/%s:t155", check_env("BYOC_TEST_REGISTRY"), repo);
+    CHECK_INT(byoc_ecr_image_check(NULL, NULL, NULL, image, note, sizeof note, &err), 0);
+    free(image);
+    image = byoc_xasprintf("%s/%s:t001", check_env("BYOC_TEST_REGISTRY"), repo); /* deleted above */
+    CHECK_INT(byoc_ecr_image_check(NULL, NULL, NULL, image, note, sizeof note, &err), -1);
+    CHECK_INT(err.kind, BYOC_E_USAGE);
+    CHECK_STR(err.what, "--image-uri");
+    CHECK(strstr(err.message, "no image t001") != NULL);
+    free(image);
+    image = byoc_xasprintf("%s/byoc-no-such-repo-x:1", check_env("BYOC_TEST_REGISTRY"));
+    CHECK_INT(byoc_ecr_image_check(NULL, NULL, NULL, image, note, sizeof note, &err), -1);
+    CHECK(strstr(err.message, "no ECR repository") != NULL);
+    free(image);
+    CHECK_INT(byoc_ecr_image_check(NULL, NULL, NULL, "busybox:1", note, sizeof note, &err), 1);
+    CHECK(strstr(note, "not an ECR image URI") != NULL);
 }
 
 /* ---- policies ---- */
@@ -398,14 +430,17 @@ static void test_tokens(void)
     }
     CHECK_INT(byoc_ecr_auth_fetches(a), 3);
     CHECK_INT(count("GetAuthorizationToken"), 3);
-    /* Forced (the registry refused it): a new one, but not twice for the same moment. */
+    /* Forced (the registry refused it): a new one, but not again within the force interval. */
     CHECK_INT(byoc_ecr_auth_get(a, NULL, t0 + 2 * w + 20, true, &tok, &err), 0);
     byoc_ecr_token_free(&tok);
     CHECK_INT(byoc_ecr_auth_fetches(a), 4);
     CHECK_INT(byoc_ecr_auth_get(a, NULL, t0 + 2 * w + 20, true, &tok, &err), 0);
     byoc_ecr_token_free(&tok);
     CHECK_INT(byoc_ecr_auth_fetches(a), 4);
-    CHECK_INT(count("GetAuthorizationToken"), 4);
+    CHECK_INT(byoc_ecr_auth_get(a, NULL, t0 + 2 * w + 20 + BYOC_ECR_TOKEN_FORCE_INTERVAL_S, true, &tok, &err), 0);
+    byoc_ecr_token_free(&tok);
+    CHECK_INT(byoc_ecr_auth_fetches(a), 5);
+    CHECK_INT(count("GetAuthorizationToken"), 5);
     byoc_ecr_auth_free(a);
 
     /* A real 12-hour token is refreshed 5 minutes before it expires. */

@@ -187,7 +187,7 @@ CATALOGUE = [
                                      "arn:aws:braket:us-east-1:%s:quantum-task/x" % ACCOUNT], None,
      "--copy-checkpoints-from-job", "jobArn"),
     # the command line itself
-    ("local mode", BASE + ["--local"], None, "--local", None),
+    ("local mode, image not on the engine", BASE + ["--local"], None, "--image-uri", None),
     ("local-only flag", BASE + ["--with-credentials"], None, "--with-credentials", None),
     ("unknown flag", BASE + ["--frobnicate"], None, "run", None),
     ("positional argument", BASE + ["extra"], None, "run", None),

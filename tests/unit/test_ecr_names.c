@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "aws/ecr.h"
+#include "byoc/imagecheck.h"
 #include "byoc/pushflow.h"
 #include "docker/push.h"
 
@@ -84,11 +85,46 @@ static void test_push_words(void)
     CHECK(!byoc_push_error_is_auth(NULL));
 }
 
+static void test_image_uris(void)
+{
+    byoc_ecr_image_uri u;
+    char why[256];
+    CHECK(byoc_ecr_image_uri_parse("123456789012.dkr.ecr.us-west-2.amazonaws.com/amazon-braket-x/app:v1", &u, why,
+                                   sizeof why));
+    CHECK_STR(u.account, "123456789012");
+    CHECK_STR(u.region, "us-west-2");
+    CHECK_STR(u.repository, "amazon-braket-x/app");
+    CHECK_STR(u.tag, "v1");
+    CHECK(u.digest == NULL);
+    byoc_ecr_image_uri_free(&u);
+    CHECK(byoc_ecr_image_uri_parse("123456789012.dkr.ecr.cn-north-1.amazonaws.com.cn/r1@sha256:abc", &u, why,
+                                   sizeof why));
+    CHECK_STR(u.region, "cn-north-1");
+    CHECK_STR(u.digest, "sha256:abc");
+    CHECK(u.tag == NULL);
+    byoc_ecr_image_uri_free(&u);
+    CHECK(byoc_ecr_image_uri_parse("123456789012.dkr.ecr-fips.us-east-1.amazonaws.com/r1", &u, why, sizeof why));
+    CHECK_STR(u.tag, "latest");
+    byoc_ecr_image_uri_free(&u);
+    const char *bad[] = {"busybox:1", "docker.io/library/busybox", "12345.dkr.ecr.us-east-1.amazonaws.com/r:1",
+                         "123456789012.dkr.ecr.us-east-1.example.com/r:1", "123456789012.dkr.ecr..amazonaws.com/r",
+                         "123456789012.dkr.ecr.us-east-1.amazonaws.com/Bad:1",
+                         "123456789012.dkr.ecr.us-east-1.amazonaws.com/r:", NULL};
+    for (size_t i = 0; bad[i]; i++) {
+        bool ok = byoc_ecr_image_uri_parse(bad[i], &u, why, sizeof why);
+        if (ok)
+            fprintf(stderr, "accepted %s\n", bad[i]);
+        CHECK(!ok);
+        CHECK(why[0] != '\0');
+    }
+}
+
 int main(void)
 {
     test_names();
     test_braket_names();
     test_token_window();
     test_push_words();
+    test_image_uris();
     return check_done();
 }

@@ -1,0 +1,96 @@
+/* preflight: catch, before submitting, what would otherwise fail after the
+ * instance was paid for. Answers check by check pass / warn / fail, every
+ * fail with a one-line fix. Used by `byoc preflight`, `byoc run` and the
+ * review page of the TUI's Run screen.
+ *
+ * Checks (names as they appear in the report), run as four concurrent groups:
+ *   spec                  the job spec passes local validation (jobspec.h)
+ *   credentials           STS knows the credentials; temporary ones last the max runtime
+ *   region                ECR region = job region = the device's region
+ *   device                GetDevice: the device exists and is ONLINE (local: devices skip)
+ *   instance-type         offered by Braket; count within the guide's 5
+ *   image.ecr             the repository and tag/digest exist in ECR (DescribeImages)
+ *                         in the job's region and the caller's account
+ *   image.manifest        the registry serves a single-platform Docker v2 or OCI
+ *                         manifest, not an index (attestation / multi-platform)
+ *   image.architecture    the image config says amd64 (ml.* instances are x86_64)
+ *   image.digest          the pushed digest is one of the local image's RepoDigests
+ *   contract.program      SAGEMAKER_PROGRAM is set and /opt/ml/code/<it> exists
+ *   contract.train        `train` is on PATH, or the image has an ENTRYPOINT of its own
+ *   contract.entrypoint   no ENTRYPOINT that would get `train` as an argument and swallow it
+ *   contract.python       the first python on PATH and its version
+ *   contract.sagemaker-training  sagemaker_training imports where `train` needs it
+ *   code.entry-point      MOD[:FUNC] imports from the packed source inside the image
+ *                         (requirements.txt packages missing from the image are named)
+ *   permissions.pull      the execution role can pull the image (permit.h's check)
+ *   permissions.s3        the role can read the input and write the output/checkpoint
+ *                         prefixes (IAM simulation, else the managed policy's bucket rule)
+ *   permissions.caller    the caller may iam:PassRole the role and braket:CreateJob
+ *                         (IAM simulation; warn when IAM cannot tell)
+ *   smoke                 with smoke: the job in local mode with a short time limit,
+ *                         the time from start to the first line of output
+ * The contract and code checks inspect the image on the local engine and run
+ * one throwaway container from it with network "none" and a cleared
+ * ENTRYPOINT; they warn (not fail) when the image is not on the engine. */
+#ifndef BYOC_BYOC_PREFLIGHT_H
+#define BYOC_BYOC_PREFLIGHT_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <jansson.h>
+#include "aws/config.h"
+#include "byoc/jobspec.h"
+#include "core/err.h"
+#include "core/task.h"
+#include "docker/engine.h"
+
+typedef enum { BYOC_PF_PASS = 0, BYOC_PF_WARN = 1, BYOC_PF_FAIL = 2 } byoc_pf_status;
+
+const char *byoc_pf_status_name(byoc_pf_status s); /* "pass", "warn", "fail" */
+
+typedef struct byoc_pf_check {
+    char *name;
+    byoc_pf_status status;
+    char *message;
+    char *fix;                /* "" for a pass */
+    int order;                /* position in the report */
+} byoc_pf_check;
+
+typedef struct byoc_preflight_report {
+    byoc_pf_check *items;     /* in report order once byoc_preflight returns */
+    size_t n, cap;
+} byoc_preflight_report;
+
+void byoc_preflight_report_free(byoc_preflight_report *r);
+bool byoc_preflight_ok(const byoc_preflight_report *r);    /* no check failed */
+const byoc_pf_check *byoc_preflight_find(const byoc_preflight_report *r, const char *name);
+/* {"ok", "checks": [{"name", "status", "message", "fix"}]}. Caller decrefs. */
+json_t *byoc_preflight_report_json(const byoc_preflight_report *r);
+
+typedef struct byoc_preflight_opts {
+    byoc_aws_config_opts aws;  /* profile, region */
+    bool smoke;                /* also run the job locally with a short time limit */
+    int smoke_seconds;         /* 0: 60 */
+    bool skip_image_run;       /* do not start the throwaway container */
+    const char *role_env;      /* BRAKET_JOBS_ROLE_ARN's value; NULL: the environment */
+    byoc_engine *engine;       /* NULL: one from the environment */
+} byoc_preflight_opts;
+
+/* Run every check. Each finished check is posted on t as a PROGRESS event:
+ * key = the check name, current = its byoc_pf_status, total = 2, text =
+ * "<status>: <message>[ -- fix: <fix>]". Returns 0 when the checks ran (read
+ * out for pass/fail), -1 only for cancellation. out is always initialised. */
+int byoc_preflight(const byoc_jobspec *spec, const byoc_preflight_opts *opts, byoc_task *t,
+                   byoc_preflight_report *out, byoc_err *err);
+
+/* As a core/task.h task: arg a byoc_preflight_args (freed with
+ * byoc_preflight_args_free), result a byoc_preflight_report * (freed with
+ * byoc_preflight_report_free_ptr). */
+typedef struct byoc_preflight_args {
+    byoc_jobspec spec;         /* owned */
+    byoc_preflight_opts opts;  /* its strings must outlive the task */
+} byoc_preflight_args;
+int byoc_preflight_task_fn(byoc_task *t, void *arg, void **result, void (**result_free)(void *), byoc_err *err);
+void byoc_preflight_args_free(void *args);
+void byoc_preflight_report_free_ptr(void *report);
+
+#endif

@@ -1,0 +1,446 @@
+/* preflight, the container group: the image's contract (inspect + one
+ * throwaway container, network none) and the entry point's import from the
+ * packed source inside the image. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <ftw.h>
+#include <time.h>
+
+#include "byoc/localrun.h"
+#include "byoc/preflight_internal.h"
+#include "byoc/source_archive.h"
+#include "core/buf.h"
+#include "docker/containers.h"
+#include "docker/images.h"
+
+#define SRC_DIR "/byoc-preflight/src"
+
+/* Runs in the image with /bin/sh; prints KEY=VALUE lines. The Python part is
+ * in $BYOC_PF_PY, the entry point in $BYOC_PF_ENTRY. */
+static const char SHELL_PROBE[] =
+    "p=\"$SAGEMAKER_PROGRAM\"\n"
+    "if [ -n \"$p\" ] && [ -f \"/opt/ml/code/$p\" ]; then echo program=present; else echo program=absent; fi\n"
+    "echo train=$(command -v train)\n"
+    "py=$(command -v python3 || command -v python)\n"
+    "echo python=$py\n"
+    "[ -n \"$py\" ] || exit 0\n"
+    "\"$py\" -c 'import sys; print(\"python_version=%d.%d.%d\" % sys.version_info[:3])'\n"
+    "if \"$py\" -c 'import sagemaker_training' >/dev/null 2>&1; then echo sm=yes; else echo sm=no; fi\n"
+    "[ -n \"$BYOC_PF_ENTRY\" ] && \"$py\" -c \"$BYOC_PF_PY\" \"$BYOC_PF_ENTRY\"\n"
+    "exit 0\n";
+
+static const char PY_PROBE[] =
+    "import sys, os, re, importlib, signal\n"
+    "signal.alarm(30)\n"
+    "sys.path.insert(0, '" SRC_DIR "')\n"
+    "os.chdir('" SRC_DIR "')\n"
+    "mod, _, fn = sys.argv[1].partition(':')\n"
+    "try:\n"
+    "    m = importlib.import_module(mod)\n"
+    "    for part in fn.split('.') if fn else []:\n"
+    "        m = getattr(m, part)\n"
+    "    print('import=ok')\n"
+    "except BaseException as e:\n"
+    "    msg = (str(e).splitlines() or [''])[0]\n"
+    "    print('import=fail:%s: %s' % (type(e).__name__, msg))\n"
+    "missing = []\n"
+    "try:\n"
+    "    import importlib.metadata as md\n"
+    "    for root, dirs, files in os.walk('" SRC_DIR "'):\n"
+    "        if 'requirements.txt' not in files: continue\n"
+    "        for line in open(os.path.join(root, 'requirements.txt')):\n"
+    "            line = line.split('#')[0].strip()\n"
+    "            if not line or line.startswith('-'): continue\n"
+    "            name = re.split(r'[<>=!~;\\[ @]', line)[0]\n"
+    "            try: md.distribution(name)\n"
+    "            except Exception: missing.append(name)\n"
+    "except ImportError:\n"
+    "    pass\n"
+    "print('missing=' + ','.join(missing))\n";
+
+typedef struct {
+    byoc_buf out;
+} collected;
+
+static int collect(int stream, const char *p, size_t n, void *ud)
+{
+    collected *c = ud;
+    if (stream == 1 && c->out.len < (1u << 20))
+        byoc_buf_append(&c->out, p, n);
+    return 0;
+}
+
+/* The value of "key=" in the probe's output, malloc'd, or NULL. */
+static char *probe_value(const char *out, const char *key)
+{
+    size_t kl = strlen(key);
+    for (const char *line = out; line && *line;) {
+        const char *end = strchr(line, '\n');
+        size_t len = end ? (size_t)(end - line) : strlen(line);
+        if (len > kl && strncmp(line, key, kl) == 0 && line[kl] == '=')
+            return byoc_xstrndup(line + kl + 1, len - kl - 1);
+        line = end ? end + 1 : NULL;
+    }
+    return NULL;
+}
+
+static const char *env_value(const json_t *env, const char *name)
+{
+    size_t i, nl = strlen(name);
+    json_t *v;
+    json_array_foreach(env, i, v)
+    {
+        const char *s = json_string_value(v);
+        if (s && strncmp(s, name, nl) == 0 && s[nl] == '=')
+            return s + nl + 1;
+    }
+    return NULL;
+}
+
+/* Create, fill, run and remove the throwaway container; *out gets stdout. */
+static int run_probe(pf_ctx *c, byoc_engine *e, const char *entry, char **out, byoc_err *err)
+{
+    char *archive = NULL;
+    const bool with_source = entry && c->spec->source_module && strncmp(c->spec->source_module, "s3://", 5) != 0;
+    if (with_source && byoc_source_archive_build(c->spec->source_module, c->t, &archive, NULL, err) != 0)
+        return -1;
+    const char *cmd[] = {"sh", "-c", SHELL_PROBE};
+    char *env_entry = byoc_xasprintf("BYOC_PF_ENTRY=%s", with_source ? entry : "");
+    char *env_py = byoc_xasprintf("BYOC_PF_PY=%s", PY_PROBE);
+    const char *env[] = {env_entry, env_py};
+    const char *labels[] = {"byoc.preflight=1"};
+    byoc_container_spec spec = {
+        .image = c->spec->image_uri,
+        .cmd = cmd,
+        .n_cmd = 3,
+        .entrypoint_set = true,
+        .n_entrypoint = 0,
+        .env = env,
+        .n_env = 2,
+        .labels = labels,
+        .n_labels = 1,
+        .network_mode = "none",
+        .working_dir = SRC_DIR,
+        .memory = 512ll << 20,
+    };
+    char *id = NULL;
+    int rc = byoc_container_create(e, c->t, &spec, &id, err);
+    if (rc == 0 && archive) {
+        FILE *f = fopen(archive, "rb");
+        byoc_buf tar = BYOC_BUF_INIT;
+        char chunk[65536];
+        size_t n;
+        while (f && (n = fread(chunk, 1, sizeof chunk, f)) > 0)
+            byoc_buf_append(&tar, chunk, n);
+        if (f)
+            fclose(f);
+        rc = byoc_container_archive_put(e, c->t, id, SRC_DIR, NULL, NULL, tar.data, tar.len, err);
+        byoc_buf_free(&tar);
+    }
+    int64_t code = 0;
+    if (rc == 0)
+        rc = byoc_container_start(e, c->t, id, err);
+    if (rc == 0)
+        rc = byoc_container_wait(e, c->t, id, "not-running", &code, err);
+    collected col = {BYOC_BUF_INIT};
+    byoc_logs_opts lo = {.no_stderr = true, .tty = 0};
+    if (rc == 0)
+        rc = byoc_container_logs(e, c->t, id, &lo, collect, &col, err);
+    if (id) {
+        byoc_err ignored;
+        byoc_err_clear(&ignored);
+        byoc_container_remove(e, NULL, id, true, true, &ignored);
+    }
+    *out = rc == 0 ? byoc_buf_steal(&col.out) : NULL;
+    byoc_buf_free(&col.out);
+    free(id);
+    free(env_entry);
+    free(env_py);
+    byoc_source_archive_remove(archive);
+    return rc;
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st;
+    (void)flag;
+    (void)ftw;
+    return remove(path);
+}
+
+static void remove_tree(const char *dir)
+{
+    nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+static char *strv_text(const json_t *a)
+{
+    byoc_buf b = BYOC_BUF_INIT;
+    size_t i;
+    json_t *v;
+    json_array_foreach(a, i, v)
+        byoc_buf_printf(&b, "%s\"%s\"", i ? ", " : "[", json_string_value(v) ? json_string_value(v) : "");
+    byoc_buf_puts(&b, "]");
+    return byoc_buf_steal(&b);
+}
+
+static void contract_checks(pf_ctx *c, const json_t *config, const char *out)
+{
+    const json_t *ep = json_object_get(config, "Entrypoint");
+    bool has_ep = json_array_size(ep) > 0;
+    const char *program = env_value(json_object_get(config, "Env"), "SAGEMAKER_PROGRAM");
+    char *prog_state = probe_value(out, "program");
+    char *train = probe_value(out, "train");
+    char *python = probe_value(out, "python");
+    char *version = probe_value(out, "python_version");
+    char *sm = probe_value(out, "sm");
+    char *ep_text = has_ep ? strv_text(ep) : NULL;
+    bool has_train = train && *train;
+
+    if (!program || !*program) {
+        if (has_ep)
+            pf_add(c, PF_ORD_CONTRACT + 1, "contract.program", BYOC_PF_WARN,
+                   "set ENV SAGEMAKER_PROGRAM=<launcher>.py if the ENTRYPOINT relies on sagemaker-training",
+                   "SAGEMAKER_PROGRAM is not set; the image's ENTRYPOINT %s must start the job itself", ep_text);
+        else
+            pf_add(c, PF_ORD_CONTRACT + 1, "contract.program", BYOC_PF_FAIL,
+                   "add ENV SAGEMAKER_PROGRAM=braket_container.py and COPY the launcher to /opt/ml/code/",
+                   "SAGEMAKER_PROGRAM is not set: `train` finds no program to start (\"not setup to run Braket Jobs\")");
+    } else if (!prog_state || strcmp(prog_state, "present") != 0) {
+        pf_add(c, PF_ORD_CONTRACT + 1, "contract.program", BYOC_PF_FAIL,
+               "COPY the launcher into /opt/ml/code/ in the Dockerfile",
+               "SAGEMAKER_PROGRAM=%s but /opt/ml/code/%s is not in the image", program, program);
+    } else {
+        pf_add(c, PF_ORD_CONTRACT + 1, "contract.program", BYOC_PF_PASS, NULL, "SAGEMAKER_PROGRAM=%s, /opt/ml/code/%s present",
+               program, program);
+    }
+
+    if (has_train)
+        pf_add(c, PF_ORD_CONTRACT + 2, "contract.train", BYOC_PF_PASS, NULL, "train is %s", train);
+    else if (has_ep)
+        pf_add(c, PF_ORD_CONTRACT + 2, "contract.train", BYOC_PF_PASS, NULL,
+               "no train on PATH; the image's own ENTRYPOINT %s gets `train` as its argument", ep_text);
+    else
+        pf_add(c, PF_ORD_CONTRACT + 2, "contract.train", BYOC_PF_FAIL,
+               "keep sagemaker-training in the image (pip install sagemaker-training) or add an ENTRYPOINT",
+               "no `train` on PATH and no ENTRYPOINT: the service's `docker run <image> train` fails (\"exec train failed\")");
+
+    if (has_ep && has_train)
+        pf_add(c, PF_ORD_CONTRACT + 3, "contract.entrypoint", BYOC_PF_WARN,
+               "remove the ENTRYPOINT, or make it exec \"$@\" so that train runs",
+               "ENTRYPOINT %s receives `train` as an argument: unless it runs its arguments, train never starts",
+               ep_text);
+    else
+        pf_add(c, PF_ORD_CONTRACT + 3, "contract.entrypoint", BYOC_PF_PASS, NULL, "%s%s",
+               has_ep ? "ENTRYPOINT " : "no ENTRYPOINT: the service starts train", has_ep ? ep_text : "");
+
+    if (python && *python)
+        pf_add(c, PF_ORD_CONTRACT + 4, "contract.python", BYOC_PF_PASS, NULL, "%s is Python %s", python,
+               version ? version : "?");
+    else
+        pf_add(c, PF_ORD_CONTRACT + 4, "contract.python", has_ep ? BYOC_PF_WARN : BYOC_PF_FAIL,
+               "install python3 in the image (or start the job with an ENTRYPOINT of its own)",
+               "no python3 or python on the image's PATH");
+
+    if (!has_train || has_ep)
+        pf_add(c, PF_ORD_CONTRACT + 5, "contract.sagemaker-training", BYOC_PF_PASS, NULL,
+               "not needed: the image does not start through sagemaker-training's train");
+    else if (sm && strcmp(sm, "yes") == 0)
+        pf_add(c, PF_ORD_CONTRACT + 5, "contract.sagemaker-training", BYOC_PF_PASS, NULL,
+               "sagemaker_training imports");
+    else
+        pf_add(c, PF_ORD_CONTRACT + 5, "contract.sagemaker-training", BYOC_PF_FAIL,
+               "pip install sagemaker-training into the Python first on PATH",
+               "train is on PATH but sagemaker_training does not import in %s", python && *python ? python : "python");
+    free(prog_state);
+    free(train);
+    free(python);
+    free(version);
+    free(sm);
+    free(ep_text);
+}
+
+static void code_check(pf_ctx *c, const char *entry, const char *out)
+{
+    char *imp = probe_value(out, "import");
+    char *missing = probe_value(out, "missing");
+    char note[600] = "";
+    if (missing && *missing)
+        snprintf(note, sizeof note, "; requirements.txt packages not in the image (pip installs them at start, "
+                                    "and its failures are silent): %s", missing);
+    if (!imp)
+        pf_add(c, PF_ORD_CODE + 1, "code.entry-point", BYOC_PF_WARN, "check that the image has a working python3",
+               "the import of %s could not be tried in the image", entry);
+    else if (strcmp(imp, "ok") == 0)
+        pf_add(c, PF_ORD_CODE + 1, "code.entry-point", missing && *missing ? BYOC_PF_WARN : BYOC_PF_PASS,
+               "add those packages to the image, or check they install offline", "%s imports from the packed source%s",
+               entry, note);
+    else
+        pf_add(c, PF_ORD_CODE + 1, "code.entry-point", BYOC_PF_FAIL,
+               "fix the import (module path relative to the source module, its dependencies in the image or "
+               "requirements.txt)",
+               "%s does not import inside the image: %s%s", entry, imp + 5, note);
+    free(imp);
+    free(missing);
+}
+
+void pf_group_container(pf_ctx *c)
+{
+    if (!c->spec->image_uri)
+        return;
+    byoc_engine *e = c->opts->engine, *own = NULL;
+    byoc_err err;
+    byoc_err_clear(&err);
+    if (!e && byoc_engine_new(&own, &err) == 0)
+        e = own;
+    json_t *img = NULL;
+    if (!e || byoc_image_inspect(e, c->t, c->spec->image_uri, &img, &err) != 0) {
+        char line[900];
+        byoc_err_format(&err, line, sizeof line);
+        pf_add(c, PF_ORD_CONTRACT + 1, "contract.program", BYOC_PF_WARN,
+               "build or pull the image on the local engine to check the container contract",
+               "the contract was not checked: %s", line);
+        byoc_engine_free(own);
+        return;
+    }
+    char *entry = c->spec->source_module ? byoc_job_entry_point(c->spec) : NULL;
+    char *out = NULL;
+    if (c->opts->skip_image_run) {
+        out = byoc_xstrdup("");
+    } else if (run_probe(c, e, entry, &out, &err) != 0) {
+        char line[900];
+        byoc_err_format(&err, line, sizeof line);
+        pf_add(c, PF_ORD_CONTRACT + 1, "contract.program", BYOC_PF_WARN,
+               "the image needs /bin/sh for this check; check the contract by hand",
+               "the throwaway container failed: %s", line);
+        out = NULL;
+    }
+    if (out) {
+        contract_checks(c, json_object_get(img, "Config"), out);
+        if (entry && !c->opts->skip_image_run) {
+            if (strncmp(c->spec->source_module, "s3://", 5) == 0)
+                pf_add(c, PF_ORD_CODE + 1, "code.entry-point", BYOC_PF_WARN, "check a local copy of the source",
+                       "the source module is in S3: its import was not tried");
+            else
+                code_check(c, entry, out);
+        }
+    }
+    free(out);
+    free(entry);
+    json_decref(img);
+    byoc_engine_free(own);
+}
+
+/* ---- --smoke: the job in local mode (localrun.h) with a short time limit ---- */
+
+typedef struct {
+    struct timespec started;  /* the container started (STATUS RUNNING) */
+    bool running, got_line;
+    double first_line_s;
+    char first_line[200];
+} smoke_watch;
+
+static double since(const struct timespec *a)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)(now.tv_sec - a->tv_sec) + (double)(now.tv_nsec - a->tv_nsec) / 1e9;
+}
+
+static void smoke_event(const byoc_event *ev, void *ud)
+{
+    smoke_watch *w = ud;
+    if (ev->kind == BYOC_EV_STATUS && ev->text && strcmp(ev->text, "RUNNING") == 0 && !w->running) {
+        w->running = true;
+        clock_gettime(CLOCK_MONOTONIC, &w->started);
+    } else if (ev->kind == BYOC_EV_LOG && ev->text && w->running && !w->got_line &&
+               strncmp(ev->text, "warning: ", 9) != 0 && strncmp(ev->text, "the job ran longer", 18) != 0) {
+        w->got_line = true;
+        w->first_line_s = since(&w->started);
+        snprintf(w->first_line, sizeof w->first_line, "%s", ev->text);
+    }
+}
+
+typedef struct {
+    const byoc_jobspec *spec;
+    const byoc_local_run_opts *opts;
+    byoc_local_run_result *result;
+} smoke_arg;
+
+static int smoke_task(byoc_task *t, void *arg, void **result, void (**result_free)(void *), byoc_err *err)
+{
+    smoke_arg *a = arg;
+    *result = NULL;
+    *result_free = NULL;
+    return byoc_local_run(a->spec, a->opts, t, a->result, err);
+}
+
+static void copy_spec_for_smoke(const byoc_jobspec *from, byoc_jobspec *to, int seconds)
+{
+    byoc_jobspec_init(to);
+    json_t *j = byoc_jobspec_to_json(from);
+    byoc_err e;
+    byoc_err_clear(&e);
+    byoc_jobspec_from_json(to, j, &e);
+    json_decref(j);
+    char text[32], ts[24];
+    snprintf(text, sizeof text, "%d", seconds);
+    byoc_jobspec_set(&to->max_runtime, text);
+    byoc_job_timestamp(ts, sizeof ts);
+    char *name = byoc_xasprintf("preflight-smoke-%s", ts);
+    byoc_jobspec_set(&to->job_name, name);
+    free(name);
+}
+
+void pf_group_smoke(pf_ctx *c)
+{
+    int seconds = c->opts->smoke_seconds > 0 ? c->opts->smoke_seconds : 60;
+    char tmpl[] = "/tmp/byoc-smoke-XXXXXX";
+    char *dir = mkdtemp(tmpl);
+    if (!dir) {
+        pf_add(c, PF_ORD_SMOKE, "smoke", BYOC_PF_WARN, "make /tmp writable", "no temporary directory for the smoke run");
+        return;
+    }
+    char *jobs_file = byoc_xasprintf("%s/local-jobs.json", dir);
+    byoc_jobspec spec;
+    copy_spec_for_smoke(c->spec, &spec, seconds);
+    byoc_local_run_opts lo = {.aws = c->opts->aws, .output_parent = dir, .jobs_file = jobs_file,
+                              .engine = c->opts->engine};
+    byoc_local_run_result res;
+    memset(&res, 0, sizeof res);
+    smoke_arg *a = byoc_xcalloc(1, sizeof *a);
+    *a = (smoke_arg){&spec, &lo, &res};
+    smoke_watch w = {0};
+    byoc_err err;
+    byoc_err_clear(&err);
+    void *unused = NULL;
+    void (*unused_free)(void *) = NULL;
+    int rc = byoc_task_run_sync("smoke", smoke_task, a, &unused, &unused_free, &err, smoke_event, &w);
+    free(a);
+    char first[300] = "no output line";
+    if (w.got_line)
+        snprintf(first, sizeof first, "first output line %.1f s after start: \"%s\"", w.first_line_s, w.first_line);
+    if (!res.status) {
+        char line[900];
+        byoc_err_format(&err, line, sizeof line);
+        pf_add(c, PF_ORD_SMOKE, "smoke", BYOC_PF_FAIL, "fix what the local run says, then run preflight --smoke again",
+               "the local run did not start: %s", line);
+    } else if (strcmp(res.status, "COMPLETED") == 0) {
+        pf_add(c, PF_ORD_SMOKE, "smoke", BYOC_PF_PASS, NULL, "the job ran locally and COMPLETED; %s", first);
+    } else if (res.failure_reason && strncmp(res.failure_reason, "MaxRuntimeExceeded", 18) == 0) {
+        pf_add(c, PF_ORD_SMOKE, "smoke", w.got_line ? BYOC_PF_PASS : BYOC_PF_WARN,
+               "check why the job prints nothing in its first seconds (byoc run --local)",
+               "the job was still running at the smoke limit of %d s; %s", seconds, first);
+    } else {
+        pf_add(c, PF_ORD_SMOKE, "smoke", BYOC_PF_FAIL, "run it with byoc run --local and fix the failure",
+               "the job %s locally: %s; %s", res.status, res.failure_reason ? res.failure_reason : "no reason given",
+               first);
+    }
+    (void)rc;
+    byoc_local_run_result_free(&res);
+    byoc_jobspec_free(&spec);
+    remove_tree(dir);
+    free(jobs_file);
+}

@@ -1,0 +1,195 @@
+#include "docker/manifest.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include <openssl/evp.h>
+
+#include "core/buf.h"
+#include "core/log.h"
+#include "docker/registry_auth.h"
+#include "net/http.h"
+
+#define ACCEPT_ALL BYOC_MT_DOCKER_MANIFEST ", " BYOC_MT_DOCKER_LIST ", " BYOC_MT_OCI_MANIFEST ", " BYOC_MT_OCI_INDEX
+
+void byoc_registry_manifest_free(byoc_registry_manifest *m)
+{
+    if (!m)
+        return;
+    free(m->media_type);
+    free(m->digest);
+    json_decref(m->doc);
+    memset(m, 0, sizeof *m);
+}
+
+bool byoc_manifest_is_index(const char *mt)
+{
+    return mt && (strcmp(mt, BYOC_MT_DOCKER_LIST) == 0 || strcmp(mt, BYOC_MT_OCI_INDEX) == 0);
+}
+
+static char *ca_for(const byoc_registry_target *r)
+{
+    if (r->ca_bundle && *r->ca_bundle)
+        return byoc_xstrdup(r->ca_bundle);
+    const char *dir = getenv("BYOC_DOCKER_CERTS_D");
+    char *path = byoc_xasprintf("%s/%s/ca.crt", dir && *dir ? dir : "/etc/docker/certs.d", r->host);
+    if (access(path, R_OK) == 0)
+        return path;
+    free(path);
+    const char *aws = getenv("AWS_CA_BUNDLE");
+    return aws && *aws ? byoc_xstrdup(aws) : NULL;
+}
+
+static void sha256_digest(const char *p, size_t n, char out[72])
+{
+    unsigned char md[EVP_MAX_MD_SIZE];
+    unsigned int len = 0;
+    EVP_Digest(p, n, md, &len, EVP_sha256(), NULL);
+    strcpy(out, "sha256:");
+    for (unsigned i = 0; i < len; i++)
+        snprintf(out + 7 + 2 * i, 3, "%02x", md[i]);
+}
+
+static const char *str_or(const json_t *v)
+{
+    const char *s = json_string_value(v);
+    return s ? s : "";
+}
+
+/* A registry error body {"errors":[{"code","message"}]} into err. */
+static int registry_error(const byoc_http_resp *resp, const char *what, byoc_err *err)
+{
+    const char *code = "", *msg = "";
+    json_t *doc = json_loadb(resp->body.data ? resp->body.data : "", resp->body.len, 0, NULL);
+    json_t *first = json_array_get(json_object_get(doc, "errors"), 0);
+    if (first) {
+        code = str_or(json_object_get(first, "code"));
+        msg = str_or(json_object_get(first, "message"));
+    }
+    byoc_err_set(err, BYOC_E_FAILED, what, "registry answered HTTP %ld%s%s", resp->status, *msg ? ": " : "", msg);
+    snprintf(err->code, sizeof err->code, "%s", *code ? code : resp->status == 401 ? "UNAUTHORIZED" : "");
+    err->http_status = (int)resp->status;
+    json_decref(doc);
+    return -1;
+}
+
+/* One GET; follows a redirect once (ECR sends blobs from S3) without the Authorization header. */
+static int registry_get(const byoc_registry_target *r, byoc_task *t, const char *path, const char *accept,
+                        byoc_http_resp *resp, byoc_err *err)
+{
+    char *ca = ca_for(r);
+    byoc_http_opts opts = {.ca_bundle = ca, .timeout_ms = 60000};
+    char *url = byoc_xasprintf("%s://%s%s", r->plain_http ? "http" : "https", r->host, path);
+    byoc_http_req req = {.method = "GET", .url = url, .opts = &opts, .task = t};
+    if (accept)
+        byoc_headers_add(&req.headers, "Accept", accept);
+    if (r->username) {
+        byoc_buf cred = BYOC_BUF_INIT;
+        byoc_buf_printf(&cred, "%s:%s", r->username, r->password ? r->password : "");
+        char *b64 = byoc_base64_encode(cred.data, cred.len);
+        char *value = byoc_xasprintf("Basic %s", b64);
+        byoc_secret_register(b64);
+        byoc_headers_add(&req.headers, "Authorization", value);
+        byoc_free_secret(value);
+        byoc_free_secret(b64);
+        byoc_buf_free(&cred);
+    }
+    int rc = byoc_http_do(&req, resp, err);
+    byoc_headers_free(&req.headers);
+    if (rc == 0 && resp->status >= 300 && resp->status < 400) {
+        const char *loc = byoc_headers_get(&resp->headers, "Location");
+        if (loc && (strncmp(loc, "https://", 8) == 0 || strncmp(loc, "http://", 7) == 0)) {
+            byoc_http_req next = {.method = "GET", .url = loc, .opts = &opts, .task = t};
+            byoc_http_resp second;
+            memset(&second, 0, sizeof second);
+            rc = byoc_http_do(&next, &second, err);
+            byoc_http_resp_free(resp);
+            *resp = second;
+        }
+    }
+    free(url);
+    free(ca);
+    return rc;
+}
+
+int byoc_registry_get_manifest(const byoc_registry_target *r, byoc_task *t, const char *repository,
+                               const char *reference, byoc_registry_manifest *out, byoc_err *err)
+{
+    memset(out, 0, sizeof *out);
+    char *path = byoc_xasprintf("/v2/%s/manifests/%s", repository, reference);
+    byoc_http_resp resp;
+    memset(&resp, 0, sizeof resp);
+    int rc = registry_get(r, t, path, ACCEPT_ALL, &resp, err);
+    free(path);
+    if (rc != 0) {
+        byoc_err_prefix(err, "registry %s", r->host);
+        byoc_http_resp_free(&resp);
+        return -1;
+    }
+    if (resp.status != 200) {
+        registry_error(&resp, "registry", err);
+        byoc_err_prefix(err, "%s/%s:%s", r->host, repository, reference);
+        byoc_http_resp_free(&resp);
+        return -1;
+    }
+    json_error_t jerr;
+    out->doc = json_loadb(resp.body.data ? resp.body.data : "", resp.body.len, 0, &jerr);
+    if (!json_is_object(out->doc)) {
+        byoc_err_set(err, BYOC_E_FAILED, "registry", "the manifest of %s:%s is not a JSON object", repository,
+                     reference);
+        byoc_http_resp_free(&resp);
+        byoc_registry_manifest_free(out);
+        return -1;
+    }
+    char digest[72];
+    sha256_digest(resp.body.data ? resp.body.data : "", resp.body.len, digest);
+    const char *said = byoc_headers_get(&resp.headers, "Docker-Content-Digest");
+    if (said && strcmp(said, digest) != 0) {
+        byoc_err_set(err, BYOC_E_FAILED, "registry", "manifest digest %s does not match the registry's %s", digest,
+                     said);
+        byoc_http_resp_free(&resp);
+        byoc_registry_manifest_free(out);
+        return -1;
+    }
+    out->digest = byoc_xstrdup(digest);
+    const char *mt = json_string_value(json_object_get(out->doc, "mediaType"));
+    if (!mt)
+        mt = byoc_headers_get(&resp.headers, "Content-Type");
+    out->media_type = byoc_xstrdup(mt ? mt : "");
+    byoc_http_resp_free(&resp);
+    return 0;
+}
+
+int byoc_registry_get_json_blob(const byoc_registry_target *r, byoc_task *t, const char *repository,
+                                const char *digest, size_t max_bytes, json_t **out, byoc_err *err)
+{
+    *out = NULL;
+    char *path = byoc_xasprintf("/v2/%s/blobs/%s", repository, digest);
+    byoc_http_resp resp;
+    memset(&resp, 0, sizeof resp);
+    int rc = registry_get(r, t, path, NULL, &resp, err);
+    free(path);
+    if (rc == 0 && resp.status != 200)
+        rc = registry_error(&resp, "registry", err);
+    if (rc == 0 && resp.body.len > (max_bytes ? max_bytes : 4u << 20))
+        rc = byoc_err_set(err, BYOC_E_FAILED, "registry", "blob %s is larger than expected", digest);
+    if (rc == 0) {
+        char got[72];
+        sha256_digest(resp.body.data ? resp.body.data : "", resp.body.len, got);
+        if (strcmp(got, digest) != 0)
+            rc = byoc_err_set(err, BYOC_E_FAILED, "registry", "blob %s arrived with digest %s", digest, got);
+    }
+    if (rc == 0) {
+        *out = json_loadb(resp.body.data ? resp.body.data : "", resp.body.len, 0, NULL);
+        if (!json_is_object(*out)) {
+            json_decref(*out);
+            *out = NULL;
+            rc = byoc_err_set(err, BYOC_E_FAILED, "registry", "blob %s is not a JSON object", digest);
+        }
+    }
+    byoc_http_resp_free(&resp);
+    return rc;
+}

@@ -1,0 +1,82 @@
+#!/bin/bash
+# Resize storms on every screen: the six steps, help and the command prompt, for
+# TERM xterm-256color, screen, vt100 and linux (and NO_COLOR): a burst of sizes from
+# 40x10 to 300x100 with no pause between them, then a usable size again. byoc must stay
+# up, redraw the screen it was on, show the too-small notice at 40x10, and quit cleanly
+# with the terminal as it found it. (Under the ASan build every storm is also a memory
+# check of the layout code.)
+. "$(dirname "$0")/lib.sh"
+
+STEPS=('Do you need your own container' 'Write and lint the Dockerfile' 'Push the image to an ECR repository'
+       "Let the job's execution role pull the image" 'Create the Hybrid Job, or run it locally'
+       'Follow jobs: status, logs, metrics, results')
+SIZES=(40x10 300x100 41x11 299x99 80x24 45x12 250x90 120x40 60x15 200x60 79x23 300x10 40x100 160x48 43x13
+       280x95 100x30 52x14 220x70 81x25 40x10 300x100 90x28 64x20 180x55 150x45 70x21 240x80 110x35 300x100)
+
+storm() { # SESSION: every size at once, no waiting
+    local s=$1 wh
+    for wh in "${SIZES[@]}"; do e2e_resize "$s" "${wh%x*}" "${wh#*x}"; done
+}
+
+alive() { # SESSION WHAT
+    if [ -s "$E2E_DIR/$1/rc" ]; then
+        e2e_fail "$1: byoc exited during $2 (rc $(e2e_rc "$1"))"
+        e2e_capture "$1" | sed 's/^/    | /' >&2
+        return 1
+    fi
+    e2e_pass "$1: alive after $2"
+}
+
+run_storms() { # SESSION-NAME ENV...
+    local s=$1
+    shift
+    e2e_start "$s" 80 24 "$@" -- tui
+    e2e_wait "$s" "${STEPS[0]}" "opens"
+    local i
+    for i in 1 2 3 4 5 6; do
+        e2e_keys "$s" "$i"
+        e2e_wait "$s" "${STEPS[$((i - 1))]}" "step $i"
+        storm "$s"
+        e2e_resize "$s" 80 24
+        alive "$s" "a storm on step $i" || return
+        e2e_wait "$s" "${STEPS[$((i - 1))]}" "step $i redrawn at 80x24 after the storm"
+    done
+    # help
+    e2e_keys "$s" '?'
+    e2e_wait "$s" 'Help: keys and commands' "help opens"
+    storm "$s"
+    e2e_resize "$s" 100 30
+    alive "$s" "a storm on help" || return
+    e2e_wait "$s" 'Help: keys and commands' "help redrawn after the storm"
+    e2e_keys "$s" Escape
+    e2e_wait "$s" "${STEPS[5]}" "back on the step"
+    # the command prompt, half typed
+    e2e_type "$s" ':goto bui'
+    e2e_wait "$s" '^:goto bui' "prompt open"
+    storm "$s"
+    e2e_resize "$s" 80 24
+    alive "$s" "a storm with the prompt open" || return
+    e2e_wait "$s" ':goto bui' "the prompt keeps its text"
+    e2e_keys "$s" Tab Enter
+    e2e_wait "$s" "${STEPS[1]}" "the prompt still works after the storm"
+    # too small, then big
+    e2e_resize "$s" 40 10
+    e2e_wait "$s" 'too small' "40x10 shows the too-small notice"
+    e2e_resize "$s" 300 100
+    e2e_wait "$s" "${STEPS[1]}" "300x100 draws the step"
+    e2e_resize "$s" 80 24                       # the size stty recorded before byoc started
+    e2e_wait "$s" "${STEPS[1]}" "80x24 again"
+    e2e_keys "$s" q
+    e2e_wait_exit "$s"
+    e2e_expect_rc "$s" 0
+    e2e_stty_same "$s"
+    e2e_stop "$s"
+}
+
+run_storms xterm TERM=xterm-256color
+run_storms screen TERM=screen
+run_storms vt100 TERM=vt100
+run_storms linux TERM=linux
+run_storms nocolor TERM=xterm-256color NO_COLOR=1
+
+e2e_done

@@ -1,0 +1,81 @@
+#!/bin/bash
+# Push and Permit end to end, in tmux at 80x24, on the topology (engine,
+# registry behind moto's ECR): a repository name without amazon-braket is
+# warned about and a fixes it; the push shows its layers and the resulting
+# URI; u puts the URI into the job form. Permit picks the pushed repository,
+# shows its (empty) policy, grants pull to a role after a diff and a
+# confirmation, refuses "*" unless confirmed (No is the default), and
+# checks whether an execution role can pull.
+. "$(dirname "$0")/lib.sh"
+
+: "${DOCKER_HOST:?run through tests/topology/with-env.sh}"
+E2E_TIMEOUT=${E2E_TIMEOUT:-60}
+SRC_IMAGE=${BYOC_TEST_BASE_BUSYBOX:-byoc-test/busybox:1}
+P="$E2E_DIR/proj"
+mkdir -p "$P"
+REPO="e2e-push-$$"
+READER="arn:aws:iam::123456789012:role/e2e-reader-$$"
+
+s=push
+e2e_start $s 80 24 -- --project "$P" tui
+e2e_wait $s 'Decide' "byoc starts"
+e2e_keys $s 3
+e2e_wait $s '3 Push' "3 opens Push"
+e2e_keys $s e
+e2e_type $s "$SRC_IMAGE"
+e2e_keys $s Tab
+e2e_type $s "$REPO"
+e2e_keys $s Tab
+e2e_type $s "1"
+e2e_keys $s Escape
+e2e_wait $s 'Not amazon-braket' "a repository without the prefix is warned about"
+e2e_keys $s a
+e2e_wait $s "Repository +amazon-braket-$REPO" "a adds the amazon-braket- prefix"
+e2e_wait_gone $s 'Not amazon-braket' "and the warning goes"
+e2e_keys $s p
+e2e_wait $s "Pushed [0-9]+\.dkr\.ecr\.[a-z0-9-]+\.amazonaws\.com/amazon-braket-$REPO:1" "the push ends with the image URI"
+e2e_has $s 'Layers' "the layers are listed"
+e2e_has $s '(pushed|exists|Pushed|Layer already exists).*[0-9.]+ (B|KiB|MiB)' "each with its bytes"
+e2e_has $s 'Digest sha256:[0-9a-f]{64}' "and the digest"
+e2e_keys $s u
+e2e_wait $s '5 Run' "u goes to Run"
+e2e_wait $s "Image [0-9]+\.dkr\.ecr\..*/amazon-braket-$REPO:1" "with the pushed URI in the job form"
+
+e2e_keys $s 4
+e2e_wait $s "4 Permit: amazon-braket-$REPO" "Permit takes the pushed repository"
+e2e_wait $s 'no repository policy' "and shows its current (empty) policy"
+e2e_keys $s e Down
+e2e_type $s "$READER"
+e2e_keys $s Escape
+e2e_keys $s a
+e2e_wait $s 'Apply the policy change\?' "a shows the diff and asks first"
+e2e_keys $s n
+e2e_wait $s "^.*\+.*e2e-reader-$$" "the diff names the role"
+e2e_has $s 'not applied' "No applies nothing"
+e2e_keys $s a
+e2e_wait $s 'Apply the policy change\?' "a asks again"
+e2e_keys $s y
+e2e_wait $s 'applied' "y applies it"
+e2e_keys $s r
+e2e_wait $s 'Current policy' "r shows the policy"
+e2e_wait $s "e2e-reader-$$" "which now grants the role"
+
+e2e_keys $s e Down C-u
+e2e_type $s '*'
+e2e_keys $s Escape
+e2e_wait $s 'every AWS account can pull' "a loud warning on *"
+e2e_keys $s a
+e2e_wait $s 'DANGER: anyone may pull' "a on * asks with a danger dialog"
+e2e_keys $s Enter
+e2e_wait $s 'refused: "\*" was not confirmed' "the default answer refuses it"
+
+e2e_keys $s e Down Down
+e2e_type $s "arn:aws:iam::123456789012:role/service-role/AmazonBraketJobsExecutionRole-e2e"
+e2e_keys $s Escape
+e2e_keys $s k
+e2e_wait $s '(Can the execution role pull\?|error:)' "k checks whether the role can pull"
+e2e_has $s '(YES: the role can pull|NO: the role cannot pull|error:)' "with an answer"
+e2e_keys $s C-c
+e2e_wait_exit $s
+e2e_stty_same $s
+e2e_done

@@ -1,0 +1,412 @@
+#!/usr/bin/env python3
+"""byoc preflight on the topology: each check made to fail for its real cause, then passing once fixed.
+
+Real parts only: images built on the test engine and pushed with Debian's docker client to the TLS
+registry at the ECR-shaped host (moto's ECR learns them through the bridge), hand-made manifests
+(an arm64 image, an OCI index with an attestation manifest) pushed over the registry's v2 API, IAM
+roles in moto, devices of the Braket stand-in.
+"""
+
+import base64
+import gzip
+import hashlib
+import io
+import json
+import os
+import random
+import ssl
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+import urllib.error
+import urllib.request
+
+sys.dont_write_bytecode = True
+HERE = os.path.dirname(os.path.abspath(__file__))
+SOURCE = os.environ.get("BYOC_SOURCE_DIR") or os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(SOURCE, "tests", "topology"))
+
+from testkit import Checks, client, env  # noqa: E402
+from ecr_front import EcrFront  # noqa: E402
+
+C = Checks("test_preflight")
+BYOC = os.environ.get("BYOC_BIN") or os.path.join(SOURCE, "build", "byoc")
+FIX = os.path.join(SOURCE, "tests", "fixtures", "preflight")
+ACCOUNT = env("BYOC_TEST_ACCOUNT")
+HOST = env("BYOC_TEST_REGISTRY")
+CA = env("BYOC_TEST_REGISTRY_CA")
+DOCKER = env("BYOC_TEST_DOCKER_CLI")
+RUN_ID = "%x" % random.getrandbits(24)
+REPO = "amazon-braket-pf-" + RUN_ID
+PLAIN = "pf-plain-" + RUN_ID
+ROLE_NAME = "AmazonBraketJobsExecutionRole-pf" + RUN_ID
+ROLE = "arn:aws:iam::%s:role/service-role/%s" % (ACCOUNT, ROLE_NAME)
+# moto runs without its AWS managed policies loaded: the role gets a customer policy with the managed
+# policy's document. byoc's name rule rightly ignores such a look-alike, so IAM's answer comes from
+# SimulatePrincipalPolicy, which moto lacks: ecr_front (simulate="evaluate") evaluates the role's real
+# policies in moto and sits between byoc and moto for every preflight here.
+MANAGED_NAME = "AmazonBraketJobsExecutionPolicy"
+MANAGED = "arn:aws:iam::%s:policy/service-role/%s" % (ACCOUNT, MANAGED_NAME)
+SV1 = "arn:aws:braket:::device/quantum-simulator/amazon/sv1"
+HARMONY = "arn:aws:braket:us-east-1::device/qpu/ionq/Harmony"
+PASSWORD = "%s-auth-token" % ACCOUNT
+
+ecr = client("ecr")
+iam = client("iam")
+DOCKER_CONFIG = tempfile.mkdtemp(prefix="byoc-pf-docker-")
+
+
+def uri(repo, tag):
+    return "%s/%s:%s" % (HOST, repo, tag)
+
+
+def docker(*args):
+    e = dict(os.environ, DOCKER_CONFIG=DOCKER_CONFIG)
+    p = subprocess.run([DOCKER] + list(args), capture_output=True, text=True, env=e, timeout=600)
+    if p.returncode != 0:
+        raise RuntimeError("docker %s: %s%s" % (" ".join(args), p.stdout, p.stderr))
+    return p.stdout
+
+
+FRONT = None
+
+
+def preflight(*args, region=None):
+    cmd = [BYOC, "--json"] + (["--region", region] if region else []) + ["preflight"] + list(args)
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=300, env=dict(os.environ, AWS_ENDPOINT_URL=FRONT.url))
+    try:
+        doc = json.loads(p.stdout)
+    except ValueError:
+        doc = {"checks": []}
+    checks = {c["name"]: c for c in doc.get("checks", [])}
+    return p.returncode, doc, checks, p.stderr
+
+
+def job(image, src="src_ok", entry="src_ok.algo:main", role=ROLE, device=SV1, *extra):
+    return ["--image-uri", image, "--source-module", os.path.join(FIX, src), "--entry-point", entry,
+            "--role-arn", role, "--device", device] + list(extra)
+
+
+def status_of(checks, name):
+    return checks.get(name, {}).get("status")
+
+
+def expect(name, checks, check, want, rc=None, want_rc=None):
+    got = checks.get(check, {})
+    C.check(got.get("status") == want, "%s: %s is %s" % (name, check, want), got or sorted(checks))
+    if want == "fail":
+        C.check(bool(got.get("fix")) and "\n" not in got.get("fix", ""), "%s: %s names a one-line fix" % (name, check),
+                got)
+    if want_rc is not None:
+        C.equal(rc, want_rc, "%s: exit %d" % (name, want_rc))
+
+
+# ---- the registry's v2 API, by hand ---------------------------------------------------------
+
+SSL = ssl.create_default_context(cafile=CA)
+AUTH = "Basic " + base64.b64encode(("AWS:" + PASSWORD).encode()).decode()
+
+
+def registry(method, path, body=None, ctype=None, accept=None):
+    req = urllib.request.Request("https://%s%s" % (HOST, path), data=body, method=method)
+    req.add_header("Authorization", AUTH)
+    if ctype:
+        req.add_header("Content-Type", ctype)
+    if accept:
+        req.add_header("Accept", accept)
+    with urllib.request.urlopen(req, context=SSL, timeout=30) as r:
+        return r.status, dict(r.headers), r.read()
+
+
+def sha(data):
+    return "sha256:" + hashlib.sha256(data).hexdigest()
+
+
+def push_blob(repo, data):
+    _, headers, _ = registry("POST", "/v2/%s/blobs/uploads/" % repo)
+    loc = headers["Location"]
+    if loc.startswith("https://"):
+        loc = loc.split(HOST, 1)[1]
+    loc += ("&" if "?" in loc else "?") + "digest=" + sha(data)
+    registry("PUT", loc, data, "application/octet-stream")
+    return sha(data)
+
+
+def push_manifest(repo, ref, doc, media_type):
+    data = json.dumps(doc).encode()
+    registry("PUT", "/v2/%s/manifests/%s" % (repo, ref), data, media_type)
+    return sha(data), len(data)
+
+
+def push_arm64(repo, tag):
+    """A one-layer image whose config says linux/arm64 (no emulation needed: nothing runs it)."""
+    raw = io.BytesIO()
+    with tarfile.open(fileobj=raw, mode="w") as t:
+        info = tarfile.TarInfo("hello.txt")
+        info.size = 6
+        t.addfile(info, io.BytesIO(b"hello\n"))
+    layer = gzip.compress(raw.getvalue())
+    config = json.dumps({"architecture": "arm64", "os": "linux",
+                         "config": {"Env": ["SAGEMAKER_PROGRAM=braket_container.py"], "Cmd": ["train"]},
+                         "rootfs": {"type": "layers", "diff_ids": [sha(raw.getvalue())]}}).encode()
+    push_blob(repo, layer)
+    push_blob(repo, config)
+    return push_manifest(repo, tag, {
+        "schemaVersion": 2, "mediaType": "application/vnd.docker.distribution.manifest.v2+json",
+        "config": {"mediaType": "application/vnd.docker.container.image.v1+json", "size": len(config),
+                   "digest": sha(config)},
+        "layers": [{"mediaType": "application/vnd.docker.image.rootfs.diff.tar.gzip", "size": len(layer),
+                    "digest": sha(layer)}]}, "application/vnd.docker.distribution.manifest.v2+json")
+
+
+def push_attestation_index(repo, tag, image_tag):
+    """What BuildKit pushes by default: an OCI index of the image and its provenance attestation."""
+    _, _, body = registry("GET", "/v2/%s/manifests/%s" % (repo, image_tag),
+                                accept="application/vnd.docker.distribution.manifest.v2+json")
+    image_digest, image_size = sha(body), len(body)
+    statement = json.dumps({"_type": "https://in-toto.io/Statement/v0.1",
+                            "predicateType": "https://slsa.dev/provenance/v0.2",
+                            "subject": [{"name": "image", "digest": {"sha256": image_digest[7:]}}]}).encode()
+    empty = b"{}"
+    push_blob(repo, statement)
+    push_blob(repo, empty)
+    attestation = {
+        "schemaVersion": 2, "mediaType": "application/vnd.oci.image.manifest.v1+json",
+        "config": {"mediaType": "application/vnd.oci.image.config.v1+json", "size": 2, "digest": sha(empty)},
+        "layers": [{"mediaType": "application/vnd.in-toto+json", "size": len(statement), "digest": sha(statement),
+                    "annotations": {"in-toto.io/predicate-type": "https://slsa.dev/provenance/v0.2"}}]}
+    att_digest = sha(json.dumps(attestation).encode())
+    _, att_size = push_manifest(repo, att_digest, attestation, "application/vnd.oci.image.manifest.v1+json")
+    return push_manifest(repo, tag, {
+        "schemaVersion": 2, "mediaType": "application/vnd.oci.image.index.v1+json",
+        "manifests": [
+            {"mediaType": "application/vnd.docker.distribution.manifest.v2+json", "digest": image_digest,
+             "size": image_size, "platform": {"architecture": "amd64", "os": "linux"}},
+            {"mediaType": "application/vnd.oci.image.manifest.v1+json", "digest": att_digest, "size": att_size,
+             "annotations": {"vnd.docker.reference.digest": image_digest,
+                             "vnd.docker.reference.type": "attestation-manifest"},
+             "platform": {"architecture": "unknown", "os": "unknown"}}]},
+        "application/vnd.oci.image.index.v1+json")
+
+
+def wait_in_ecr(repo, tag):
+    for _ in range(100):
+        try:
+            ecr.describe_images(repositoryName=repo, imageIds=[{"imageTag": tag}])
+            return True
+        except Exception:
+            time.sleep(0.1)
+    return False
+
+
+# ---- setup -------------------------------------------------------------------------------------
+
+def build_and_push(repo, tag, dockerfile="Dockerfile"):
+    ref = uri(repo, tag)
+    docker("build", "-q", "-t", ref, "-f", os.path.join(FIX, "image", dockerfile), os.path.join(FIX, "image"))
+    docker("push", ref)
+    C.check(wait_in_ecr(repo, tag), "setup: %s:%s is in moto's ECR" % (repo, tag))
+    return ref
+
+
+def setup():
+    for r in (REPO, PLAIN):
+        ecr.create_repository(repositoryName=r)
+    iam.create_role(RoleName=ROLE_NAME, Path="/service-role/", AssumeRolePolicyDocument=json.dumps({
+        "Version": "2012-10-17", "Statement": [{"Effect": "Allow", "Principal": {"Service": "braket.amazonaws.com"},
+                                                "Action": "sts:AssumeRole"}]}))
+    try:
+        iam.get_policy(PolicyArn=MANAGED)
+    except iam.exceptions.NoSuchEntityException:
+        import moto.iam.aws_managed_policies as managed
+        data = json.loads(managed.aws_managed_policies_data)[MANAGED_NAME]
+        iam.create_policy(PolicyName=MANAGED_NAME, Path="/service-role/", PolicyDocument=json.dumps(data["Document"]))
+    iam.attach_role_policy(RoleName=ROLE_NAME, PolicyArn=MANAGED)
+    p = subprocess.run([DOCKER, "login", "-u", "AWS", "--password-stdin", HOST], input=PASSWORD, text=True,
+                       capture_output=True, env=dict(os.environ, DOCKER_CONFIG=DOCKER_CONFIG))
+    if p.returncode != 0:
+        raise RuntimeError("docker login: " + p.stderr)
+
+
+def cleanup():
+    for r in (REPO, PLAIN):
+        try:
+            ecr.delete_repository(repositoryName=r, force=True)
+        except Exception:
+            pass
+    try:
+        iam.detach_role_policy(RoleName=ROLE_NAME, PolicyArn=MANAGED)
+        iam.delete_role(RoleName=ROLE_NAME)
+    except Exception:
+        pass
+    for tag in ("good", "noprogram", "drift"):
+        for repo in (REPO, PLAIN):
+            subprocess.run([DOCKER, "rmi", "-f", uri(repo, tag)], capture_output=True)
+
+
+# ---- cases -------------------------------------------------------------------------------------
+
+GOOD = None
+
+
+def test_sound_job():
+    started = time.monotonic()
+    rc, doc, checks, err = preflight(*job(GOOD))
+    print("info sound job: preflight took %.1f s (not asserted)" % (time.monotonic() - started))
+    C.equal(rc, 0, "sound job: exit 0")
+    C.check(doc.get("ok") is True, "sound job: ok", doc)
+    for name in ("spec", "credentials", "region", "device", "instance-type", "image.ecr", "image.manifest",
+                 "image.architecture", "image.digest", "contract.program", "contract.train", "contract.entrypoint",
+                 "contract.python", "contract.sagemaker-training", "code.entry-point", "permissions.pull",
+                 "permissions.s3"):
+        expect("sound job", checks, name, "pass")
+    C.check(all(set(c) == {"name", "status", "message", "fix"} for c in doc.get("checks", [])),
+            "sound job: every check has name, status, message, fix")
+    C.check("Python 3." in checks.get("contract.python", {}).get("message", ""), "sound job: names the Python version",
+            checks.get("contract.python"))
+
+
+def test_region_mismatch():
+    rc, _, checks, _ = preflight(*job(GOOD), region="us-west-2")
+    expect("image in us-east-1, job in us-west-2", checks, "region", "fail", rc, 1)
+    C.check("us-west-2" in checks.get("region", {}).get("message", ""), "region mismatch: names the job's region")
+
+
+def test_device():
+    rc, _, checks, _ = preflight(*job(GOOD, device=HARMONY))
+    expect("retired device", checks, "device", "fail", rc, 1)
+    rc, _, checks, _ = preflight(*job(GOOD, device=SV1))
+    expect("online device", checks, "device", "pass")
+
+
+def test_instance_type():
+    rc, _, checks, _ = preflight(*job(GOOD), "--instance-count", "6")
+    expect("6 instances", checks, "instance-type", "fail", rc, 1)
+
+
+def test_arm64():
+    push_arm64(REPO, "arm64")
+    rc, _, checks, _ = preflight(*job(uri(REPO, "arm64")))
+    expect("arm64 image", checks, "image.architecture", "fail", rc, 1)
+    C.check("arm64" in checks.get("image.architecture", {}).get("message", ""), "arm64 image: says arm64")
+
+
+def test_attestation_index():
+    push_attestation_index(REPO, "att", "good")
+    rc, _, checks, _ = preflight(*job(uri(REPO, "att")))
+    expect("attestation index", checks, "image.manifest", "fail", rc, 1)
+    C.check("attestation" in checks.get("image.manifest", {}).get("message", ""), "attestation index: says so",
+            checks.get("image.manifest"))
+
+
+def test_missing_image():
+    rc, _, checks, _ = preflight(*job(uri(REPO, "never-pushed")))
+    expect("unpushed tag", checks, "image.ecr", "fail", rc, 1)
+
+
+def test_no_program():
+    ref = build_and_push(REPO, "noprogram", "Dockerfile.noprogram")
+    rc, _, checks, _ = preflight(*job(ref))
+    expect("no SAGEMAKER_PROGRAM", checks, "contract.program", "fail", rc, 1)
+
+
+def test_entry_point_does_not_import():
+    rc, _, checks, _ = preflight(*job(GOOD, "src_broken", "src_broken.algo:main"))
+    expect("broken entry point", checks, "code.entry-point", "fail", rc, 1)
+    C.check("byoc_no_such_module" in checks.get("code.entry-point", {}).get("message", ""),
+            "broken entry point: names the missing module", checks.get("code.entry-point"))
+    rc, _, checks, _ = preflight(*job(GOOD, "src_ok", "src_ok.algo:nope"))
+    expect("missing function", checks, "code.entry-point", "fail", rc, 1)
+
+
+def test_local_differs_from_pushed():
+    ref = uri(REPO, "drift")
+    docker("build", "-q", "-t", ref, "--build-arg", "PROGRAM=braket_container.py", "-f",
+           os.path.join(FIX, "image", "Dockerfile"), os.path.join(FIX, "image"))
+    docker("push", ref)
+    wait_in_ecr(REPO, "drift")
+    docker("tag", uri(REPO, "noprogram"), ref)  # the local tag now names another image
+    rc, _, checks, _ = preflight(*job(ref))
+    expect("local image changed after push", checks, "image.digest", "fail", rc, 1)
+
+
+def test_role_cannot_pull():
+    ref = build_and_push(PLAIN, "good")
+    rc, _, checks, _ = preflight(*job(ref))
+    expect("repository outside amazon-braket*", checks, "permissions.pull", "fail", rc, 1)
+    p = subprocess.run([BYOC, "permit", PLAIN, "--allow", ROLE], capture_output=True, text=True,
+                       env=dict(os.environ, AWS_ENDPOINT_URL=FRONT.url))
+    C.equal(p.returncode, 0, "permit --allow: exit 0")
+    rc, _, checks, _ = preflight(*job(ref))
+    expect("after byoc permit --allow", checks, "permissions.pull", "pass")
+
+
+def test_s3_bucket_rule():
+    rc, _, checks, _ = preflight(*job(GOOD), "--output-s3", "s3://my-results-%s/out" % RUN_ID)
+    expect("output outside amazon-braket-*", checks, "permissions.s3", "fail", rc, 1)
+
+
+def test_credentials_expiry():
+    """Temporary credentials (a credential_process with an Expiration) that end before the max runtime."""
+    tmp = tempfile.mkdtemp(prefix="byoc-pf-creds-")
+    script = os.path.join(tmp, "creds.sh")
+    expires = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(time.time() + 1800))
+    with open(script, "w") as f:
+        f.write("#!/bin/sh\ncat <<'X'\n%s\nX\n" % json.dumps({
+            "Version": 1, "AccessKeyId": os.environ["AWS_ACCESS_KEY_ID"],
+            "SecretAccessKey": os.environ["AWS_SECRET_ACCESS_KEY"], "Expiration": expires}))
+    os.chmod(script, 0o700)
+    config = os.path.join(tmp, "config")
+    with open(config, "w") as f:
+        f.write("[profile pf]\ncredential_process = %s\nregion = us-east-1\n" % script)
+    e = {k: v for k, v in os.environ.items() if k not in ("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY")}
+    e.update(AWS_CONFIG_FILE=config, AWS_PROFILE="pf", AWS_ENDPOINT_URL=FRONT.url)
+
+    def run(runtime):
+        p = subprocess.run([BYOC, "--json", "preflight"] + job(GOOD) + ["--max-runtime", runtime],
+                           capture_output=True, text=True, env=e, timeout=300)
+        try:
+            return {c["name"]: c for c in json.loads(p.stdout)["checks"]}
+        except (ValueError, KeyError):
+            return {}
+    try:
+        expect("credentials expiring in 30 min, max runtime 2 h", run("7200"), "credentials", "warn")
+        expect("credentials expiring in 30 min, max runtime 10 min", run("600"), "credentials", "pass")
+    finally:
+        os.remove(script)
+        os.remove(config)
+        os.rmdir(tmp)
+
+
+def test_smoke():
+    rc, doc, checks, err = preflight(*job(GOOD), "--smoke")
+    if "smoke" not in checks:
+        print("stderr of the smoke run:\n" + err[-3000:])
+    expect("smoke, sound image", checks, "smoke", "pass", rc, 0)
+    msg = checks.get("smoke", {}).get("message", "")
+    C.check("first output line" in msg and "launcher started" in msg, "smoke: reports the first output line", msg)
+    rc, _, checks, _ = preflight(*job(uri(REPO, "noprogram")), "--smoke")
+    expect("smoke, image without SAGEMAKER_PROGRAM", checks, "smoke", "fail", rc, 1)
+
+
+def main():
+    global GOOD, FRONT
+    FRONT = EcrFront(env("AWS_ENDPOINT_URL"), simulate="evaluate").start()
+    try:
+        setup()
+        GOOD = build_and_push(REPO, "good")
+        for t in (test_sound_job, test_region_mismatch, test_device, test_instance_type, test_arm64,
+                  test_attestation_index, test_missing_image, test_no_program, test_entry_point_does_not_import,
+                  test_local_differs_from_pushed, test_role_cannot_pull, test_s3_bucket_rule, test_credentials_expiry,
+                  test_smoke):
+            C.run(t)
+    finally:
+        cleanup()
+        FRONT.stop()
+    C.done()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,16 @@
+/* job_status: how a job's status looks everywhere in the TUI: a symbol
+ * (Unicode or ASCII, so state never rests on colour alone) and a style. */
+#ifndef BYOC_TUI_JOB_STATUS_H
+#define BYOC_TUI_JOB_STATUS_H
+
+#include <stddef.h>
+
+#include "style.h"
+
+/* "✓ COMPLETED" or "+ COMPLETED" into buf. */
+char *tui_job_status_text(const char *status, char *buf, size_t size);
+tui_style tui_job_status_style(const char *status);
+/* A device ARN shortened for a table: "amazon/sv1", "ionq/Aria-1", "local:none/none". */
+const char *tui_job_device_short(const char *device);
+
+#endif

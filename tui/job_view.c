@@ -1,0 +1,462 @@
+#include "job_view.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <jansson.h>
+
+#include "background.h"
+#include "byoc/results.h"
+#include "chart.h"
+#include "core/buf.h"
+#include "flow.h"
+#include "job_status.h"
+#include "logview.h"
+#include "monitor_tasks.h"
+#include "page.h"
+#include "progress.h"
+
+enum { TAB_OVERVIEW, TAB_LOGS, TAB_METRICS, TAB_COUNT };
+static const char *const tab_names[TAB_COUNT] = {"Overview", "Logs", "Metrics"};
+
+typedef struct job_view {
+    tui_screen base;
+    char *arn;
+    bool local;
+    int tab;
+    tui_page page;
+    tui_logview log;
+    tui_mon_shared *shared;
+    byoc_task *watch;
+    uint64_t watch_id;
+    uint64_t cancel_id, results_id;
+    json_t *job;                 /* the latest state (J) */
+    json_t *config;              /* the GetJob reply (C) */
+    bool ended;
+    bool by_iteration;
+    char *error;
+    tui_progress download;
+    bool downloading;
+    char *results_note;
+} job_view;
+
+static const char *member(const json_t *o, const char *key)
+{
+    const char *s = json_string_value(json_object_get(o, key));
+    return s ? s : "";
+}
+
+static const char *job_name(const job_view *v)
+{
+    const char *n = member(v->job, "job_name");
+    return *n ? n : v->arn;
+}
+
+/* ---- overview ---- */
+
+static void kv_json(tui_page *p, const char *key, const json_t *v)
+{
+    if (!v || json_is_null(v))
+        return;
+    if (json_is_string(v)) {
+        tui_page_kv(p, key, json_string_value(v));
+        return;
+    }
+    char *text = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
+    if (text)
+        tui_page_kv(p, key, text);
+    free(text);
+}
+
+static void fill_overview(job_view *v)
+{
+    tui_page *p = &v->page;
+    int top = p->top;
+    tui_page_clear(p);
+    const json_t *j = v->job;
+    char st[64];
+    tui_job_status_text(member(j, "status"), st, sizeof st);
+    tui_page_kv(p, "Job", job_name(v));
+    tui_page_kv(p, "ARN", v->arn);
+    tui_page_kv(p, "Status", st);
+    const json_t *q = json_object_get(j, "queue");
+    if (q) {
+        char *line = byoc_xasprintf("%s in %s%s%s", member(q, "position"), member(q, "name"),
+                                    *member(q, "message") ? ": " : "", member(q, "message"));
+        tui_page_kv(p, "Queue position", line);
+        free(line);
+    }
+    const char *why = member(j, "failure_reason");
+    if (*why)
+        tui_page_kv(p, "Failure reason", why);
+    kv_json(p, "Device", json_object_get(j, "device"));
+    kv_json(p, "Created", json_object_get(j, "created"));
+    kv_json(p, "Started", json_object_get(j, "started"));
+    kv_json(p, "Ended", json_object_get(j, "ended"));
+    if (v->local) {
+        kv_json(p, "Image", json_object_get(j, "image"));
+        kv_json(p, "Exit code", json_object_get(j, "exit_code"));
+        kv_json(p, "Output", json_object_get(j, "output_dir"));
+    }
+    if (v->results_note)
+        tui_page_kv(p, "Results", v->results_note);
+    const json_t *events = json_object_get(j, "events");
+    if (json_array_size(events)) {
+        tui_page_blank(p);
+        tui_page_heading(p, "Timeline");
+        size_t i;
+        const json_t *e;
+        json_array_foreach(events, i, e) {
+            char *line = byoc_xasprintf("%s%s%s", member(e, "type"), *member(e, "message") ? ": " : "",
+                                        member(e, "message"));
+            tui_page_kv(p, member(e, "time"), line);
+            free(line);
+        }
+    }
+    const json_t *c = v->config;
+    if (c) {
+        const json_t *hp = json_object_get(c, "hyperParameters");
+        tui_page_blank(p);
+        tui_page_heading(p, "Hyperparameters");
+        if (json_object_size(hp) == 0)
+            tui_page_text(p, TUI_STY_DIM, "(none)");
+        const char *k;
+        const json_t *val;
+        json_object_foreach((json_t *)hp, k, val) kv_json(p, k, val);
+        tui_page_blank(p);
+        tui_page_heading(p, "Config");
+        static const char *const keys[] = {"algorithmSpecification", "instanceConfig", "roleArn", "deviceConfig",
+                                           "inputDataConfig", "outputDataConfig", "checkpointConfig",
+                                           "stoppingCondition", "tags"};
+        for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+            kv_json(p, keys[i], json_object_get(c, keys[i]));
+    }
+    p->top = top;
+}
+
+/* ---- events ---- */
+
+static void on_watch_event(job_view *v, const byoc_event *ev)
+{
+    if (ev->kind == BYOC_EV_STATUS && ev->text && (ev->text[0] == 'J' || ev->text[0] == 'C')) {
+        json_t *doc = json_loads(ev->text + 1, 0, NULL);
+        if (!doc)
+            return;
+        json_t **slot = ev->text[0] == 'J' ? &v->job : &v->config;
+        json_decref(*slot);
+        *slot = doc;
+        fill_overview(v);
+    } else if (ev->kind == BYOC_EV_LOG && ev->text) {
+        char *tab1 = strchr(ev->text, '\t');
+        char *tab2 = tab1 ? strchr(tab1 + 1, '\t') : NULL;
+        if (!tab2) {
+            tui_logview_append(&v->log, ev->text, (double)time(NULL));
+            return;
+        }
+        long long ms = strtoll(ev->text, NULL, 10);
+        double ts = ms > 0 ? (double)ms / 1000.0 : (double)time(NULL);
+        *tab2 = '\0';
+        char *line = tab1[1] ? byoc_xasprintf("[%s] %s", tab1 + 1, tab2 + 1) : byoc_xstrdup(tab2 + 1);
+        *tab2 = '\t';
+        tui_logview_append(&v->log, line, ts);
+        free(line);
+    } else if (ev->kind == BYOC_EV_DONE) {
+        v->ended = true;
+        v->watch = NULL;
+    } else if (ev->kind == BYOC_EV_ERROR) {
+        v->watch = NULL;
+        if (ev->err.kind != BYOC_E_CANCELLED) {
+            free(v->error);
+            v->error = byoc_xstrdup(ev->err.message);
+        }
+    }
+}
+
+static void start_watch(job_view *v);
+
+static void on_event(tui_screen *base, const byoc_event *ev)
+{
+    job_view *v = (job_view *)base;
+    if (ev->task_id == v->watch_id) {
+        on_watch_event(v, ev);
+    } else if (ev->task_id == v->cancel_id) {
+        if (ev->kind == BYOC_EV_DONE) {
+            tui_app_message(base->app, "Cancel sent: %s is %s", job_name(v), (const char *)ev->result);
+            if (v->shared)
+                atomic_store(&v->shared->poke, 1);
+        } else if (ev->kind == BYOC_EV_ERROR) {
+            tui_app_error(base->app, "cancel: %s", ev->err.message);
+        }
+    } else if (ev->task_id == v->results_id) {
+        if (ev->kind == BYOC_EV_PROGRESS) {
+            tui_progress_update(&v->download, ev->current, ev->total, tui_now_ms());
+        } else if (ev->kind == BYOC_EV_DONE) {
+            const byoc_unpacked *u = ev->result;
+            v->downloading = false;
+            free(v->results_note);
+            v->results_note = byoc_xasprintf("%zu file%s in %s", u->files.n, u->files.n == 1 ? "" : "s", u->dir);
+            tui_app_message(base->app, "Results: %s", v->results_note);
+            fill_overview(v);
+        } else if (ev->kind == BYOC_EV_ERROR) {
+            v->downloading = false;
+            tui_app_error(base->app, "results: %s", ev->err.message);
+        }
+    }
+    tui_screen_dirty(base);
+}
+
+static void start_watch(job_view *v)
+{
+    const byoc_globals *g = tui_app_globals(v->base.app);
+    tui_mon_args *a = tui_mon_args_new(g->profile, g->region, v->arn);
+    a->shared = tui_mon_shared_ref(v->shared);
+    byoc_task *t = tui_app_start_background_task(v->base.app, &v->base, "watch job", tui_mon_watch_task, a, tui_mon_args_free);
+    if (t) {
+        v->watch = t;
+        v->watch_id = byoc_task_id(t);
+    }
+}
+
+/* ---- keys ---- */
+
+static void cancel_answer(tui_app *a, bool yes, void *ud)
+{
+    job_view *v = ud;
+    if (!yes)
+        return;
+    const byoc_globals *g = tui_app_globals(a);
+    byoc_task *t = tui_app_start_task(a, &v->base, "cancel job", tui_mon_cancel_task,
+                                      tui_mon_args_new(g->profile, g->region, v->arn), tui_mon_args_free);
+    if (t)
+        v->cancel_id = byoc_task_id(t);
+}
+
+static void cancel_job(job_view *v)
+{
+    if (v->local) {
+        tui_app_message(v->base.app, "A local job is cancelled where it runs (Run: c, or Ctrl-C in byoc run)");
+        return;
+    }
+    char *text = byoc_xasprintf("Cancel job %s?\n%s\nIt stops and cannot be resumed.", job_name(v), v->arn);
+    tui_app_confirm(v->base.app, "Cancel job", text, "Cancel job", cancel_answer, v);
+    free(text);
+}
+
+static void download(job_view *v)
+{
+    tui_app *a = v->base.app;
+    if (v->local) {
+        tui_app_message(a, "A local job's files are in its output directory: %s", member(v->job, "output_dir"));
+        return;
+    }
+    if (v->downloading)
+        return;
+    const byoc_globals *g = tui_app_globals(a);
+    tui_mon_args *args = tui_mon_args_new(g->profile, g->region, v->arn);
+    args->dest = byoc_xasprintf("%s/results/%s", tui_app_project(a), job_name(v));
+    byoc_task *t = tui_app_start_task(a, &v->base, "download results", tui_mon_results_task, args, tui_mon_args_free);
+    if (t) {
+        v->results_id = byoc_task_id(t);
+        v->downloading = true;
+        tui_progress_init(&v->download, "results", true);
+        v->base.wants_tick = true;
+    }
+}
+
+static bool key(tui_screen *base, const tui_keyev *ev)
+{
+    job_view *v = (job_view *)base;
+    if (v->tab == TAB_LOGS && tui_logview_handle(&v->log, ev->key, ev->action))
+        return true;
+    if (v->tab == TAB_OVERVIEW && tui_page_handle(&v->page, ev->action))
+        return true;
+    switch (ev->action) {
+    case TUI_ACT_NEXT_TAB: v->tab = (v->tab + 1) % TAB_COUNT; return true;
+    case TUI_ACT_X_AXIS:
+        v->by_iteration = !v->by_iteration;
+        tui_app_message(base->app, "Metrics by %s", v->by_iteration ? "iteration" : "time");
+        return true;
+    case TUI_ACT_CANCEL_JOB: cancel_job(v); return true;
+    case TUI_ACT_RESULTS: download(v); return true;
+    case TUI_ACT_REFRESH:
+        if (v->shared)
+            atomic_store(&v->shared->poke, 1);
+        return true;
+    default: return false;
+    }
+}
+
+static size_t contexts(tui_screen *base, tui_ctx *out, size_t max)
+{
+    job_view *v = (job_view *)base;
+    if (max < 4)
+        return 0;
+    size_t n = 0;
+    if (v->tab == TAB_LOGS) {
+        n = tui_logview_contexts(&v->log, out);
+        if (!v->log.searching)
+            out[n++] = TUI_CTX_JOB;
+        return n;
+    }
+    out[n++] = TUI_CTX_JOB;
+    if (v->tab == TAB_OVERVIEW)
+        out[n++] = TUI_CTX_PAGE;
+    return n;
+}
+
+static bool tick(tui_screen *base, uint64_t now)
+{
+    (void)now;
+    job_view *v = (job_view *)base;
+    if (!v->downloading)
+        base->wants_tick = false;
+    return v->downloading;
+}
+
+/* ---- drawing ---- */
+
+static void draw_metrics(job_view *v, WINDOW *win, tui_rect r)
+{
+    byoc_metrics *m = v->shared->metrics;
+    byoc_metrics_lock(m);
+    size_t n = byoc_metrics_count(m);
+    if (n == 0) {
+        byoc_metrics_unlock(m);
+        tui_draw_fit(win, r.y, r.x + 1, r.w - 1, TUI_STY_DIM,
+                     "No metrics yet: the job logs them as \"Metrics - name=value; ...\" lines");
+        return;
+    }
+    int per = r.h / (int)n;
+    if (per < 4)
+        per = 4;
+    int y = r.y;
+    size_t shown = 0;
+    for (size_t i = 0; i < n && y + per <= r.y + r.h; i++, shown++) {
+        const byoc_metric_series *sr = byoc_metrics_at(m, i);
+        double *xs = byoc_xcalloc(sr->npoints + 1, sizeof *xs), *ys = byoc_xcalloc(sr->npoints + 1, sizeof *ys);
+        for (size_t k = 0; k < sr->npoints; k++) {
+            xs[k] = v->by_iteration ? sr->points[k].iteration : sr->points[k].timestamp;
+            ys[k] = sr->points[k].value;
+        }
+        char label[256], figures[160];
+        tui_chart_label(sr->min, sr->max, sr->last, figures, sizeof figures);
+        snprintf(label, sizeof label, "%s  %s  (by %s)", sr->name, figures, v->by_iteration ? "iteration" : "time");
+        tui_draw_fit(win, y, r.x + 1, r.w - 1, TUI_STY_HEADING, label);
+        tui_chart c;
+        if (tui_chart_render(&c, xs, ys, sr->npoints, r.w - 2, per - 1, tui_glyph_mode_get() == TUI_GLYPHS_UTF8) == 0) {
+            if (c.used == 0)
+                tui_draw_fit(win, y + 1, r.x + 1, r.w - 1, TUI_STY_DIM,
+                             v->by_iteration ? "(no iteration_number on these lines: x switches to time)"
+                                             : "(no timestamps)");
+            else
+                for (int row = 0; row < c.height; row++)
+                    tui_draw_text(win, y + 1 + row, r.x + 1, r.w - 2, TUI_STY_OK, c.rows[row]);
+        }
+        tui_chart_free(&c);
+        free(xs);
+        free(ys);
+        y += per;
+    }
+    byoc_metrics_unlock(m);
+    if (shown < n) {
+        char more[64];
+        snprintf(more, sizeof more, "(+%zu more metrics: enlarge the window)", n - shown);
+        tui_draw_fit(win, r.y + r.h - 1, r.x + 1, r.w - 1, TUI_STY_DIM, more);
+    }
+}
+
+static void draw(tui_screen *base, WINDOW *win, tui_rect r)
+{
+    job_view *v = (job_view *)base;
+    if (!v->watch_id)
+        start_watch(v);
+    if (r.h < 5 || r.w < 30)
+        return;
+    tui_draw_fill(win, r, TUI_STY_NORMAL);
+    /* tabs */
+    int x = r.x + 1;
+    for (int i = 0; i < TAB_COUNT; i++) {
+        char t[32];
+        snprintf(t, sizeof t, " %s ", tab_names[i]);
+        x += tui_draw_text(win, r.y, x, r.x + r.w - x, i == v->tab ? TUI_STY_TAB_ACTIVE : TUI_STY_TAB, t) + 1;
+    }
+    const char *status = member(v->job, "status");
+    char st[64];
+    tui_job_status_text(status, st, sizeof st);
+    char *right = byoc_xasprintf("%s%s", *status ? st : "loading...", v->watch ? "" : v->ended ? "  (ended)" : "");
+    tui_draw_fit(win, r.y, x + 1, r.x + r.w - x - 1, tui_job_status_style(status), right);
+    free(right);
+    int y = r.y + 1;
+    if (v->error) {
+        char *line = byoc_xasprintf("error: %s", v->error);
+        tui_draw_fit(win, y++, r.x + 1, r.w - 1, TUI_STY_ERROR, line);
+        free(line);
+    }
+    if (v->downloading) {
+        tui_progress_draw(&v->download, win, y++, r.x + 1, r.w - 2, tui_now_ms());
+    }
+    tui_rect body = {y, r.x, r.y + r.h - y, r.w};
+    if (body.h < 1)
+        return;
+    switch (v->tab) {
+    case TAB_OVERVIEW: {
+        tui_rect in = {body.y, body.x + 1, body.h, body.w - 1};
+        tui_page_layout(&v->page, in.w);
+        tui_page_set_height(&v->page, in.h);
+        tui_page_draw(&v->page, win, in);
+        break;
+    }
+    case TAB_LOGS: tui_logview_draw(&v->log, win, body, true); break;
+    default: draw_metrics(v, win, body); break;
+    }
+}
+
+static void title(tui_screen *base, char *buf, size_t size)
+{
+    job_view *v = (job_view *)base;
+    snprintf(buf, size, "6 Monitor: %s", job_name(v));
+}
+
+static void destroy(tui_screen *base)
+{
+    job_view *v = (job_view *)base;
+    if (v->watch)
+        byoc_task_cancel(v->watch);
+    tui_page_free(&v->page);
+    tui_logview_free(&v->log);
+    tui_mon_shared_unref(v->shared);
+    json_decref(v->job);
+    json_decref(v->config);
+    free(v->arn);
+    free(v->error);
+    free(v->results_note);
+    free(v);
+}
+
+static const tui_screen_ops ops = {
+    .name = "job",
+    .destroy = destroy,
+    .draw = draw,
+    .key = key,
+    .on_event = on_event,
+    .contexts = contexts,
+    .tick = tick,
+    .title = title,
+};
+
+tui_screen *tui_job_view_new(tui_app *app, const char *arn)
+{
+    job_view *v = byoc_xcalloc(1, sizeof *v);
+    tui_screen_init(&v->base, &ops, app, TUI_CTX_JOB, -1);
+    v->base.wide = true;
+    v->arn = byoc_xstrdup(arn);
+    v->local = strncmp(arn, "local:", 6) == 0;
+    tui_page_init(&v->page);
+    tui_page_text(&v->page, TUI_STY_DIM, "Asking the service...");
+    tui_logview_init(&v->log, 20000, 8u << 20);
+    v->shared = tui_mon_shared_new();
+    return &v->base;
+}

@@ -1,0 +1,18 @@
+/* job_view: one job in detail, pushed above Monitor (q/Esc closes it).
+ *
+ * Tabs (Tab cycles): Overview (status, queue position, failure reason, the
+ * status timeline from the job's events, hyperparameters and config),
+ * Logs (the log tail in a bounded logview: F follow, / search, w wrap,
+ * t timestamps; lines tagged with their instance), Metrics (a chart per
+ * metric from the "Metrics -" lines, min/max/last, x by time or iteration).
+ * c cancels (with a confirmation), d downloads the results with progress.
+ * A watch task (monitor_tasks.h) feeds it until the job ended. */
+#ifndef BYOC_TUI_JOB_VIEW_H
+#define BYOC_TUI_JOB_VIEW_H
+
+#include "shell.h"
+
+/* arn: an AWS job ARN or local:job/<name>. */
+tui_screen *tui_job_view_new(tui_app *app, const char *arn);
+
+#endif

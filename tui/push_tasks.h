@@ -1,0 +1,49 @@
+/* push_tasks: the Push and Permit steps' backend work as tasks for
+ * tui_app_start_task. Each task makes its own AWS client (and engine) from
+ * the profile and region it is given, so nothing it borrows can go away.
+ *
+ *   repos   DescribeRepositories, every page. DONE result: json_t * array
+ *           of {"name", "uri"}.
+ *   push    byoc_push_run (byoc/pushflow.h): STATUS per step, PROGRESS per
+ *           layer (key = layer id, text = its status), LOG for warnings.
+ *           DONE result: a byoc_push_result *.
+ *   permit  byoc_permit_run (byoc/permit.h): view (no change), allow or
+ *           revoke the given principals, as a dry run or for real.
+ *           DONE result: a byoc_permit_result *.
+ *   check   byoc_permit_check_pull: can the role pull? DONE result: a
+ *           byoc_pull_check *. */
+#ifndef BYOC_TUI_PUSH_TASKS_H
+#define BYOC_TUI_PUSH_TASKS_H
+
+#include <stdbool.h>
+
+#include "core/task.h"
+
+typedef struct tui_push_args {
+    char *profile, *region;
+    char *source, *repository, *tag;
+    bool create;
+} tui_push_args;
+
+tui_push_args *tui_push_args_new(const char *profile, const char *region);
+void tui_push_args_free(void *args);
+
+typedef enum { TUI_PERMIT_VIEW, TUI_PERMIT_ALLOW, TUI_PERMIT_REVOKE, TUI_PERMIT_CHECK } tui_permit_mode;
+
+typedef struct tui_permit_args {
+    char *profile, *region;
+    char *repository;
+    char *principals;             /* space-separated: role/user ARNs, account ids, or "*" */
+    char *role;                   /* CHECK: the role ARN */
+    tui_permit_mode mode;
+    bool dry_run, force;
+} tui_permit_args;
+
+tui_permit_args *tui_permit_args_new(const char *profile, const char *region, const char *repository);
+void tui_permit_args_free(void *args);
+int tui_permit_task(byoc_task *t, void *arg, void **result, void (**result_free)(void *), byoc_err *err);
+
+int tui_push_repos_task(byoc_task *t, void *arg, void **result, void (**result_free)(void *), byoc_err *err);
+int tui_push_task(byoc_task *t, void *arg, void **result, void (**result_free)(void *), byoc_err *err);
+
+#endif
