@@ -244,6 +244,8 @@ def cleanup():
     for tag in ("good", "noprogram", "drift"):
         for repo in (REPO, PLAIN):
             subprocess.run([DOCKER, "rmi", "-f", uri(repo, tag)], capture_output=True)
+    for ref in LOCAL_TAGS:
+        subprocess.run([DOCKER, "rmi", "-f", ref], capture_output=True)
 
 
 # ---- cases -------------------------------------------------------------------------------------
@@ -310,6 +312,47 @@ def test_no_program():
     ref = build_and_push(REPO, "noprogram", "Dockerfile.noprogram")
     rc, _, checks, _ = preflight(*job(ref))
     expect("no SAGEMAKER_PROGRAM", checks, "contract.program", "fail", rc, 1)
+
+
+def build_local(tag, dockerfile, *build_args):
+    """An image on the engine only (the contract checks read the local image)."""
+    ref = uri(REPO, tag)
+    args = []
+    for a in build_args:
+        args += ["--build-arg", a]
+    docker("build", "-q", "-t", ref, *args, "-f", os.path.join(FIX, "image", dockerfile), os.path.join(FIX, "image"))
+    LOCAL_TAGS.append(ref)
+    return ref
+
+
+LOCAL_TAGS = []
+
+
+def test_contract_variants():
+    rc, _, checks, _ = preflight(*job(build_local("missing-program", "Dockerfile", "PROGRAM=missing.py")))
+    expect("program file absent", checks, "contract.program", "fail", rc, 1)
+    C.check("missing.py" in checks.get("contract.program", {}).get("message", ""), "program file absent: names it")
+    rc, _, checks, _ = preflight(*job(build_local("notrain", "Dockerfile.notrain")))
+    expect("no train, no ENTRYPOINT", checks, "contract.train", "fail", rc, 1)
+    rc, _, checks, _ = preflight(*job(build_local("nosm", "Dockerfile.nosm")))
+    expect("train without sagemaker_training", checks, "contract.sagemaker-training", "fail", rc, 1)
+    expect("train without sagemaker_training", checks, "contract.train", "pass")
+    rc, _, checks, _ = preflight(*job(build_local("entrypoint", "Dockerfile.entrypoint")))
+    expect("ENTRYPOINT that swallows train", checks, "contract.entrypoint", "warn")
+    rc, _, checks, _ = preflight(*job(build_local("nopython", "Dockerfile.nopython")))
+    expect("busybox image", checks, "contract.python", "fail", rc, 1)
+
+
+def test_spec_and_credentials():
+    rc, _, checks, _ = preflight(*job(GOOD), "--job-name", "not_valid")
+    expect("bad job name", checks, "spec", "fail", rc, 1)
+    e = dict(os.environ, AWS_SECRET_ACCESS_KEY="x" * 40, AWS_ENDPOINT_URL=FRONT.url)
+    p = subprocess.run([BYOC, "--json", "preflight"] + job(GOOD), capture_output=True, text=True, env=e, timeout=300)
+    try:
+        checks = {c["name"]: c for c in json.loads(p.stdout)["checks"]}
+    except (ValueError, KeyError):
+        checks = {}
+    expect("wrong secret key", checks, "credentials", "fail", p.returncode, 1)
 
 
 def test_entry_point_does_not_import():
@@ -398,7 +441,8 @@ def main():
         setup()
         GOOD = build_and_push(REPO, "good")
         for t in (test_sound_job, test_region_mismatch, test_device, test_instance_type, test_arm64,
-                  test_attestation_index, test_missing_image, test_no_program, test_entry_point_does_not_import,
+                  test_attestation_index, test_missing_image, test_no_program, test_contract_variants, test_spec_and_credentials,
+                  test_entry_point_does_not_import,
                   test_local_differs_from_pushed, test_role_cannot_pull, test_s3_bucket_rule, test_credentials_expiry,
                   test_smoke):
             C.run(t)

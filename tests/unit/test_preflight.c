@@ -3,6 +3,7 @@
 #include "check.h"
 
 #include <stdlib.h>
+#include <unistd.h>
 #include <string.h>
 
 #include <jansson.h>
@@ -108,7 +109,6 @@ static void test_runflags(void)
     byoc_runflags f = {0};
     byoc_err err;
     byoc_err_clear(&err);
-    extern int optind;
     optind = 0;
     CHECK_INT(byoc_runflags_parse("preflight", 8, argv, BYOC_RUNFLAGS_SMOKE, &s, &f, &err), 0);
     CHECK(f.smoke);
