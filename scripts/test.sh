@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # One command on a fresh Debian 12 machine (as root): install the dependencies, build byoc twice
 # (release, and ASan+UBSan), start the test services (dockerd, registry, moto, the Braket stand-in),
-# run the whole ctest suite against both builds, and stop the services again.
+# run the whole ctest suite against both builds, the unit suite under valgrind's memcheck, and stop
+# the services again.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -19,4 +20,6 @@ for dir in build build-asan; do
   echo "== ctest in $dir" >&2
   ctest --test-dir "$root/$dir" --output-on-failure --timeout 900 "$@" || status=1
 done
+echo "== valgrind memcheck of the unit suite (build)" >&2
+"$root/scripts/valgrind-unit.sh" "$root/build" -j "$(nproc)" || status=1
 exit $status

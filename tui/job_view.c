@@ -18,6 +18,7 @@
 #include "monitor_tasks.h"
 #include "page.h"
 #include "progress.h"
+#include "text.h"
 
 enum { TAB_OVERVIEW, TAB_LOGS, TAB_METRICS, TAB_COUNT };
 static const char *const tab_names[TAB_COUNT] = {"Overview", "Logs", "Metrics"};
@@ -318,6 +319,39 @@ static bool tick(tui_screen *base, uint64_t now)
 
 /* ---- drawing ---- */
 
+/* Each instance's "[algo-N]" tag in its own style (the tag itself is the
+ * cue without colour). */
+static void colour_instances(job_view *v, WINDOW *win, tui_rect r)
+{
+    static const tui_style styles[] = {TUI_STY_TITLE, TUI_STY_OK, TUI_STY_WARN, TUI_STY_KEY, TUI_STY_ERROR};
+    tui_logview *lv = &v->log;
+    int text_h = r.h >= 3 ? r.h - 1 : r.h;
+    size_t i = tui_logview_first_index(lv), count = tui_logring_count(&lv->ring);
+    int sub = lv->top_sub, y = r.y;
+    while (y < r.y + text_h && i < count) {
+        const tui_log_line *l = tui_logring_get(&lv->ring, i);
+        int rows = tui_logview_line_rows(lv, i);
+        const char *close = l->text[0] == '[' ? strchr(l->text, ']') : NULL;
+        if (sub == 0 && close) {
+            unsigned h = 0;
+            for (const char *c = l->text + 1; c < close; c++)
+                h = h * 31 + (unsigned char)*c;
+            char prefix[64] = "";
+            tui_logview_prefix(lv, l, prefix, sizeof prefix);
+            int x = r.x + tui_text_width(prefix);
+            int w = (int)(close - l->text) + 1;
+            if (x + w <= r.x + r.w) {
+                short pair;
+                attr_t at = tui_style_attrs(styles[h % (sizeof styles / sizeof styles[0])], &pair);
+                mvwchgat(win, y, x, w, at, pair, NULL);
+            }
+        }
+        y += rows - sub;
+        sub = 0;
+        i++;
+    }
+}
+
 static void draw_metrics(job_view *v, WINDOW *win, tui_rect r)
 {
     byoc_metrics *m = v->shared->metrics;
@@ -409,7 +443,10 @@ static void draw(tui_screen *base, WINDOW *win, tui_rect r)
         tui_page_draw(&v->page, win, in);
         break;
     }
-    case TAB_LOGS: tui_logview_draw(&v->log, win, body, true); break;
+    case TAB_LOGS:
+        tui_logview_draw(&v->log, win, body, true);
+        colour_instances(v, win, body);
+        break;
     default: draw_metrics(v, win, body); break;
     }
 }

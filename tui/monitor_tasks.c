@@ -247,12 +247,11 @@ static int watch_aws(byoc_task *t, tui_mon_args *a, byoc_err *err)
             .ud = &w,
             .poke = &a->shared->poke,
         };
-        byoc_job_info final;
+        byoc_job_info final = {0};
         rc = byoc_job_watch_run(c, t, &watch, &final, err);
-        if (rc == 0) {
+        if (rc == 0)
             post_json(t, 'J', byoc_job_status_json(&final, NULL));
-            byoc_job_info_free(&final);
-        }
+        byoc_job_info_free(&final);  /* filled on a cancelled watch too */
         byoc_log_source_free(watch.logs);
     }
     byoc_job_info_free(&info);

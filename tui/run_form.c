@@ -133,12 +133,32 @@ void tui_run_form_to_spec(const tui_form *f, bool resolve, byoc_jobspec *s, byoc
     }
 }
 
+/* The fields a local run uses; the rest it ignores with a warning. The
+ * image is a local engine reference there, not an ECR URI. */
+static bool local_mode_uses(byoc_job_field f)
+{
+    switch (f) {
+    case BYOC_JF_SOURCE_MODULE:
+    case BYOC_JF_ENTRY_POINT:
+    case BYOC_JF_JOB_NAME:
+    case BYOC_JF_DEVICE:
+    case BYOC_JF_HYPERPARAMETER:
+    case BYOC_JF_INPUT_DATA:
+    case BYOC_JF_MAX_RUNTIME:
+        return true;
+    default:
+        return false;
+    }
+}
+
 static bool check_field(const tui_form *f, const tui_field *field, const char *value, char *msg, size_t msgsize,
                         void *ud)
 {
     (void)field;
     (void)value;
     byoc_job_field jf = (byoc_job_field)(intptr_t)ud;
+    if (tui_run_form_local(f) && !local_mode_uses(jf))
+        return true;                /* local mode warns about these itself (localrun.h) */
     byoc_jobspec spec;
     byoc_job_problems probs = {0};
     tui_run_form_to_spec(f, true, &spec, &probs);

@@ -174,6 +174,8 @@ int byoc_runflags_parse(const char *verb, int argc, char **argv, unsigned accept
                               "only with --local");
     if (f->local && f->dry_run)
         return byoc_cli_usage(err, "--dry-run", "not with --local (a local run creates nothing on AWS)");
+    if (f->local && !s->image_uri)
+        return byoc_cli_usage(err, "--image-uri", "is required: the image on the local engine to run");
     if (!s->image_uri)
         return byoc_cli_usage(err, "--image-uri", "is required: the ECR image of the job (<account>.dkr.ecr.<region>."
                                                   "amazonaws.com/<repository>:<tag>)");

@@ -156,6 +156,7 @@ static void show_policy(permit_screen *s, const byoc_permit_result *r)
 {
     tui_page *p = &s->page;
     tui_page_clear(p);
+    p->top = 0;
     tui_page_kv(p, "Repository", r->repository ? r->repository : "");
     for (size_t i = 0; i < r->n_warnings; i++)
         tui_page_text(p, TUI_STY_WARN, r->warnings[i]);
@@ -179,6 +180,7 @@ static void show_check(permit_screen *s, const byoc_pull_check *c)
 {
     tui_page *p = &s->page;
     tui_page_clear(p);
+    p->top = 0;
     tui_page_heading(p, "Can the execution role pull?");
     tui_page_kv(p, "Role", c->role_arn ? c->role_arn : "");
     tui_page_kv(p, "Repository", c->repository ? c->repository : "");

@@ -345,10 +345,12 @@ static void draw(tui_screen *base, WINDOW *win, tui_rect r)
     switch (s->state) {
     case P_IDLE: snprintf(buf, sizeof buf, "Ready: p pushes, e edits, Enter on a repository picks it"); sty = TUI_STY_DIM; break;
     case P_PUSHING: snprintf(buf, sizeof buf, "Pushing: %s", s->status ? s->status : ""); sty = TUI_STY_LABEL_FOCUS; break;
-    case P_DONE: snprintf(buf, sizeof buf, "Pushed %s  (u: use in job)", s->uri ? s->uri : ""); sty = TUI_STY_OK; break;
+    case P_DONE: snprintf(buf, sizeof buf, "Pushed: u puts this URI into the job form"); sty = TUI_STY_OK; break;
     case P_FAILED: snprintf(buf, sizeof buf, "Failed: %s", s->error ? s->error : ""); sty = TUI_STY_ERROR; break;
     }
     tui_draw_fit(win, y++, x, w, sty, buf);
+    if (s->state == P_DONE && s->uri)
+        tui_draw_fit(win, y++, x, w, TUI_STY_OK, s->uri);
     if (s->state == P_DONE && s->digest) {
         snprintf(buf, sizeof buf, "Digest %s", s->digest);
         tui_draw_fit(win, y++, x, w, TUI_STY_NORMAL, buf);
@@ -420,6 +422,7 @@ tui_screen *tui_screen_push_new(tui_app *app)
 {
     push_screen *s = byoc_xcalloc(1, sizeof *s);
     tui_screen_init(&s->base, &ops, app, TUI_CTX_STEP, TUI_STEP_PUSH);
+    s->base.wide = true;         /* an image URI is ~75 columns */
     tui_form_init(&s->form);
     tui_form_add_text(&s->form, "source", "Source image", "", true, NULL, NULL);
     tui_form_add_text(&s->form, "repository", "Repository", "", true, check_repo, NULL);

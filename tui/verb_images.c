@@ -1,5 +1,6 @@
 /* byoc images: the local images on the Docker engine, one row per image and
- * repository; a table, or {"images": [...]} with --json. */
+ * repository; or with --repository NAME the images of an ECR repository.
+ * A table, or {"images": [...]} with --json. */
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
@@ -7,6 +8,8 @@
 
 #include <jansson.h>
 
+#include "aws/client.h"
+#include "aws/ecr.h"
 #include "core/buf.h"
 #include "docker/engine.h"
 #include "docker/images.h"
@@ -61,26 +64,80 @@ static void print_table(const byoc_image_row *rows, size_t n)
     }
 }
 
+static void print_ecr_table(json_t *images)
+{
+    printf("%-40s  %-20s  %-19s  %-10s  %s\n", "TAGS", "DIGEST", "PUSHED", "SIZE", "SCAN");
+    size_t i;
+    json_t *im;
+    json_array_foreach(images, i, im) {
+        byoc_buf tags = BYOC_BUF_INIT;
+        size_t k;
+        json_t *t;
+        json_array_foreach(json_object_get(im, "tags"), k, t)
+            byoc_buf_printf(&tags, "%s%s", k ? "," : "", json_string_value(t));
+        const char *digest = json_string_value(json_object_get(im, "digest"));
+        const char *created = json_string_value(json_object_get(im, "created"));
+        const char *scan = json_string_value(json_object_get(im, "scan_status"));
+        char size[32];
+        human_size(json_integer_value(json_object_get(im, "size")), size, sizeof size);
+        printf("%-40s  %-20.20s  %-19.19s  %-10s  %s\n", tags.len ? byoc_buf_str(&tags) : "<untagged>",
+               digest ? digest : "", created ? created : "", size, scan ? scan : "");
+        byoc_buf_free(&tags);
+    }
+}
+
+/* The ECR half of the image browser: DescribeImages over every page. */
+static int list_repository(const byoc_globals *g, const char *repository, byoc_err *err)
+{
+    char why[256];
+    if (!byoc_ecr_repository_name_ok(repository, why, sizeof why))
+        return byoc_cli_usage(err, "--repository", "'%s': %s", repository, why);
+    byoc_aws_client *client;
+    byoc_aws_config_opts copts = {.profile = g->profile, .region = g->region};
+    if (byoc_aws_client_new(&copts, &client, err) != 0)
+        return byoc_err_exit_code(err->kind);
+    json_t *doc = NULL;
+    int rc = byoc_ecr_repository_images_json(client, NULL, repository, &doc, err);
+    byoc_aws_client_free(client);
+    if (rc != 0)
+        return byoc_err_exit_code(err->kind);
+    if (g->json)
+        byoc_cli_print_json(doc);
+    else {
+        print_ecr_table(json_object_get(doc, "images"));
+        json_decref(doc);
+    }
+    return 0;
+}
+
 int verb_images(const byoc_globals *g, int argc, char **argv, byoc_err *err)
 {
     static const struct option opts[] = {
         {"local", no_argument, NULL, 'l'},
         {"all", no_argument, NULL, 'a'},
+        {"repository", required_argument, NULL, 'r'},
         {NULL, 0, NULL, 0},
     };
-    bool all = false;
+    bool all = false, local = false;
+    const char *repository = NULL;
     int c;
     opterr = 0;
     while ((c = getopt_long(argc, argv, "a", opts, NULL)) != -1) {
         switch (c) {
-        case 'l': break; /* the local engine is the only source here */
+        case 'l': local = true; break;
         case 'a': all = true; break;
+        case 'r': repository = optarg; break;
         default:
             return byoc_cli_usage(err, "images", "unknown flag '%s' (see byoc images --help)", argv[optind - 1]);
         }
     }
     if (optind < argc)
         return byoc_cli_usage(err, "images", "takes no arguments (got '%s')", argv[optind]);
+    if (repository && (local || all))
+        return byoc_cli_usage(err, "--repository", "lists an ECR repository; it cannot be combined with %s",
+                              local ? "--local" : "--all");
+    if (repository)
+        return list_repository(g, repository, err);
     byoc_engine *e;
     if (byoc_engine_new(&e, err) < 0)
         return byoc_err_exit_code(err->kind);

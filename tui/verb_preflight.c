@@ -1,6 +1,7 @@
 /* byoc preflight: the checks of backend/byoc/preflight.h for the job the run
  * flags describe. Each check's line goes to stderr as it finishes; the report
  * to stdout (with --json, one document). Exit 1 when a check fails. */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,9 +12,15 @@
 #include "runflags.h"
 #include "verbs.h"
 
-static void on_event(const byoc_event *ev, void *ud)
+static volatile sig_atomic_t interrupted;
+static void on_signal(int sig)
 {
-    (void)ud;
+    (void)sig;
+    interrupted = 1;
+}
+
+static void on_event(const byoc_event *ev)
+{
     if (ev->kind == BYOC_EV_PROGRESS && ev->key)
         fprintf(stderr, "... %s: %s\n", ev->key, ev->text ? ev->text : "");
     else if ((ev->kind == BYOC_EV_LOG || ev->kind == BYOC_EV_STATUS) && ev->text)
@@ -32,6 +39,45 @@ static int task(byoc_task *t, void *arg, void **result, void (**result_free)(voi
     *result_free = NULL;
     preflight_run *r = arg;
     return byoc_preflight(&r->args->spec, &r->args->opts, t, r->report, err);
+}
+
+/* Run the checks as a task, printing each as it ends; Ctrl-C cancels (the throwaway container is removed). */
+static int run_with_ctrl_c(preflight_run *run, byoc_err *err)
+{
+    byoc_evq *q = byoc_evq_new();
+    struct sigaction sa = {.sa_handler = on_signal}, old_int, old_term;
+    sigemptyset(&sa.sa_mask);
+    interrupted = 0;
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
+    byoc_task *t = byoc_task_start(q, "preflight", task, run, NULL);
+    bool done = false, cancel_sent = false;
+    int rc = -1;
+    while (!done) {
+        if (interrupted && !cancel_sent) {
+            cancel_sent = true;
+            byoc_task_cancel(t);
+        }
+        byoc_evq_wait(q, 200);
+        byoc_event ev;
+        while (byoc_evq_pop(q, &ev)) {
+            if (ev.kind == BYOC_EV_DONE) {
+                rc = 0;
+                done = true;
+            } else if (ev.kind == BYOC_EV_ERROR) {
+                *err = ev.err;
+                done = true;
+            } else {
+                on_event(&ev);
+            }
+            byoc_event_release(&ev);
+        }
+    }
+    byoc_task_release(t);
+    byoc_evq_free(q);
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
+    return rc;
 }
 
 static void print_report(const byoc_preflight_report *r)
@@ -60,12 +106,12 @@ int verb_preflight(const byoc_globals *g, int argc, char **argv, byoc_err *err)
     a.opts.aws.profile = g->profile;
     a.opts.aws.region = g->region;
     a.opts.smoke = f.smoke;
+    a.opts.local = f.local;
+    a.opts.project_dir = g->project_dir;
     byoc_preflight_report report;
     memset(&report, 0, sizeof report);
-    void *unused = NULL;
-    void (*unused_free)(void *) = NULL;
     preflight_run run = {&a, &report};
-    rc = byoc_task_run_sync("preflight", task, &run, &unused, &unused_free, err, g->json ? NULL : on_event, NULL);
+    rc = run_with_ctrl_c(&run, err); /* progress on stderr, also with --json */
     byoc_jobspec_free(&a.spec);
     if (rc != 0) {
         byoc_preflight_report_free(&report);

@@ -2,8 +2,9 @@
  * or with --local run it in its container on the local engine (backend/byoc/localrun.h).
  * Progress on stderr; the job ARN on stdout (or, with --json, one document).
  * On success the form is remembered in the project's byoc.json ("job") when
- * that file exists. Ctrl-C cancels (an upload in flight is aborted). */
-#include <getopt.h>
+ * that file exists. Ctrl-C cancels (an upload in flight is aborted).
+ * Unless --no-preflight or --dry-run, the preflight checks (backend/byoc/preflight.h)
+ * run first, once the spec is valid: a failing one stops the run before anything is sent. */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,177 +17,12 @@
 #include "byoc/jobspec.h"
 #include "byoc/jobsubmit.h"
 #include "byoc/localrun.h"
+#include "byoc/preflight.h"
 #include "byoc/project.h"
 #include "core/buf.h"
 #include "core/log.h"
+#include "runflags.h"
 #include "verbs.h"
-
-enum {
-    OPT_IMAGE_URI = 256,
-    OPT_SOURCE_MODULE,
-    OPT_ENTRY_POINT,
-    OPT_ROLE_ARN,
-    OPT_DEVICE,
-    OPT_INSTANCE_TYPE,
-    OPT_INSTANCE_COUNT,
-    OPT_VOLUME_GB,
-    OPT_HYPERPARAMETER,
-    OPT_INPUT_DATA,
-    OPT_OUTPUT_S3,
-    OPT_KMS_KEY,
-    OPT_CHECKPOINT_S3,
-    OPT_CHECKPOINT_LOCAL_PATH,
-    OPT_CODE_LOCATION,
-    OPT_MAX_RUNTIME,
-    OPT_JOB_NAME,
-    OPT_TAG,
-    OPT_DISTRIBUTION,
-    OPT_RESERVATION_ARN,
-    OPT_COPY_CHECKPOINTS,
-    OPT_WAIT,
-    OPT_DRY_RUN,
-    OPT_LOCAL,
-    OPT_UPLOAD,
-    OPT_WITH_CREDENTIALS,
-    OPT_HOST_NETWORK,
-};
-
-static const struct option OPTIONS[] = {
-    {"image-uri", required_argument, NULL, OPT_IMAGE_URI},
-    {"source-module", required_argument, NULL, OPT_SOURCE_MODULE},
-    {"entry-point", required_argument, NULL, OPT_ENTRY_POINT},
-    {"role-arn", required_argument, NULL, OPT_ROLE_ARN},
-    {"device", required_argument, NULL, OPT_DEVICE},
-    {"instance-type", required_argument, NULL, OPT_INSTANCE_TYPE},
-    {"instance-count", required_argument, NULL, OPT_INSTANCE_COUNT},
-    {"volume-gb", required_argument, NULL, OPT_VOLUME_GB},
-    {"hyperparameter", required_argument, NULL, OPT_HYPERPARAMETER},
-    {"input-data", required_argument, NULL, OPT_INPUT_DATA},
-    {"output-s3", required_argument, NULL, OPT_OUTPUT_S3},
-    {"kms-key-id", required_argument, NULL, OPT_KMS_KEY},
-    {"checkpoint-s3", required_argument, NULL, OPT_CHECKPOINT_S3},
-    {"checkpoint-local-path", required_argument, NULL, OPT_CHECKPOINT_LOCAL_PATH},
-    {"code-location", required_argument, NULL, OPT_CODE_LOCATION},
-    {"max-runtime", required_argument, NULL, OPT_MAX_RUNTIME},
-    {"job-name", required_argument, NULL, OPT_JOB_NAME},
-    {"tag", required_argument, NULL, OPT_TAG},
-    {"distribution", required_argument, NULL, OPT_DISTRIBUTION},
-    {"reservation-arn", required_argument, NULL, OPT_RESERVATION_ARN},
-    {"copy-checkpoints-from-job", required_argument, NULL, OPT_COPY_CHECKPOINTS},
-    {"wait", no_argument, NULL, OPT_WAIT},
-    {"dry-run", no_argument, NULL, OPT_DRY_RUN},
-    {"local", no_argument, NULL, OPT_LOCAL},
-    {"upload", no_argument, NULL, OPT_UPLOAD},
-    {"with-credentials", no_argument, NULL, OPT_WITH_CREDENTIALS},
-    {"host-network", no_argument, NULL, OPT_HOST_NETWORK},
-    {NULL, 0, NULL, 0},
-};
-
-/* The spec field a scalar flag fills. */
-static char **scalar_field(byoc_jobspec *s, int opt)
-{
-    switch (opt) {
-    case OPT_IMAGE_URI: return &s->image_uri;
-    case OPT_SOURCE_MODULE: return &s->source_module;
-    case OPT_ENTRY_POINT: return &s->entry_point;
-    case OPT_ROLE_ARN: return &s->role_arn;
-    case OPT_DEVICE: return &s->device;
-    case OPT_INSTANCE_TYPE: return &s->instance_type;
-    case OPT_INSTANCE_COUNT: return &s->instance_count;
-    case OPT_VOLUME_GB: return &s->volume_gb;
-    case OPT_OUTPUT_S3: return &s->output_s3;
-    case OPT_KMS_KEY: return &s->kms_key_id;
-    case OPT_CHECKPOINT_S3: return &s->checkpoint_s3;
-    case OPT_CHECKPOINT_LOCAL_PATH: return &s->checkpoint_local_path;
-    case OPT_CODE_LOCATION: return &s->code_location;
-    case OPT_MAX_RUNTIME: return &s->max_runtime;
-    case OPT_JOB_NAME: return &s->job_name;
-    case OPT_DISTRIBUTION: return &s->distribution;
-    case OPT_RESERVATION_ARN: return &s->reservation_arn;
-    case OPT_COPY_CHECKPOINTS: return &s->copy_checkpoints_from_job;
-    default: return NULL;
-    }
-}
-
-static bool numeric_flag(int opt)
-{
-    return opt == OPT_INSTANCE_COUNT || opt == OPT_VOLUME_GB || opt == OPT_MAX_RUNTIME;
-}
-
-typedef struct {
-    bool wait, dry_run;
-    bool local, upload, with_credentials, host_network;
-} run_flags;
-
-/* Parse argv into the spec. Returns 0 or the usage exit code with err set. */
-static int parse_args(int argc, char **argv, byoc_jobspec *s, run_flags *f, byoc_err *err)
-{
-    opterr = 0;
-    int c, index = -1;
-    while ((c = getopt_long(argc, argv, ":", OPTIONS, &index)) != -1) {
-        char **field = scalar_field(s, c);
-        if (field) {
-            if (*field) {
-                char flag[64];
-                snprintf(flag, sizeof flag, "--%s", index >= 0 ? OPTIONS[index].name : "?");
-                return byoc_cli_usage(err, flag, "given twice");
-            }
-            if (numeric_flag(c)) {
-                *field = byoc_xstrdup(optarg); /* "" stays, so that validation names it */
-            } else {
-                byoc_jobspec_set(field, optarg);
-                if (!*field && (c == OPT_IMAGE_URI || c == OPT_SOURCE_MODULE))
-                    return byoc_cli_usage(err, c == OPT_IMAGE_URI ? "--image-uri" : "--source-module",
-                                          "needs a value");
-            }
-            continue;
-        }
-        char *k, *v;
-        switch (c) {
-        case OPT_HYPERPARAMETER:
-        case OPT_TAG:
-            if (byoc_jobspec_split_kv(optarg, &k, &v) != 0)
-                return byoc_cli_usage(err, c == OPT_TAG ? "--tag" : "--hyperparameter", "'%s' is not KEY=VALUE",
-                                      optarg);
-            if (c == OPT_TAG)
-                byoc_jobspec_add_tag(s, k, v);
-            else
-                byoc_jobspec_add_hyperparameter(s, k, v);
-            free(k);
-            free(v);
-            break;
-        case OPT_INPUT_DATA:
-            byoc_jobspec_add_input_arg(s, optarg);
-            break;
-        case OPT_WAIT: f->wait = true; break;
-        case OPT_DRY_RUN: f->dry_run = true; break;
-        case OPT_LOCAL: f->local = true; break;
-        case OPT_UPLOAD: f->upload = true; break;
-        case OPT_WITH_CREDENTIALS: f->with_credentials = true; break;
-        case OPT_HOST_NETWORK: f->host_network = true; break;
-        case ':':
-            return byoc_cli_usage(err, argv[optind - 1], "needs a value");
-        default:
-            return byoc_cli_usage(err, "run", "unknown flag '%s' (see byoc run --help)", argv[optind - 1]);
-        }
-    }
-    if (optind < argc)
-        return byoc_cli_usage(err, "run", "takes no positional arguments (got '%s')", argv[optind]);
-    if (!f->local && (f->upload || f->with_credentials || f->host_network))
-        return byoc_cli_usage(err,
-                              f->upload ? "--upload" : f->with_credentials ? "--with-credentials" : "--host-network",
-                              "only with --local");
-    if (f->local && f->dry_run)
-        return byoc_cli_usage(err, "--dry-run", "not with --local (a local run creates nothing on AWS)");
-    if (f->local && !s->image_uri)
-        return byoc_cli_usage(err, "--image-uri", "is required: the image on the local engine to run");
-    if (!s->image_uri)
-        return byoc_cli_usage(err, "--image-uri", "is required: the ECR image of the job (<account>.dkr.ecr.<region>."
-                                                  "amazonaws.com/<repository>:<tag>)");
-    if (!s->source_module)
-        return byoc_cli_usage(err, "--source-module", "is required: the Python file or directory to run");
-    return 0;
-}
 
 /* ---- the task, with Ctrl-C as cancel ---- */
 
@@ -293,6 +129,72 @@ static int submit(const byoc_jobspec *spec, const byoc_job_submit_opts *opts, by
     return run_printing(run_task, a, err);
 }
 
+/* ---- preflight ---- */
+
+typedef struct {
+    const byoc_jobspec *spec;
+    const byoc_preflight_opts *opts;
+    byoc_preflight_report *report;
+} preflight_arg;
+
+static int preflight_task(byoc_task *t, void *arg, void **result, void (**result_free)(void *), byoc_err *err)
+{
+    preflight_arg *a = arg;
+    *result = NULL;
+    *result_free = NULL;
+    return byoc_preflight(a->spec, a->opts, t, a->report, err);
+}
+
+/* Whether the spec passes the checks the run makes before it sends anything.
+ * Preflight runs only then, so that a bad field is still refused as a usage
+ * error that names it (exit 2). */
+static bool spec_valid(const byoc_jobspec *spec, const byoc_runflags *f)
+{
+    byoc_job_problems probs = {0};
+    size_t n = f->local ? byoc_local_run_validate(spec, f->upload, &probs) : byoc_jobspec_validate(spec, NULL, &probs);
+    byoc_job_problems_free(&probs);
+    return n == 0;
+}
+
+/* Run the preflight checks, their warnings and failures on stderr. Returns 0
+ * when none failed, else the exit code with err set. */
+static int preflight_gate(const byoc_globals *g, const byoc_jobspec *spec, const byoc_runflags *f, byoc_err *err)
+{
+    byoc_preflight_opts opts = {
+        .aws = {.profile = g->profile, .region = g->region},
+        .local = f->local,
+        .project_dir = g->project_dir,
+    };
+    byoc_preflight_report report;
+    memset(&report, 0, sizeof report);
+    preflight_arg *a = byoc_xcalloc(1, sizeof *a);
+    a->spec = spec;
+    a->opts = &opts;
+    a->report = &report;
+    fprintf(stderr, "... preflight (skip with --no-preflight)\n");
+    if (run_printing(preflight_task, a, err) != 0) {
+        byoc_preflight_report_free(&report);
+        return byoc_err_exit_code(err->kind);
+    }
+    size_t failed = 0;
+    for (size_t i = 0; i < report.n; i++) {
+        const byoc_pf_check *k = &report.items[i];
+        if (k->status == BYOC_PF_PASS)
+            continue;
+        failed += k->status == BYOC_PF_FAIL;
+        fprintf(stderr, "preflight: %s %s: %s%s%s\n", byoc_pf_status_name(k->status), k->name, k->message,
+                k->fix[0] ? " -- fix: " : "", k->fix);
+    }
+    fflush(stderr);
+    byoc_preflight_report_free(&report);
+    if (failed == 0)
+        return 0;
+    byoc_err_set(err, BYOC_E_FAILED, "preflight",
+                 "%zu check%s failed (run byoc preflight ... for details, or pass --no-preflight)", failed,
+                 failed == 1 ? "" : "s");
+    return 1;
+}
+
 /* ---- --local ---- */
 
 typedef struct {
@@ -312,7 +214,7 @@ static int local_task(byoc_task *t, void *arg, void **result, void (**result_fre
 static void remember(const byoc_globals *g, const byoc_jobspec *spec);
 
 /* Local runs always wait: the job's output streams to stderr, the results land in ./<job-name>/. */
-static int run_local(const byoc_globals *g, const byoc_jobspec *spec, const run_flags *f, byoc_err *err)
+static int run_local(const byoc_globals *g, const byoc_jobspec *spec, const byoc_runflags *f, byoc_err *err)
 {
     byoc_local_run_opts opts = {
         .aws = {.profile = g->profile, .region = g->region},
@@ -393,8 +295,11 @@ int verb_run(const byoc_globals *g, int argc, char **argv, byoc_err *err)
 {
     byoc_jobspec spec;
     byoc_jobspec_init(&spec);
-    run_flags f = {0};
-    int rc = parse_args(argc, argv, &spec, &f, err);
+    byoc_runflags f = {0};
+    int rc = byoc_runflags_parse("run", argc, argv, BYOC_RUNFLAGS_RUN_MODES | BYOC_RUNFLAGS_NO_PREFLIGHT, &spec, &f,
+                                 err);
+    if (rc == 0 && !f.no_preflight && !f.dry_run && spec_valid(&spec, &f))
+        rc = preflight_gate(g, &spec, &f, err);
     if (rc != 0 || f.local) {
         if (rc == 0)
             rc = run_local(g, &spec, &f, err);

@@ -91,10 +91,12 @@ int verb_lint(const byoc_globals *g, int argc, char **argv, byoc_err *err);
 int verb_build(const byoc_globals *g, int argc, char **argv, byoc_err *err);
 
 #define VERB_IMAGES_HELP \
-    "Lists the images on the local Docker engine: repository, tags, image id, age, size.\n" \
-    "  --local     the local engine (the default)\n" \
-    "  -a, --all   intermediate images too\n" \
-    "With --json: {\"images\": [{\"repository\", \"tags\", \"digest\", \"size\", \"created\", \"id\"}]}."
+    "Lists the images on the local Docker engine: repository, tags, image id, age, size;\n" \
+    "or with --repository those of an ECR repository: tags, digest, pushed at, size, scan status.\n" \
+    "  --local            the local engine (the default)\n" \
+    "  -a, --all          intermediate images too\n" \
+    "  --repository NAME  the images in this ECR repository (every page of DescribeImages)\n" \
+    "With --json: {\"images\": [{\"repository\", \"tags\", \"digest\", \"size\", \"created\", ...}]}."
 int verb_images(const byoc_globals *g, int argc, char **argv, byoc_err *err);
 
 #define VERB_PUSH_HELP \
@@ -170,6 +172,8 @@ int verb_permit(const byoc_globals *g, int argc, char **argv, byoc_err *err);
     "  --wait                     follow the job to its end; exit 1 if it ends FAILED or CANCELLED\n" \
     "  --dry-run                  print the CreateJob request and the uploads; create nothing\n" \
     "                             (read-only lookups still run: STS, IAM, GetDevice, HeadBucket)\n" \
+    "  --no-preflight             skip the checks of byoc preflight that run first otherwise (not with\n" \
+    "                             --dry-run); a failing check stops the run before anything is sent (exit 1)\n" \
     "  --local                    run the job in its container on the local Docker engine instead, as the\n" \
     "                             service starts it (`train`, the AMZN_BRAKET_* variables, /opt/ml put in with\n" \
     "                             the engine's archive API: nothing of yours is mounted); always waits; the job's\n" \
@@ -199,6 +203,7 @@ int verb_run(const byoc_globals *g, int argc, char **argv, byoc_err *err);
     "consistency (regions, device ONLINE, instance type, credentials lasting the run).\n" \
     "Takes the flags of byoc run, plus:\n" \
     "  --smoke    also run the job locally with a short time limit and time its first output line\n" \
+    "With --local (a job for run --local) only the contract, code and smoke checks apply.\n" \
     "Each check prints pass / warn / fail with a one-line fix. Exit 1 if any check fails.\n" \
     "With --json: {\"ok\", \"checks\": [{\"name\", \"status\": \"pass\"|\"warn\"|\"fail\", \"message\", \"fix\"}]}."
 int verb_preflight(const byoc_globals *g, int argc, char **argv, byoc_err *err);

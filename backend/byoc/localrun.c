@@ -227,42 +227,51 @@ static char *container_dir_path(const char *p)
     return b.len ? byoc_buf_steal(&b) : (byoc_buf_free(&b), NULL);
 }
 
-static int check_spec(run *r, byoc_err *err)
+size_t byoc_local_run_validate(const byoc_jobspec *s, bool upload, byoc_job_problems *out)
 {
-    const byoc_jobspec *s = r->spec;
-    const bool upload = r->opts->upload;
-    byoc_job_problems all = {0}, kept = {0};
+    size_t before = out->len;
+    byoc_job_problems all = {0};
     byoc_job_validate_opts vo = {.role_env = ""};
     byoc_jobspec_validate(s, &vo, &all);
     for (size_t i = 0; i < all.len; i++) {
         if (!used_locally(all.items[i].field, upload))
             continue;
-        if (kept.len == kept.cap) {
-            kept.cap = kept.cap ? kept.cap * 2 : 8;
-            kept.items = byoc_xrealloc(kept.items, kept.cap * sizeof *kept.items);
+        if (out->len == out->cap) {
+            out->cap = out->cap ? out->cap * 2 : 8;
+            out->items = byoc_xrealloc(out->items, out->cap * sizeof *out->items);
         }
-        kept.items[kept.len++] = all.items[i];
+        out->items[out->len++] = all.items[i];
     }
     byoc_job_problems_free(&all);
     if (!s->image_uri || !*s->image_uri)
-        byoc_job_problem_add(&kept, BYOC_JF_IMAGE_URI, -1, NULL, "is required in local mode: the image on the engine");
+        byoc_job_problem_add(out, BYOC_JF_IMAGE_URI, -1, NULL, "is required in local mode: the image on the engine");
     const char *src = s->source_module ? s->source_module : "";
     if (!upload && (strncasecmp(src, "s3://", 5) == 0 || strncmp(src, "https://", 8) == 0))
-        byoc_job_problem_add(&kept, BYOC_JF_SOURCE_MODULE, -1, NULL,
+        byoc_job_problem_add(out, BYOC_JF_SOURCE_MODULE, -1, NULL,
                              "an S3 source module needs --upload in local mode (the container fetches it from S3): %s",
                              src);
     const char *ckpt = s->checkpoint_local_path ? s->checkpoint_local_path : BYOC_JOB_DEFAULT_CHECKPOINT_LOCAL_PATH;
-    r->checkpoint_dir = container_dir_path(ckpt);
-    if (!r->checkpoint_dir)
-        byoc_job_problem_add(&kept, BYOC_JF_CHECKPOINT_LOCAL_PATH, -1, NULL,
+    char *dir = container_dir_path(ckpt);
+    if (!dir)
+        byoc_job_problem_add(out, BYOC_JF_CHECKPOINT_LOCAL_PATH, -1, NULL,
                              "must be an absolute container path without '.' or '..' parts, not '/': '%s'", ckpt);
-    else if (strcmp(r->checkpoint_dir, OPT_ML) == 0 || strncmp(r->checkpoint_dir, OPT_ML "/input", 13) == 0 ||
-             strncmp(r->checkpoint_dir, OPT_ML "/model", 13) == 0)
-        byoc_job_problem_add(&kept, BYOC_JF_CHECKPOINT_LOCAL_PATH, -1, NULL,
+    else if (strcmp(dir, OPT_ML) == 0 || strncmp(dir, OPT_ML "/input", 13) == 0 ||
+             strncmp(dir, OPT_ML "/model", 13) == 0)
+        byoc_job_problem_add(out, BYOC_JF_CHECKPOINT_LOCAL_PATH, -1, NULL,
                              "must not be /opt/ml or lie in /opt/ml/input or /opt/ml/model: '%s'", ckpt);
-    if (kept.len)
+    free(dir);
+    return out->len - before;
+}
+
+static int check_spec(run *r, byoc_err *err)
+{
+    const byoc_jobspec *s = r->spec;
+    byoc_job_problems kept = {0};
+    if (byoc_local_run_validate(s, r->opts->upload, &kept))
         return usage(r, &kept, err);
     byoc_job_problems_free(&kept);
+    r->checkpoint_dir = container_dir_path(s->checkpoint_local_path ? s->checkpoint_local_path
+                                                                    : BYOC_JOB_DEFAULT_CHECKPOINT_LOCAL_PATH);
 
     warn_ignored(r);
     byoc_job_timestamp(r->timestamp, sizeof r->timestamp);

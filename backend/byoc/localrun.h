@@ -93,6 +93,11 @@ typedef struct byoc_local_run_result {
 
 void byoc_local_run_result_free(byoc_local_run_result *r);
 
+/* The checks byoc_local_run makes of the spec before it touches anything: the
+ * fields a local run uses (jobspec.h's rules), an image, a local source unless
+ * upload, the checkpoint path. Adds one problem per fault; returns how many. */
+size_t byoc_local_run_validate(const byoc_jobspec *spec, bool upload, byoc_job_problems *out);
+
 /* The whole run; t may be NULL (then it cannot be cancelled). out is always
  * initialised: free it even on failure. */
 int byoc_local_run(const byoc_jobspec *spec, const byoc_local_run_opts *opts, byoc_task *t,

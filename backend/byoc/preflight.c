@@ -299,6 +299,21 @@ static void resolve_role(pf_ctx *c)
     }
 }
 
+/* The region the user configured (--region, environment, profile), before a device moves the job; malloc'd or NULL. */
+static char *configured_region(const byoc_aws_config_opts *ao)
+{
+    if (ao->region)
+        return byoc_xstrdup(ao->region);
+    byoc_aws_client *plain = NULL;
+    byoc_err e;
+    byoc_err_clear(&e);
+    char *r = NULL;
+    if (byoc_aws_client_new(ao, &plain, &e) == 0 && byoc_aws_client_region(plain))
+        r = byoc_xstrdup(byoc_aws_client_region(plain));
+    byoc_aws_client_free(plain);
+    return r;
+}
+
 /* ---- running ---- */
 
 typedef void (*group_fn)(pf_ctx *c);
@@ -336,6 +351,17 @@ static void ctx_free(pf_ctx *c)
     pthread_mutex_destroy(&c->lock);
 }
 
+/* The smoke run (after the other checks: it is slow and uses the engine), the report in order. */
+static int finish(pf_ctx *c, byoc_err *err)
+{
+    if (c->opts->smoke && !byoc_task_cancelled(c->t))
+        pf_group_smoke(c);
+    qsort(c->report->items, c->report->n, sizeof *c->report->items, by_order);
+    bool cancelled = byoc_task_cancelled(c->t);
+    ctx_free(c);
+    return cancelled ? byoc_err_set(err, BYOC_E_CANCELLED, "preflight", "cancelled") : 0;
+}
+
 int byoc_preflight(const byoc_jobspec *spec, const byoc_preflight_opts *opts, byoc_task *t,
                    byoc_preflight_report *out, byoc_err *err)
 {
@@ -343,6 +369,10 @@ int byoc_preflight(const byoc_jobspec *spec, const byoc_preflight_opts *opts, by
     byoc_preflight_opts none = {0};
     pf_ctx c = {.spec = spec, .opts = opts ? opts : &none, .t = t, .report = out};
     pthread_mutex_init(&c.lock, NULL);
+    if (c.opts->local) {
+        pf_group_container(&c);
+        return finish(&c, err);
+    }
     check_spec(&c);
     c.image_is_ecr = spec->image_uri && parse_ecr_uri(&c, spec->image_uri);
 
@@ -362,25 +392,15 @@ int byoc_preflight(const byoc_jobspec *spec, const byoc_preflight_opts *opts, by
         pf_add(&c, PF_ORD_SETUP + 2, "credentials", BYOC_PF_FAIL, "set AWS_REGION or --region and a usable profile",
                "AWS setup: %s", line);
         free(device_region);
-        qsort(out->items, out->n, sizeof *out->items, by_order);
-        ctx_free(&c);
-        return 0;
+        pf_group_container(&c); /* the image and the code need no AWS */
+        return finish(&c, err);
     }
-    const char *configured = c.opts->aws.region;
-    if (!configured) {
-        byoc_aws_client *plain = NULL;
-        byoc_err_clear(&e);
-        if (byoc_aws_client_new(&c.opts->aws, &plain, &e) == 0 && byoc_aws_client_region(plain))
-            c.job_region = byoc_xstrdup(byoc_aws_client_region(plain));
-        byoc_aws_client_free(plain);
-    }
-    char *configured_copy = byoc_xstrdup(configured ? configured : c.job_region ? c.job_region : "");
-    free(c.job_region);
+    char *configured = configured_region(&c.opts->aws);
     c.job_region = byoc_xstrdup(byoc_aws_client_region(c.client));
 
     check_credentials(&c);
-    check_region(&c, *configured_copy ? configured_copy : NULL, device_region);
-    free(configured_copy);
+    check_region(&c, configured, device_region);
+    free(configured);
     free(device_region);
     resolve_role(&c);
 
@@ -398,13 +418,7 @@ int byoc_preflight(const byoc_jobspec *spec, const byoc_preflight_opts *opts, by
     for (size_t i = 0; i < n_groups; i++)
         if (started[i])
             pthread_join(threads[i], NULL);
-    if (c.opts->smoke && !byoc_task_cancelled(t))
-        pf_group_smoke(&c);
-    qsort(out->items, out->n, sizeof *out->items, by_order);
-    ctx_free(&c);
-    if (byoc_task_cancelled(t))
-        return byoc_err_set(err, BYOC_E_CANCELLED, "preflight", "cancelled");
-    return 0;
+    return finish(&c, err);
 }
 
 int byoc_preflight_task_fn(byoc_task *t, void *arg, void **result, void (**result_free)(void *), byoc_err *err)

@@ -18,7 +18,8 @@
  *   contract.program      SAGEMAKER_PROGRAM is set and /opt/ml/code/<it> exists
  *   contract.train        `train` is on PATH, or the image has an ENTRYPOINT of its own
  *   contract.entrypoint   no ENTRYPOINT that would get `train` as an argument and swallow it
- *   contract.python       the first python on PATH and its version
+ *   contract.python       the first python on PATH and its version, against the
+ *                         project's requires-python / .python-version
  *   contract.sagemaker-training  sagemaker_training imports where `train` needs it
  *   code.entry-point      MOD[:FUNC] imports from the packed source inside the image
  *                         (requirements.txt packages missing from the image are named)
@@ -30,8 +31,11 @@
  *   smoke                 with smoke: the job in local mode with a short time limit,
  *                         the time from start to the first line of output
  * The contract and code checks inspect the image on the local engine and run
- * one throwaway container from it with network "none" and a cleared
- * ENTRYPOINT; they warn (not fail) when the image is not on the engine. */
+ * one throwaway container from it (network "none", ENTRYPOINT cleared, /bin/sh
+ * needed, the source archive put in with the Engine's archive API); when the
+ * image is not on the engine they are replaced by one warning under
+ * contract.program. Without AWS (no region, no credentials) they still run.
+ * Checks a service cannot answer (no IAM simulation, no permission) warn. */
 #ifndef BYOC_BYOC_PREFLIGHT_H
 #define BYOC_BYOC_PREFLIGHT_H
 #include <stdbool.h>
@@ -71,6 +75,10 @@ typedef struct byoc_preflight_opts {
     bool smoke;                /* also run the job locally with a short time limit */
     int smoke_seconds;         /* 0: 60 */
     bool skip_image_run;       /* do not start the throwaway container */
+    const char *project_dir;   /* its requires-python / .python-version is compared with the
+                                  image's Python (scan.h); NULL: not compared */
+    bool local;                /* the job runs in local mode (run --local): only the contract,
+                                  code and smoke checks apply, and the image may be any local one */
     const char *role_env;      /* BRAKET_JOBS_ROLE_ARN's value; NULL: the environment */
     byoc_engine *engine;       /* NULL: one from the environment */
 } byoc_preflight_opts;

@@ -6,9 +6,12 @@
 #include <string.h>
 
 #include <ftw.h>
+#include <stdatomic.h>
 #include <time.h>
 
 #include "byoc/localrun.h"
+#include "byoc/pyspec.h"
+#include "byoc/scan.h"
 #include "byoc/preflight_internal.h"
 #include "byoc/source_archive.h"
 #include "core/buf.h"
@@ -186,6 +189,34 @@ static char *strv_text(const json_t *a)
     return byoc_buf_steal(&b);
 }
 
+/* The image's Python against what the project asks for (pyproject requires-python, .python-version...). */
+static void python_check(pf_ctx *c, const char *python, const char *version)
+{
+    byoc_scan scan;
+    memset(&scan, 0, sizeof scan);
+    byoc_err err;
+    byoc_err_clear(&err);
+    const char *spec = NULL, *evidence = "";
+    if (c->opts->project_dir && byoc_scan_project(c->opts->project_dir, &scan, &err) == 0 && scan.python_spec) {
+        spec = scan.python_spec;
+        evidence = scan.python_evidence ? scan.python_evidence : "the project";
+    }
+    char series[16] = "";
+    int major = 0, minor = 0;
+    if (sscanf(version, "%d.%d", &major, &minor) == 2)
+        snprintf(series, sizeof series, "%d.%d", major, minor);
+    int allowed = spec && *series ? byoc_pyspec_allows_series(spec, series) : 1;
+    if (allowed == 0)
+        pf_add(c, PF_ORD_CONTRACT + 4, "contract.python", BYOC_PF_WARN,
+               "build the image on a base with a Python the project allows, or relax the project's requirement",
+               "%s is Python %s, but %s asks for %s: code and wheels may not work there", python, version, evidence,
+               spec);
+    else
+        pf_add(c, PF_ORD_CONTRACT + 4, "contract.python", BYOC_PF_PASS, NULL, "%s is Python %s%s%s%s", python, version,
+               spec ? " (the project asks for " : "", spec ? spec : "", spec ? ")" : "");
+    byoc_scan_free(&scan);
+}
+
 static void contract_checks(pf_ctx *c, const json_t *config, const char *out)
 {
     const json_t *ep = json_object_get(config, "Entrypoint");
@@ -237,8 +268,7 @@ static void contract_checks(pf_ctx *c, const json_t *config, const char *out)
                has_ep ? "ENTRYPOINT " : "no ENTRYPOINT: the service starts train", has_ep ? ep_text : "");
 
     if (python && *python)
-        pf_add(c, PF_ORD_CONTRACT + 4, "contract.python", BYOC_PF_PASS, NULL, "%s is Python %s", python,
-               version ? version : "?");
+        python_check(c, python, version ? version : "?");
     else
         pf_add(c, PF_ORD_CONTRACT + 4, "contract.python", has_ep ? BYOC_PF_WARN : BYOC_PF_FAIL,
                "install python3 in the image (or start the job with an ENTRYPOINT of its own)",
@@ -367,14 +397,38 @@ typedef struct {
     const byoc_jobspec *spec;
     const byoc_local_run_opts *opts;
     byoc_local_run_result *result;
+    byoc_task *outer;          /* preflight's task: its cancellation stops the smoke run */
+    byoc_task *inner;
+    atomic_bool stop;
 } smoke_arg;
+
+static void *forward_cancel(void *arg)
+{
+    smoke_arg *a = arg;
+    struct timespec nap = {0, 100 * 1000 * 1000};
+    while (!atomic_load(&a->stop)) {
+        if (byoc_task_cancelled(a->outer)) {
+            byoc_task_cancel(a->inner);
+            break;
+        }
+        nanosleep(&nap, NULL);
+    }
+    return NULL;
+}
 
 static int smoke_task(byoc_task *t, void *arg, void **result, void (**result_free)(void *), byoc_err *err)
 {
     smoke_arg *a = arg;
     *result = NULL;
     *result_free = NULL;
-    return byoc_local_run(a->spec, a->opts, t, a->result, err);
+    a->inner = t;
+    pthread_t watcher;
+    bool watching = a->outer && pthread_create(&watcher, NULL, forward_cancel, a) == 0;
+    int rc = byoc_local_run(a->spec, a->opts, t, a->result, err);
+    atomic_store(&a->stop, true);
+    if (watching)
+        pthread_join(watcher, NULL);
+    return rc;
 }
 
 static void copy_spec_for_smoke(const byoc_jobspec *from, byoc_jobspec *to, int seconds)
@@ -411,7 +465,11 @@ void pf_group_smoke(pf_ctx *c)
     byoc_local_run_result res;
     memset(&res, 0, sizeof res);
     smoke_arg *a = byoc_xcalloc(1, sizeof *a);
-    *a = (smoke_arg){&spec, &lo, &res};
+    a->spec = &spec;
+    a->opts = &lo;
+    a->result = &res;
+    a->outer = c->t;
+    atomic_init(&a->stop, false);
     smoke_watch w = {0};
     byoc_err err;
     byoc_err_clear(&err);

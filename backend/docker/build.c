@@ -212,6 +212,8 @@ static char *build_query(const byoc_build_opts *o, const char *rel_dockerfile)
     if (o->pull)
         byoc_query_add(&q, "pull", "1");
     byoc_query_add(&q, "rm", "1");
+    /* Also remove the container of a failed step: a failed build leaves nothing behind. */
+    byoc_query_add(&q, "forcerm", "1");
     byoc_query_add(&q, "version", "1");
     return byoc_buf_steal(&q);
 }

@@ -8,7 +8,8 @@
  *   BYOC_EV_PROGRESS key "context" (file bytes sent / total), key "steps"
  *                    (step / steps), or a layer id while a base image is pulled
  *   BYOC_EV_LOG      each line of build output (Step lines, RUN output, ...)
- * A failing step is BYOC_E_FAILED with the engine's message. Cancelling the
+ * A failing step is BYOC_E_FAILED with the engine's message (its container is
+ * removed: rm=1, forcerm=1). Cancelling the
  * task closes the connection, which makes the engine stop the build and
  * remove its intermediate container. */
 #ifndef BYOC_DOCKER_BUILD_H

@@ -7,9 +7,9 @@
 # check of the layout code.)
 . "$(dirname "$0")/lib.sh"
 
-# A step is on screen when its panel title is ("─ 3 Push ─", or "- 3 Push -" in ASCII).
-STEPS=('[─-] 1 Decide [─-]' '[─-] 2 Build [─-]' '[─-] 3 Push [─-]' '[─-] 4 Permit [─-]' '[─-] 5 Run [─-]'
-       '[─-] 6 Monitor [─-]')
+# A step is on screen when its panel title is ("─ 3 Push ─", "─ 6 Monitor: 12 ─"; "-" in ASCII).
+STEPS=('[─-] 1 Decide[ :]' '[─-] 2 Build[ :]' '[─-] 3 Push[ :]' '[─-] 4 Permit[ :]' '[─-] 5 Run[ :]'
+       '[─-] 6 Monitor[ :]')
 SIZES=(40x10 300x100 41x11 299x99 80x24 45x12 250x90 120x40 60x15 200x60 79x23 300x10 40x100 160x48 43x13
        280x95 100x30 52x14 220x70 81x25 40x10 300x100 90x28 64x20 180x55 150x45 70x21 240x80 110x35 300x100)
 

@@ -30,16 +30,19 @@ e2e_type $s "1"
 e2e_keys $s Escape
 e2e_wait $s 'Not amazon-braket' "a repository without the prefix is warned about"
 e2e_keys $s a
-e2e_wait $s "Repository +amazon-braket-$REPO" "a adds the amazon-braket- prefix"
+e2e_wait $s "Repository\*? +amazon-braket-$REPO" "a adds the amazon-braket- prefix"
 e2e_wait_gone $s 'Not amazon-braket' "and the warning goes"
 e2e_keys $s p
-e2e_wait $s "Pushed [0-9]+\.dkr\.ecr\.[a-z0-9-]+\.amazonaws\.com/amazon-braket-$REPO:1" "the push ends with the image URI"
+e2e_wait $s "^. [0-9]+\.dkr\.ecr\.[a-z0-9-]+\.amazonaws\.com/amazon-braket-$REPO:1" "the push ends with the image URI"
 e2e_has $s 'Layers' "the layers are listed"
-e2e_has $s '(pushed|exists|Pushed|Layer already exists).*[0-9.]+ (B|KiB|MiB)' "each with its bytes"
-e2e_has $s 'Digest sha256:[0-9a-f]{64}' "and the digest"
+e2e_has $s '[0-9a-f]{12} .*[0-9.]+ (B|KiB|MiB)' "each with its bytes"
+e2e_has $s 'Digest sha256:[0-9a-f]{40}' "and the digest"
 e2e_keys $s u
 e2e_wait $s '5 Run' "u goes to Run"
-e2e_wait $s "Image [0-9]+\.dkr\.ecr\..*/amazon-braket-$REPO:1" "with the pushed URI in the job form"
+e2e_wait $s "image URI from Push: [0-9]+\.dkr\.ecr\." "Run says it took the pushed URI"
+e2e_keys $s e Tab Tab
+e2e_wait $s "Container: image URI .*amazon-braket-e2e-push" "the job form holds the pushed URI"
+e2e_keys $s Escape
 
 e2e_keys $s 4
 e2e_wait $s "4 Permit: amazon-braket-$REPO" "Permit takes the pushed repository"
@@ -50,7 +53,8 @@ e2e_keys $s Escape
 e2e_keys $s a
 e2e_wait $s 'Apply the policy change\?' "a shows the diff and asks first"
 e2e_keys $s n
-e2e_wait $s "^.*\+.*e2e-reader-$$" "the diff names the role"
+e2e_keys $s PageDown
+e2e_wait $s "\+ .*role/e2e-reader-" "the diff names the role"
 e2e_has $s 'not applied' "No applies nothing"
 e2e_keys $s a
 e2e_wait $s 'Apply the policy change\?' "a asks again"
@@ -60,7 +64,7 @@ e2e_keys $s r
 e2e_wait $s 'Current policy' "r shows the policy"
 e2e_wait $s "e2e-reader-$$" "which now grants the role"
 
-e2e_keys $s e Down C-u
+e2e_keys $s e C-u
 e2e_type $s '*'
 e2e_keys $s Escape
 e2e_wait $s 'every AWS account can pull' "a loud warning on *"
@@ -69,7 +73,7 @@ e2e_wait $s 'DANGER: anyone may pull' "a on * asks with a danger dialog"
 e2e_keys $s Enter
 e2e_wait $s 'refused: "\*" was not confirmed' "the default answer refuses it"
 
-e2e_keys $s e Down Down
+e2e_keys $s e Down
 e2e_type $s "arn:aws:iam::123456789012:role/service-role/AmazonBraketJobsExecutionRole-e2e"
 e2e_keys $s Escape
 e2e_keys $s k

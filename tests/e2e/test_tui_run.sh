@@ -59,4 +59,40 @@ e2e_wait $s "Source .*algo.py" "and after a resize back"
 e2e_keys $s C-c
 e2e_wait_exit $s
 e2e_stty_same $s
+
+# --- run locally: an image with its own ENTRYPOINT on the topology's engine -----------------
+DOCKER=${BYOC_TEST_DOCKER_CLI:-/usr/bin/docker}
+SRC=${BYOC_SOURCE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}
+LOCAL_IMG="byoc-e2e/local-entry:$$"
+LJOB="e2e-local-$$"
+trap '"$DOCKER" rmi -f "$LOCAL_IMG" >/dev/null 2>&1; e2e_cleanup' EXIT
+"$DOCKER" build -q --network none --build-arg "BASE=${BYOC_TEST_BASE_BUSYBOX:-byoc-test/busybox:1}" \
+    -t "$LOCAL_IMG" "$SRC/tests/fixtures/local/images/entrypoint" >/dev/null || e2e_fail "docker build $LOCAL_IMG"
+mkdir -p "$E2E_DIR/state"
+s=local
+e2e_start $s 80 24 "XDG_STATE_HOME=$E2E_DIR/state" -- --project "$P" tui
+e2e_wait $s 'Decide' "byoc starts"
+e2e_keys $s 5 e C-u
+e2e_type $s 'algo.py'
+e2e_keys $s Tab Tab C-u
+e2e_type $s "$LOCAL_IMG"
+for i in 1 2 3 4 5 6 7 8 9 10; do e2e_keys $s Down; done
+e2e_keys $s C-u
+e2e_type $s "$LJOB"
+for i in 1 2 3 4; do e2e_keys $s Down; done
+e2e_wait $s 'Run on .*Amazon Braket' "the mode field"
+e2e_keys $s Right
+e2e_wait $s 'Run on .*this machine' "Right switches to this machine"
+e2e_keys $s C-s
+e2e_wait $s 'Run on this machine' "the review shows the local run"
+e2e_wait $s "\"job_name\": \"$LJOB\"" "with the job"
+e2e_keys $s y
+e2e_wait $s 'own entry point ran with: train' "the job's output streams into the pane"
+e2e_wait $s "Local job $LJOB COMPLETED" "the local job completes"
+[ -f "$P/$LJOB/log.txt" ] && e2e_pass "its files are in the project" || e2e_fail "no $P/$LJOB/log.txt"
+e2e_keys $s m
+e2e_wait $s "6 Monitor" "m opens Monitor"
+e2e_wait $s "$LJOB +. COMPLETED +local" "the local job is in the same table"
+e2e_keys $s C-c
+e2e_wait_exit $s
 e2e_done

@@ -73,6 +73,8 @@ check "failing step message" has "returned a non-zero code: 3" "$T/err"
 check "one error line" grep -q '^byoc: build: ' "$T/err"
 check "output before the failure" has "about to fail" "$T/err"
 check "no image tagged" bash -c "! '$DOCKER' image inspect byoc-itest/failing:1 >/dev/null 2>&1"
+check "the failed step's container is removed" \
+    bash -c "! '$DOCKER' ps -a --no-trunc --format '{{.Command}}' | grep -q 'about to fail'"
 
 # ---- input errors: exit 2, nothing sent ----
 run 2 "$BYOC" build "$FIX/no-dockerfile" --no-lint

@@ -88,7 +88,7 @@ def sanitizer_clean(stderr, what):
 
 def run_local(name, *args, image=IMG, cwd=WORK, extra_env=None):
     """byoc --json run --local ...; returns (rc, doc or None, stderr)."""
-    argv = [BYOC, "--json", "run", "--local", "--image-uri", image, "--source-module", ALGO,
+    argv = [BYOC, "--json", "run", "--no-preflight", "--local", "--image-uri", image, "--source-module", ALGO,
             "--entry-point", "algorithm.dump:main", "--job-name", name] + list(args)
     r = subprocess.run(argv, cwd=cwd, env=byoc_env(**(extra_env or {})), stdin=subprocess.DEVNULL,
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=300)
@@ -195,7 +195,7 @@ def test_contract():
 
 def test_text_output():
     name = job("text")
-    r = subprocess.run([BYOC, "run", "--local", "--image-uri", IMG, "--source-module", ALGO, "--entry-point",
+    r = subprocess.run([BYOC, "run", "--no-preflight", "--local", "--image-uri", IMG, "--source-module", ALGO, "--entry-point",
                         "algorithm.dump:main", "--job-name", name], cwd=WORK, env=byoc_env(),
                        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=300)
     sanitizer_clean(r.stderr, name)
@@ -243,7 +243,7 @@ def test_credentials_and_network():
 
 def test_cancel():
     name = job("cancel")
-    argv = [BYOC, "--json", "run", "--local", "--image-uri", IMG, "--source-module", ALGO, "--entry-point",
+    argv = [BYOC, "--json", "run", "--no-preflight", "--local", "--image-uri", IMG, "--source-module", ALGO, "--entry-point",
             "algorithm.dump:main", "--job-name", name, "--hyperparameter", "sleep=600"]
     p = subprocess.Popen(argv, cwd=WORK, env=byoc_env(), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, text=True)
@@ -373,9 +373,9 @@ def test_refusals():
     for what, args, flag in cases:
         name = job("refused")
         if args is None:
-            argv = [BYOC, "run", "--image-uri", IMG, "--source-module", ALGO, "--upload"]
+            argv = [BYOC, "run", "--no-preflight", "--image-uri", IMG, "--source-module", ALGO, "--upload"]
         else:
-            argv = [BYOC, "run", "--local", "--image-uri", IMG, "--source-module", ALGO, "--entry-point",
+            argv = [BYOC, "run", "--no-preflight", "--local", "--image-uri", IMG, "--source-module", ALGO, "--entry-point",
                     "algorithm.dump:main", "--job-name", name]
             for i in range(0, len(args), 2):  # later flags replace earlier ones of the same name
                 if args[i] in argv and args[i] != "--dry-run":

@@ -73,8 +73,9 @@ def docker(*args):
 FRONT = None
 
 
-def preflight(*args, region=None):
-    cmd = [BYOC, "--json"] + (["--region", region] if region else []) + ["preflight"] + list(args)
+def preflight(*args, region=None, project=None):
+    cmd = [BYOC, "--json", "--project", project or os.path.join(FIX, "image")]
+    cmd += (["--region", region] if region else []) + ["preflight"] + list(args)
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=300, env=dict(os.environ, AWS_ENDPOINT_URL=FRONT.url))
     try:
         doc = json.loads(p.stdout)
@@ -343,6 +344,13 @@ def test_contract_variants():
     expect("busybox image", checks, "contract.python", "fail", rc, 1)
 
 
+def test_python_version():
+    rc, _, checks, _ = preflight(*job(GOOD), project=os.path.join(FIX, "project_py313"))
+    expect("project asks for Python >=3.13", checks, "contract.python", "warn")
+    C.check(">=3.13" in checks.get("contract.python", {}).get("message", ""), "python: names the project's requirement",
+            checks.get("contract.python"))
+
+
 def test_spec_and_credentials():
     rc, _, checks, _ = preflight(*job(GOOD), "--job-name", "not_valid")
     expect("bad job name", checks, "spec", "fail", rc, 1)
@@ -362,6 +370,10 @@ def test_entry_point_does_not_import():
             "broken entry point: names the missing module", checks.get("code.entry-point"))
     rc, _, checks, _ = preflight(*job(GOOD, "src_ok", "src_ok.algo:nope"))
     expect("missing function", checks, "code.entry-point", "fail", rc, 1)
+    rc, _, checks, _ = preflight(*job(GOOD, "src_reqs", "src_reqs.algo:main"))
+    expect("requirements.txt package not in the image", checks, "code.entry-point", "warn")
+    C.check("byoc-preflight-absent-pkg" in checks.get("code.entry-point", {}).get("message", ""),
+            "requirements: names the missing package", checks.get("code.entry-point"))
 
 
 def test_local_differs_from_pushed():
@@ -423,6 +435,19 @@ def test_credentials_expiry():
         os.rmdir(tmp)
 
 
+def test_local_mode():
+    """With --local only the image's contract, the code and the smoke run count; any local image name goes."""
+    ref = "byoc-pf-local/%s:1" % RUN_ID
+    docker("tag", GOOD, ref)
+    LOCAL_TAGS.append(ref)
+    rc, doc, checks, _ = preflight(*job(ref), "--local")
+    C.equal(rc, 0, "local mode: exit 0")
+    C.check("region" not in checks and "image.ecr" not in checks and "permissions.pull" not in checks,
+            "local mode: no AWS checks", sorted(checks))
+    expect("local mode", checks, "contract.program", "pass")
+    expect("local mode", checks, "code.entry-point", "pass")
+
+
 def test_smoke():
     rc, doc, checks, err = preflight(*job(GOOD), "--smoke")
     if "smoke" not in checks:
@@ -436,14 +461,15 @@ def test_smoke():
 
 def main():
     global GOOD, FRONT
+    os.chdir(os.path.join(FIX, "image"))  # byoc's default --project is ".": a small known directory
     FRONT = EcrFront(env("AWS_ENDPOINT_URL"), simulate="evaluate").start()
     try:
         setup()
         GOOD = build_and_push(REPO, "good")
         for t in (test_sound_job, test_region_mismatch, test_device, test_instance_type, test_arm64,
-                  test_attestation_index, test_missing_image, test_no_program, test_contract_variants, test_spec_and_credentials,
+                  test_attestation_index, test_missing_image, test_no_program, test_contract_variants, test_python_version, test_spec_and_credentials,
                   test_entry_point_does_not_import,
-                  test_local_differs_from_pushed, test_role_cannot_pull, test_s3_bucket_rule, test_credentials_expiry,
+                  test_local_differs_from_pushed, test_role_cannot_pull, test_s3_bucket_rule, test_credentials_expiry, test_local_mode,
                   test_smoke):
             C.run(t)
     finally:

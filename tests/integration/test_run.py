@@ -183,7 +183,7 @@ def run_byoc(args, cwd, extra_env=None, global_args=(), json_out=True, timeout=6
             e.pop(k, None)
         else:
             e[k] = v
-    argv = [BYOC] + list(global_args) + (["--json"] if json_out else []) + ["run"] + list(args)
+    argv = [BYOC] + list(global_args) + (["--json"] if json_out else []) + ["run", "--no-preflight"] + list(args)
     p = subprocess.run(argv, cwd=cwd, env=e, capture_output=True, timeout=timeout)
     p.out = p.stdout.decode("utf-8", "replace")
     p.err = p.stderr.decode("utf-8", "replace")
@@ -451,7 +451,7 @@ def case_wait():
     name = "byoc-cancel-%s" % RUN_ID
     e = dict(os.environ, BYOC_JOB_POLL_MS="200")
     e.pop("BRAKET_JOBS_ROLE_ARN", None)
-    proc = subprocess.Popen([BYOC, "--json", "run"] + cli_args(job) + ["--job-name", name, "--wait"], cwd=cwd,
+    proc = subprocess.Popen([BYOC, "--json", "run", "--no-preflight"] + cli_args(job) + ["--job-name", name, "--wait"], cwd=cwd,
                             env=e, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     for _ in range(600):
         status, found = control("GET", "/jobs/" + name)

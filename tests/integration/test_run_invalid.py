@@ -229,7 +229,7 @@ def main():
         e = dict(os.environ)
         e.pop("BRAKET_JOBS_ROLE_ARN", None)
         e.update(extra or {})
-        argv = [BYOC.encode(), b"run"] + [a if isinstance(a, bytes) else a.encode() for a in args]
+        argv = [BYOC.encode(), b"run", b"--no-preflight"] + [a if isinstance(a, bytes) else a.encode() for a in args]
         p = subprocess.run(argv, cwd=cwd, env=e, capture_output=True, timeout=120)
         err = p.stderr.decode("utf-8", "replace")
         C.equal(p.returncode, 2, "%s: exit 2" % label)

@@ -1,0 +1,128 @@
+/* run_form: the job form <-> job spec, and its inline errors that name the field. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "byoc/jobspec.h"
+#include "check.h"
+#include "form.h"
+#include "job_status.h"
+#include "run_form.h"
+
+static size_t field_index(tui_form *f, const char *key)
+{
+    return (size_t)(tui_form_field(f, key) - f->fields);
+}
+
+int main(void)
+{
+    char dir[] = "/tmp/byoc-runform-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    char path[256];
+    snprintf(path, sizeof path, "%s/algo.py", dir);
+    FILE *fp = fopen(path, "w");
+    fputs("print(1)\n", fp);
+    fclose(fp);
+    char data[256];
+    snprintf(data, sizeof data, "%s/data", dir);
+    CHECK(mkdir(data, 0700) == 0);
+    snprintf(data, sizeof data, "%s/data/x", dir);
+    fp = fopen(data, "w");
+    fputs("1\n", fp);
+    fclose(fp);
+    setenv(BYOC_JOB_ROLE_ENV, "arn:aws:iam::123456789012:role/service-role/AmazonBraketJobsExecutionRole-x", 1);
+
+    tui_form f;
+    tui_form_init(&f);
+    tui_run_form_build(&f, dir);
+    CHECK(tui_form_field(&f, "source_module") != NULL);
+    CHECK_STR(f.fields[0].label, "Code: source module");
+    CHECK(!tui_run_form_local(&f));
+
+    tui_form_set_value(&f, "source_module", "algo.py");
+    tui_form_set_value(&f, "hyperparameters", "lr=0.1 depth=3");
+    tui_form_set_value(&f, "tags", "team=q");
+    tui_form_set_value(&f, "input_data", "train=data/x s3://my-bucket/k");
+    tui_form_set_value(&f, "instance_count", "2");
+
+    byoc_jobspec s;
+    byoc_job_problems probs = {0};
+    tui_run_form_to_spec(&f, true, &s, &probs);
+    CHECK_INT((int)probs.len, 0);
+    char want[300];
+    snprintf(want, sizeof want, "%s/algo.py", dir);
+    CHECK_STR(s.source_module, want);                 /* relative paths are the project's */
+    CHECK_INT((int)s.n_hyperparameters, 2);
+    CHECK_STR(s.hyperparameters[1].key, "depth");
+    CHECK_STR(s.hyperparameters[1].value, "3");
+    CHECK_INT((int)s.n_tags, 1);
+    CHECK_INT((int)s.n_channels, 2);
+    CHECK_STR(s.channels[0].name, "train");
+    snprintf(want, sizeof want, "%s/data/x", dir);
+    CHECK_STR(s.channels[0].location, want);
+    CHECK_STR(s.channels[1].location, "s3://my-bucket/k");
+    CHECK_STR(s.instance_count, "2");
+    CHECK(s.job_name == NULL);                        /* empty: the SDK default */
+
+    /* round trip through the form, unresolved (what byoc.json keeps) */
+    byoc_jobspec raw;
+    tui_run_form_to_spec(&f, false, &raw, NULL);
+    CHECK_STR(raw.source_module, "algo.py");
+    tui_form g;
+    tui_form_init(&g);
+    tui_run_form_build(&g, dir);
+    tui_run_form_from_spec(&g, &raw);
+    CHECK_STR(tui_form_value(&g, "hyperparameters"), "lr=0.1 depth=3");
+    CHECK_STR(tui_form_value(&g, "input_data"), "train=data/x input=s3://my-bucket/k");
+    tui_form_free(&g);
+    byoc_jobspec_free(&raw);
+    byoc_jobspec_free(&s);
+
+    /* the form is valid; a bad name is refused inline, naming the flag and API member */
+    if (tui_run_form_validate(&f))
+        fprintf(stderr, "invalid: %s: %s\n", f.fields[f.focus].key, f.fields[f.focus].msg);
+    CHECK_INT((int)tui_run_form_validate(&f), 0);
+    tui_form_set_value(&f, "job_name", "Bad_Name!");
+    size_t jn = field_index(&f, "job_name");
+    CHECK(!tui_form_validate_field(&f, jn));
+    CHECK(strstr(f.fields[jn].msg, "--job-name (jobName)") != NULL);
+    tui_form_set_value(&f, "job_name", "good-name");
+    CHECK(tui_form_validate_field(&f, jn));
+
+    /* an item without '=' is a problem of its field */
+    tui_form_set_value(&f, "hyperparameters", "lr");
+    tui_run_form_to_spec(&f, true, &s, &probs);
+    CHECK_INT((int)probs.len, 1);
+    CHECK_INT(probs.items[0].field, BYOC_JF_HYPERPARAMETER);
+    byoc_job_problems_free(&probs);
+    byoc_jobspec_free(&s);
+    size_t hp = field_index(&f, "hyperparameters");
+    CHECK(!tui_form_validate_field(&f, hp));
+    CHECK(strstr(f.fields[hp].msg, "not KEY=VALUE") != NULL);
+    tui_form_set_value(&f, "hyperparameters", "");
+
+    /* local mode: the image is an engine reference, not checked as an ECR URI */
+    tui_form_set_value(&f, "image_uri", "not an ecr uri");
+    size_t im = field_index(&f, "image_uri");
+    CHECK(!tui_form_validate_field(&f, im));
+    tui_form_set_value(&f, "mode", "this machine (local)");
+    CHECK(tui_run_form_local(&f));
+    CHECK(tui_form_validate_field(&f, im));
+    tui_form_free(&f);
+
+    /* how statuses look */
+    char buf[32];
+    CHECK(strstr(tui_job_status_text("FAILED", buf, sizeof buf), "FAILED") != NULL);
+    CHECK_STR(tui_job_device_short("arn:aws:braket:::device/quantum-simulator/amazon/sv1"), "amazon/sv1");
+    CHECK_STR(tui_job_device_short("arn:aws:braket:us-east-1::device/qpu/ionq/Aria-1"), "ionq/Aria-1");
+    CHECK_STR(tui_job_device_short("local:none/none"), "local:none/none");
+
+    unlink(path);
+    unlink(data);
+    snprintf(data, sizeof data, "%s/data", dir);
+    rmdir(data);
+    rmdir(dir);
+    return check_done();
+}
