@@ -368,42 +368,59 @@ static int derive(run_ctx *r, byoc_err *err)
 
 /* ---- step 4: S3 ---------------------------------------------------------------------------- */
 
-static int check_bucket(run_ctx *r, byoc_err *err)
+int byoc_job_check_bucket(byoc_aws_client *c, byoc_task *t, const char *bucket, const char *region, long *status,
+                          byoc_err *err)
 {
-    byoc_job_plan *p = &r->out->plan;
-    char where[64];
-    if (byoc_s3_head_bucket(r->client, r->t, p->bucket, &p->bucket_status, where, err) != 0)
+    char where[64] = "";
+    if (byoc_s3_head_bucket(c, t, bucket, status, where, err) != 0)
         return -1;
-    if (p->bucket_status == 301)
-        return byoc_err_set(err, BYOC_E_FAILED, "s3", "the default bucket %s is in region %s, not %s", p->bucket,
-                            where[0] ? where : "(another)", p->region);
-    if (p->bucket_status == 403)
+    if (*status == 301)
+        return byoc_err_set(err, BYOC_E_FAILED, "s3", "the default bucket %s is in region %s, not %s", bucket,
+                            where[0] ? where : "(another)", region);
+    if (*status == 403)
         return byoc_err_set(err, BYOC_E_FAILED, "s3",
                             "the default bucket %s exists but is not accessible to these credentials "
                             "(another account may own it)",
-                            p->bucket);
+                            bucket);
     return 0;
+}
+
+int byoc_job_create_bucket(byoc_aws_client *c, byoc_task *t, const char *bucket, const char *region, byoc_err *err)
+{
+    byoc_task_status(t, "creating bucket %s", bucket);
+    bool owned = false;
+    if (byoc_s3_create_bucket(c, t, bucket, region, &owned, err) != 0)
+        return -1;
+    if (owned)
+        return 0;
+    char *policy = byoc_s3_braket_bucket_policy(bucket, byoc_aws_partition(region));
+    int rc = byoc_s3_block_public_access(c, t, bucket, err);
+    if (rc == 0)
+        rc = byoc_s3_put_bucket_policy(c, t, bucket, policy, err);
+    free(policy);
+    if (rc == 0)
+        byoc_task_log(t, "created bucket %s in %s", bucket, region);
+    return rc;
+}
+
+int byoc_job_ensure_bucket(byoc_aws_client *c, byoc_task *t, const char *bucket, const char *region, byoc_err *err)
+{
+    long status = 0;
+    if (byoc_job_check_bucket(c, t, bucket, region, &status, err) != 0)
+        return -1;
+    return status == 200 ? 0 : byoc_job_create_bucket(c, t, bucket, region, err);
+}
+
+static int check_bucket(run_ctx *r, byoc_err *err)
+{
+    byoc_job_plan *p = &r->out->plan;
+    return byoc_job_check_bucket(r->client, r->t, p->bucket, p->region, &p->bucket_status, err);
 }
 
 static int ensure_bucket(run_ctx *r, byoc_err *err)
 {
     byoc_job_plan *p = &r->out->plan;
-    if (p->bucket_status == 200)
-        return 0;
-    byoc_task_status(r->t, "creating bucket %s", p->bucket);
-    bool owned;
-    if (byoc_s3_create_bucket(r->client, r->t, p->bucket, p->region, &owned, err) != 0)
-        return -1;
-    if (owned)
-        return 0;
-    char *policy = byoc_s3_braket_bucket_policy(p->bucket, byoc_aws_partition(p->region));
-    int rc = byoc_s3_block_public_access(r->client, r->t, p->bucket, err);
-    if (rc == 0)
-        rc = byoc_s3_put_bucket_policy(r->client, r->t, p->bucket, policy, err);
-    free(policy);
-    if (rc == 0)
-        byoc_task_log(r->t, "created bucket %s in %s", p->bucket, p->region);
-    return rc;
+    return p->bucket_status == 200 ? 0 : byoc_job_create_bucket(r->client, r->t, p->bucket, p->region, err);
 }
 
 static int copy_prefix(run_ctx *r, const char *from_uri, const char *to_uri, byoc_err *err)

@@ -111,6 +111,16 @@ int byoc_job_wait(byoc_aws_client *c, byoc_task *t, const char *job_arn, long po
  *  "create_job": {"method", "url", "body"}, "transfers": [{"kind", "from", "to", "size"}], "warnings"}. */
 json_t *byoc_job_result_json(const byoc_job_result *r);
 
+/* The default bucket, as step 4 treats it. check: HEAD it (status 200 when
+ * it exists, 404 when not); one in another region (301) or not ours (403) is
+ * an error. create: create it in region, then, unless we already owned it,
+ * block public access and put Braket's bucket policy. ensure: both, creating
+ * only when missing. */
+int byoc_job_check_bucket(byoc_aws_client *c, byoc_task *t, const char *bucket, const char *region, long *status,
+                          byoc_err *err);
+int byoc_job_create_bucket(byoc_aws_client *c, byoc_task *t, const char *bucket, const char *region, byoc_err *err);
+int byoc_job_ensure_bucket(byoc_aws_client *c, byoc_task *t, const char *bucket, const char *region, byoc_err *err);
+
 /* A task around byoc_job_submit: arg is a byoc_job_submit_args (freed with
  * byoc_job_submit_args_free), the result a byoc_job_result* (freed with
  * byoc_job_result_free_ptr). */

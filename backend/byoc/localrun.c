@@ -21,6 +21,7 @@
 #include "aws/s3.h"
 #include "aws/sts.h"
 #include "byoc/jobspec_files.h"
+#include "byoc/jobsubmit.h"
 #include "byoc/localjobs.h"
 #include "byoc/results.h"
 #include "byoc/source_archive.h"
@@ -387,35 +388,6 @@ static bool needs_aws(const run *r)
     return false;
 }
 
-/* The default bucket, created as the SDK creates it when missing. */
-static int ensure_bucket(run *r, const char *bucket, byoc_err *err)
-{
-    long status = 0;
-    char where[64] = "";
-    if (byoc_s3_head_bucket(r->aws, r->t, bucket, &status, where, err) != 0)
-        return -1;
-    if (status == 200)
-        return 0;
-    if (status == 301)
-        return byoc_err_set(err, BYOC_E_FAILED, "s3", "the default bucket %s is in region %s, not %s", bucket,
-                            where[0] ? where : "(another)", r->region);
-    if (status == 403)
-        return byoc_err_set(err, BYOC_E_FAILED, "s3", "the default bucket %s exists but is not accessible to these "
-                                                      "credentials (another account may own it)", bucket);
-    byoc_task_status(r->t, "creating bucket %s", bucket);
-    bool owned = false;
-    if (byoc_s3_create_bucket(r->aws, r->t, bucket, r->region, &owned, err) != 0)
-        return -1;
-    if (owned)
-        return 0;
-    char *policy = byoc_s3_braket_bucket_policy(bucket, byoc_aws_partition(r->region));
-    int rc = byoc_s3_block_public_access(r->aws, r->t, bucket, err);
-    if (rc == 0)
-        rc = byoc_s3_put_bucket_policy(r->aws, r->t, bucket, policy, err);
-    free(policy);
-    return rc;
-}
-
 /* Source to <code location>/source.tar.gz, as AwsQuantumJob.create puts it. */
 static int upload_source(run *r, byoc_err *err)
 {
@@ -436,7 +408,7 @@ static int upload_source(run *r, byoc_err *err)
                           "cannot upload to '%s': it must be s3://<bucket>/<key>", to);
     if (rc == 0 && !r->spec->code_location) {
         byoc_task_status(r->t, "checking bucket %s", bucket);
-        rc = ensure_bucket(r, bucket, err);
+        rc = byoc_job_ensure_bucket(r->aws, r->t, bucket, r->region, err);
     }
     if (rc == 0 && r->archive_path) {
         byoc_task_log(r->t, "uploading source.tar.gz -> %s", to);
