@@ -5,10 +5,13 @@
 
 #include <curses.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "app_internal.h"
 #include "core/buf.h"
@@ -81,12 +84,49 @@ void app_delete(tui_app *a)
     free(a);
 }
 
+/* Benchmark hook (bench/monitor_tui.sh): with BYOC_FRAME_LOG=<path> set, each frame
+ * that follows key presses appends "<microseconds from the first key's read to the
+ * end of doupdate()>\n" to that file. */
+static struct {
+    int fd;                             /* -1: off */
+    uint64_t key_us;                    /* 0: no key waits for its frame */
+} frame_log = {-1, 0};
+
+static uint64_t now_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
+static void frame_log_open(void)
+{
+    const char *path = getenv("BYOC_FRAME_LOG");
+    if (path && *path)
+        frame_log.fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+}
+
+static void frame_log_drawn(void)
+{
+    if (frame_log.fd < 0 || !frame_log.key_us)
+        return;
+    char line[32];
+    int n = snprintf(line, sizeof line, "%llu\n", (unsigned long long)(now_us() - frame_log.key_us));
+    if (write(frame_log.fd, line, (size_t)n) != n) {
+        close(frame_log.fd);            /* stop measuring rather than disturb the TUI */
+        frame_log.fd = -1;
+    }
+    frame_log.key_us = 0;
+}
+
 static void read_keys(tui_app *a)
 {
     wint_t ch;
     int rc;
     /* drain what curses has: bytes may already sit in its buffer, unseen by poll() */
     while (!a->quit && (rc = wget_wch(stdscr, &ch)) != ERR) {
+        if (frame_log.fd >= 0 && !frame_log.key_us)
+            frame_log.key_us = now_us();
         if (rc == KEY_CODE_YES && ch == KEY_RESIZE) {
             app_layout(a);
             continue;
@@ -126,6 +166,7 @@ static void loop(tui_app *a)
         app_top(a)->ops->enter(app_top(a));
     while (!a->quit) {
         app_draw(a);
+        frame_log_drawn();
         struct pollfd fds[3] = {
             {tui_tty_input_fd(), POLLIN, 0},
             {tui_tty_signal_fd(), POLLIN, 0},
@@ -186,9 +227,13 @@ int byoc_tui_run(const byoc_globals *g)
     }
     tui_app *a = app_new(g);
     tui_status_feed_start(a);
+    frame_log_open();
     loop(a);
     int code = a->exit_code;
     tui_tty_stop();                     /* the terminal first: cancelling tasks may take a moment */
     app_delete(a);
+    if (frame_log.fd >= 0)
+        close(frame_log.fd);
+    frame_log.fd = -1;
     return code;
 }

@@ -1,7 +1,6 @@
 /* byoc preflight: the checks of backend/byoc/preflight.h for the job the run
  * flags describe. Each check's line goes to stderr as it finishes; the report
  * to stdout (with --json, one document). Exit 1 when a check fails. */
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,18 +8,13 @@
 #include <jansson.h>
 
 #include "byoc/preflight.h"
+#include "cli_task.h"
 #include "runflags.h"
 #include "verbs.h"
 
-static volatile sig_atomic_t interrupted;
-static void on_signal(int sig)
+static void on_event(void *ud, const byoc_event *ev)
 {
-    (void)sig;
-    interrupted = 1;
-}
-
-static void on_event(const byoc_event *ev)
-{
+    (void)ud;
     if (ev->kind == BYOC_EV_PROGRESS && ev->key)
         fprintf(stderr, "... %s: %s\n", ev->key, ev->text ? ev->text : "");
     else if ((ev->kind == BYOC_EV_LOG || ev->kind == BYOC_EV_STATUS) && ev->text)
@@ -44,40 +38,7 @@ static int task(byoc_task *t, void *arg, void **result, void (**result_free)(voi
 /* Run the checks as a task, printing each as it ends; Ctrl-C cancels (the throwaway container is removed). */
 static int run_with_ctrl_c(preflight_run *run, byoc_err *err)
 {
-    byoc_evq *q = byoc_evq_new();
-    struct sigaction sa = {.sa_handler = on_signal}, old_int, old_term;
-    sigemptyset(&sa.sa_mask);
-    interrupted = 0;
-    sigaction(SIGINT, &sa, &old_int);
-    sigaction(SIGTERM, &sa, &old_term);
-    byoc_task *t = byoc_task_start(q, "preflight", task, run, NULL);
-    bool done = false, cancel_sent = false;
-    int rc = -1;
-    while (!done) {
-        if (interrupted && !cancel_sent) {
-            cancel_sent = true;
-            byoc_task_cancel(t);
-        }
-        byoc_evq_wait(q, 200);
-        byoc_event ev;
-        while (byoc_evq_pop(q, &ev)) {
-            if (ev.kind == BYOC_EV_DONE) {
-                rc = 0;
-                done = true;
-            } else if (ev.kind == BYOC_EV_ERROR) {
-                *err = ev.err;
-                done = true;
-            } else {
-                on_event(&ev);
-            }
-            byoc_event_release(&ev);
-        }
-    }
-    byoc_task_release(t);
-    byoc_evq_free(q);
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGTERM, &old_term, NULL);
-    return rc;
+    return byoc_cli_run_task("preflight", task, run, NULL, on_event, NULL, err);
 }
 
 static void print_report(const byoc_preflight_report *r)

@@ -5,7 +5,6 @@
  * that file exists. Ctrl-C cancels (an upload in flight is aborted).
  * Unless --no-preflight or --dry-run, the preflight checks (backend/byoc/preflight.h)
  * run first, once the spec is valid: a failing one stops the run before anything is sent. */
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,17 +20,11 @@
 #include "byoc/project.h"
 #include "core/buf.h"
 #include "core/log.h"
+#include "cli_task.h"
 #include "runflags.h"
 #include "verbs.h"
 
 /* ---- the task, with Ctrl-C as cancel ---- */
-
-static volatile sig_atomic_t interrupted;
-static void on_signal(int sig)
-{
-    (void)sig;
-    interrupted = 1;
-}
 
 typedef struct {
     const byoc_jobspec *spec;
@@ -52,8 +45,9 @@ typedef struct {
     char last_key[512];
 } printer;
 
-static void print_event(printer *p, const byoc_event *ev)
+static void print_event(void *ud, const byoc_event *ev)
 {
+    printer *p = ud;
     switch (ev->kind) {
     case BYOC_EV_LOG:
         fprintf(stderr, "%s\n", ev->text ? ev->text : "");
@@ -83,41 +77,8 @@ static void print_event(printer *p, const byoc_event *ev)
 /* Run fn(arg) as a task, printing its events, with Ctrl-C as cancel. */
 static int run_printing(byoc_task_fn fn, void *arg, byoc_err *err)
 {
-    byoc_evq *q = byoc_evq_new();
-    struct sigaction sa = {.sa_handler = on_signal}, old_int, old_term;
-    sigemptyset(&sa.sa_mask);
-    interrupted = 0;
-    sigaction(SIGINT, &sa, &old_int);
-    sigaction(SIGTERM, &sa, &old_term);
-    byoc_task *t = byoc_task_start(q, "run", fn, arg, free);
     printer p = {.last_pct_step = -1};
-    bool done = false, cancel_sent = false;
-    int rc = -1;
-    while (!done) {
-        if (interrupted && !cancel_sent) {
-            cancel_sent = true;
-            byoc_task_cancel(t);
-        }
-        byoc_evq_wait(q, 200);
-        byoc_event ev;
-        while (byoc_evq_pop(q, &ev)) {
-            if (ev.kind == BYOC_EV_DONE) {
-                rc = 0;
-                done = true;
-            } else if (ev.kind == BYOC_EV_ERROR) {
-                *err = ev.err;
-                done = true;
-            } else {
-                print_event(&p, &ev);
-            }
-            byoc_event_release(&ev);
-        }
-    }
-    byoc_task_release(t);
-    byoc_evq_free(q);
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGTERM, &old_term, NULL);
-    return rc;
+    return byoc_cli_run_task("run", fn, arg, free, print_event, &p, err);
 }
 
 static int submit(const byoc_jobspec *spec, const byoc_job_submit_opts *opts, byoc_job_result *res, byoc_err *err)

@@ -55,7 +55,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     FUZZ_ASSERT(patterns[n] == NULL);
     byoc_ignore *m = byoc_ignore_new((const char *const *)patterns, n, &err);
     if (m) {
-        FUZZ_ASSERT(byoc_ignore_count(m) == n);
+        /* blank patterns are skipped (byoc_ignore_read keeps a lone "\v", which Go's
+         * TrimSpace would drop; the matcher skips it) */
+        FUZZ_ASSERT(byoc_ignore_count(m) <= n);
         match_paths(m, k > 1 ? parts[1] : "", k > 1 ? lens[1] : 0);
         byoc_ignore_free(m);
     } else {

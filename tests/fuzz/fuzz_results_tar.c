@@ -16,7 +16,10 @@
  *   - every symbolic link in the destination resolves inside it, following
  *     links component by component as the kernel would;
  *   - no set-id bits, no device nodes, FIFOs or sockets;
- *   - the files reported exist as regular files. */
+ *   - the files reported exist as regular files;
+ *   - (structured input) an archive with an absolute name or a ".." component,
+ *     a symbolic or hard link to an absolute path, or a device node or FIFO is
+ *     refused as a whole. */
 #include <archive.h>
 #include <archive_entry.h>
 #include <dirent.h>
@@ -76,6 +79,22 @@ static la_ssize_t to_buf(struct archive *a, void *ud, const void *p, size_t n)
     return (la_ssize_t)n;
 }
 
+/* Must the unpacker refuse this archive? */
+static bool must_refuse;
+
+static bool has_dotdot(const char *p)
+{
+    for (const char *s = p; *s;) {
+        size_t n = strcspn(s, "/");
+        if (n == 2 && s[0] == '.' && s[1] == '.')
+            return true;
+        s += n;
+        if (*s == '/')
+            s++;
+    }
+    return false;
+}
+
 static void build_tar(fuzz_in *in, byoc_buf *out)
 {
     static const mode_t types[] = {AE_IFREG, AE_IFDIR, AE_IFLNK, 0 /* hard link */, AE_IFIFO, AE_IFCHR, AE_IFBLK};
@@ -90,6 +109,14 @@ static void build_tar(fuzz_in *in, byoc_buf *out)
         size_t len = fuzz_byte(in);
         if (len > in->n)
             len = in->n;
+        if (name[0] == '/' || has_dotdot(name))
+            must_refuse = true;
+        if ((types[kind] == AE_IFLNK || types[kind] == 0) && target[0] == '/')
+            must_refuse = true;
+        if (types[kind] == 0 && has_dotdot(target))
+            must_refuse = true;
+        if (types[kind] == AE_IFIFO || types[kind] == AE_IFCHR || types[kind] == AE_IFBLK)
+            must_refuse = true;
         struct archive_entry *e = archive_entry_new();
         archive_entry_set_pathname(e, name);
         archive_entry_set_perm(e, 0644 | (mode & 1 ? 0111 : 0) | (mode & 2 ? 0022 : 0) | (mode & 0x80 ? 06000 : 0));
@@ -223,6 +250,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     fuzz_in in = {data, size};
     unsigned mode = fuzz_byte(&in);
     byoc_buf tar = BYOC_BUF_INIT;
+    must_refuse = false;
     if (mode & 1)
         build_tar(&in, &tar);
     else
@@ -245,6 +273,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     size_t nb = dir_entries(base, names, 4);
     FUZZ_ASSERT(nb == 3);
     size_t np = dir_entries(parent, names, 4);
+    if (rc == 0 && must_refuse)
+        fprintf(stderr, "an archive with an absolute or '..' name, an absolute link or a device was accepted\n");
+    FUZZ_ASSERT(!(rc == 0 && must_refuse));
     if (rc == 0) {
         FUZZ_ASSERT(np == 1 && strcmp(names[0], "dest") == 0);
         FUZZ_ASSERT(out.dir && strcmp(out.dir, dest) == 0);

@@ -129,7 +129,7 @@ for i, s in enumerate(["2024-05-01T12:00:00Z", "2024-05-01T12:00:00.123+05:30", 
 
 def tar_bytes(entries, gz=False):
     buf = io.BytesIO()
-    with tarfile.open(fileobj=buf, mode="w:gz" if gz else "w", format=tarfile.PAX_FORMAT) as t:
+    with tarfile.open(fileobj=buf, mode="w", format=tarfile.PAX_FORMAT) as t:
         for name, kind, arg in entries:
             ti = tarfile.TarInfo(name)
             if kind == "file":
@@ -140,7 +140,12 @@ def tar_bytes(entries, gz=False):
             if kind in ("sym", "hard"):
                 ti.linkname = arg
             t.addfile(ti)
-    return buf.getvalue()
+    if not gz:
+        return buf.getvalue()
+    out = io.BytesIO()
+    with gzip.GzipFile(fileobj=out, mode="wb", mtime=0) as z:  # mtime 0: the same bytes every time
+        z.write(buf.getvalue())
+    return out.getvalue()
 
 
 def entry(kind, mode, name, target=b"", data=b""):
@@ -172,3 +177,10 @@ put("docker_config", "empty", "")
 put("docker_config", "empty_object", "{}")
 put("docker_config", "auths_wrong", '{"auths": [], "x": 1}')
 put("docker_config", "broken", '{"auths": {"a": {"auth": ')
+
+# ---- credential detection -------------------------------------------------------------------------
+put("tokens", "aws", "aws_access_key_id = AKIAIOSFODNN7EXAMPLE\naws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY\n")
+put("tokens", "pem", "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ\n-----END OPENSSH PRIVATE KEY-----\n")
+put("tokens", "tokens", "GITHUB_TOKEN=ghp_0123456789abcdefghijABCDEFGHIJ012345\nglpat-0123456789abcdefghij xoxb-1234-5678-abcdef\n")
+put("tokens", "plain", "print('hello world')\n")
+put("requirements", "git_egg_path", "git+https://host/o/x.git#egg=/tmp/evil\ngit+ssh://git@host/o/y.git#egg=../../etc\n")

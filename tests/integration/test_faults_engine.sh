@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Faults between byoc and the Docker engine: tests/topology/faultproxy.py forwards
 # tcp://127.0.0.1:<port> to the topology's engine socket and breaks chosen calls.
-# The engine going away mid-build (the stream cut, the connection reset), a 500, a
+# The engine going away mid-build and mid-push (the stream cut, the connection reset),
+# the registry failing mid-push (the engine's stream ends in an error), a 500, a
 # truncated reply and something that is not an engine: byoc exits non-zero with one
-# line that says what happened, and running the same command again succeeds.
+# line that says what happened (for a push: what was not pushed), and running the same
+# command again succeeds.
 set -u
 . "$(dirname "$0")/lib.sh"
 src=$(cd "$(dirname "$0")/../.." && pwd)
@@ -62,7 +64,7 @@ FROM $BYOC_TEST_BASE_BUSYBOX
 RUN echo step-two > /two.txt
 RUN echo step-three > /three.txt
 EOF
-tag=byoc-faults/engine:$$
+tag=byoc-faults/engine:t$$
 
 rule '{"match": {"path_has": "/build"}, "fault": "cut_stream", "cut_after": 120}'
 run_byoc build "$ctx" -t "$tag" --no-lint --no-cache
@@ -81,5 +83,27 @@ if grep -E '^byoc: ' "$ERR" | grep -qiE 'build|engine'; then pass; else
 run_byoc build "$ctx" -t "$tag" --no-lint
 expect_rc 0 "the build once more"
 
-DOCKER_HOST=$engine_socket "${BYOC_TEST_DOCKER_CLI:-docker}" image rm -f "$tag" >/dev/null 2>&1
+# ---- the registry and the engine go away mid-push ------------------------------------------
+# (the image name has no "push" in it, so the rules hit only the engine's push call)
+repo=byoc-faults-pz
+rule '{"match": {"path_has": "/push"}, "fault": "stream_error", "cut_after": 200,
+       "message": "received unexpected HTTP status: 502 Bad Gateway"}'
+run_byoc push "$tag" --repository "$repo" --create
+expect_rc 1 "push when the registry fails mid-push"
+expect_err '^byoc: push: .*502 Bad Gateway'
+expect_err 'not pushed: '
+expect_err 'run the push again'
+run_byoc push "$tag" --repository "$repo" --create
+expect_rc 0 "the same push again"
+
+rule '{"match": {"path_has": "/push"}, "fault": "cut_stream", "cut_after": 200}'
+run_byoc push "$tag" --repository "$repo"
+expect_rc_in "1 3" "push with the engine connection cut"
+if grep -E '^byoc: ' "$ERR" | grep -qiE 'push|engine'; then pass; else
+  fail "a push cut mid-stream must say the push/engine connection was lost: $(grep '^byoc: ' "$ERR")"; fi
+run_byoc push "$tag" --repository "$repo"
+expect_rc 0 "the push once more"
+
+DOCKER_HOST=$engine_socket "${BYOC_TEST_DOCKER_CLI:-docker}" image rm -f "$tag" \
+    "${BYOC_TEST_REGISTRY:-123456789012.dkr.ecr.us-east-1.amazonaws.com}/$repo:${tag##*:}" >/dev/null 2>&1
 finish

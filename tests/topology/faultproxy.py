@@ -19,7 +19,8 @@ verify upstream. Paths under /_faultproxy/ are the control API (JSON):
 
 A rule:
     match    {"method", "path" (prefix of the path without the query), "path_has" (substring of
-              it: "/images/json" whatever the API version prefix), "query" (substring of the query), "target" (X-Amz-Target suffix, e.g. "DescribeRepositories"), "action"
+              it: "/images/json" whatever the API version prefix), "query" (substring of the
+              query), "target" (X-Amz-Target suffix, e.g. "DescribeRepositories"), "action"
               (query protocol Action=, e.g. "GetCallerIdentity"), "body" (substring)}
              every given key must match; {} or absent matches every request
     count    how many matching requests it hits (default 1)
@@ -40,6 +41,9 @@ A rule:
                            truncate_to bytes of the body (default half), then close
              "cut_stream"  forward and relay the answer, but reset the connection after
                            cut_after bytes of the body (streams: build output, logs)
+             "stream_error" relay cut_after bytes of an engine JSON stream (push, build),
+                           then end it with {"errorDetail": {"message": message}} as the
+                           engine does when the registry goes away mid-push
     status, code, message   for "status" (defaults 500, from the status)
     stall_seconds, truncate_to, cut_after
 
@@ -66,7 +70,7 @@ STATUS_CODES = {400: "BadRequest", 403: "AccessDenied", 404: "NotFound", 429: "T
                 500: "InternalFailure", 502: "BadGateway", 503: "ServiceUnavailable", 504: "GatewayTimeout"}
 MATCH_KEYS = {"method", "path", "path_has", "query", "target", "action", "body"}
 FAULTS = ("status", "throttle", "skew", "expired", "html", "reset", "reset_after", "stall", "truncate",
-          "cut_stream")
+          "cut_stream", "stream_error")
 
 
 class RuleError(ValueError):
@@ -442,6 +446,18 @@ class Handler(BaseHTTPRequestHandler):
             conn.close()
             return self._reset()
         out_headers = [(k, v) for k, v in resp.getheaders() if k.lower() not in HOP_BY_HOP | {"content-length"}]
+        bodiless = self.command == "HEAD" or resp.status in (204, 304) or 100 <= resp.status < 200
+        if bodiless and fault not in ("truncate", "cut_stream", "stream_error"):
+            resp.read()
+            conn.close()
+            self.send_response(resp.status)
+            for k, v in out_headers:
+                self.send_header(k, v)
+            if resp.getheader("Content-Length") is not None:
+                self.send_header("Content-Length", resp.getheader("Content-Length"))
+            self.end_headers()
+            self.wfile.flush()
+            return
         streaming = resp.getheader("Content-Length") is None and self.command != "HEAD"
         if fault == "truncate" or not streaming:
             data = resp.read() if self.command != "HEAD" else b""
@@ -472,16 +488,26 @@ class Handler(BaseHTTPRequestHandler):
         self.send_header("Transfer-Encoding", "chunked")
         self.end_headers()
         sent = 0
-        cut = int(rule.get("cut_after", 512)) if fault == "cut_stream" else None
+        cut = int(rule.get("cut_after", 512)) if fault in ("cut_stream", "stream_error") else None
         try:
             while True:
                 piece = resp.read1(65536)
                 if not piece:
                     break
                 if cut is not None and sent + len(piece) >= cut:
+                    # whole lines only, so the stream stays well-formed up to the cut
                     piece = piece[:max(0, cut - sent)]
+                    if fault == "stream_error":
+                        piece = piece[:piece.rfind(b"\n") + 1]
                     if piece:
                         self.wfile.write(b"%x\r\n%s\r\n" % (len(piece), piece))
+                    if fault == "stream_error":
+                        msg = rule.get("message") or "received unexpected HTTP status: 502 Bad Gateway"
+                        line = json.dumps({"errorDetail": {"message": msg}, "error": msg}).encode() + b"\r\n"
+                        self.wfile.write(b"%x\r\n%s\r\n0\r\n\r\n" % (len(line), line))
+                        self.wfile.flush()
+                        conn.close()
+                        return
                     self.wfile.flush()
                     conn.close()
                     return self._reset()
