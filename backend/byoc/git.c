@@ -305,6 +305,14 @@ int byoc_git_parse_dep(const char *spec, byoc_git_dep *out)
         out->name = egg ? egg : byoc_xstrndup(base, bn);
     }
     free(s);
+    /* The name becomes a directory under the vendor dir: it must stay one plain component. */
+    for (char *p = out->name; *p; p++)
+        if (*p == '/')
+            *p = '_';
+    if (!out->name[0] || !strcmp(out->name, ".") || !strcmp(out->name, "..")) {
+        free(out->name);
+        out->name = byoc_xstrdup("dependency");
+    }
     return 0;
 }
 

@@ -10,6 +10,8 @@
 #include "docker/containers.h"
 #include "docker/images.h"
 #include "byoc/localrun_internal.h"
+#include "core/fs.h"
+#include "core/fs.h"
 
 /* ---- the result --------------------------------------------------------------------------- */
 
@@ -406,7 +408,8 @@ static void run_free(run *r)
     free(r->program);
     free(r->image_user);
     byoc_source_archive_remove(r->archive_path);
-    lr_rm_tree(r->stage_dir);
+    if (r->stage_dir)
+        byoc_remove_tree(r->stage_dir);
     free(r->stage_dir);
     byoc_aws_client_free(r->aws);
     free(r->region);

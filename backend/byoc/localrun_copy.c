@@ -2,13 +2,14 @@
 #include "byoc/localrun_internal.h"
 
 #include <dirent.h>
+#include <sys/stat.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "byoc/results.h"
+#include "core/fs.h"
 #include "core/log.h"
 #include "docker/containers.h"
 
@@ -34,23 +35,6 @@ static int spool_sink(const char *p, size_t n, void *ud)
         n -= (size_t)w;
     }
     return 0;
-}
-
-static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-    (void)st;
-    (void)ftw;
-    if (flag == FTW_DP)
-        rmdir(path);
-    else
-        unlink(path);
-    return 0;
-}
-
-void lr_rm_tree(const char *path)
-{
-    if (path)
-        nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
 /* The only directory inside dir (the basename the archive used), malloc'd path or NULL. */
@@ -135,7 +119,7 @@ void lr_copy_out(run *r, const char *ctr_path, const char *as_name)
         free(top);
         byoc_unpacked_free(&u);
     }
-    lr_rm_tree(tmp);
+    byoc_remove_tree(tmp);
     free(unpacked_dir);
     free(tarball);
     free(tmp);

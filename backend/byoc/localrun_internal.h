@@ -100,7 +100,6 @@ long lr_max_runtime(const run *r);
 void lr_run_container(run *r, run_outcome *o);
 
 /* localrun_copy.c */
-void lr_rm_tree(const char *path);
 void lr_copy_out(run *r, const char *ctr_path, const char *as_name);
 char *lr_failure_text(run *r);
 #endif

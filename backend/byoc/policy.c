@@ -265,29 +265,29 @@ char *byoc_policy_pretty(const byoc_policy *p)
 /* ---- statement shapes ---- */
 
 /* The strings of a string-or-array value; n = 0 for anything else. */
-static size_t str_list(const json_t *v, const char **out, size_t max)
+/* A policy value that is a string or a list of strings, read in place: no bound on its length,
+ * so a principal or a "*" at any position is seen. Non-strings read as NULL. */
+static size_t str_count(const json_t *v)
 {
-    if (json_is_string(v)) {
-        if (max)
-            out[0] = json_string_value(v);
-        return 1;
-    }
-    size_t n = 0, i;
-    const json_t *e;
-    json_array_foreach(v, i, e) if (json_is_string(e) && n < max) out[n++] = json_string_value(e);
-    return n;
+    return json_is_string(v) ? 1 : json_is_array(v) ? json_array_size(v) : 0;
 }
 
-#define MAX_LIST 256
+static const char *str_at(const json_t *v, size_t i)
+{
+    if (json_is_string(v))
+        return json_string_value(v);
+    const json_t *e = json_array_get(v, i);
+    return json_is_string(e) ? json_string_value(e) : NULL;
+}
 
 static bool principal_is_star(const json_t *principal)
 {
     if (json_is_string(principal))
         return strcmp(json_string_value(principal), "*") == 0;
-    const char *v[MAX_LIST];
-    size_t n = str_list(json_object_get(principal, "AWS"), v, MAX_LIST);
+    const json_t *vl = json_object_get(principal, "AWS");
+    size_t n = str_count(vl);
     for (size_t i = 0; i < n; i++)
-        if (strcmp(v[i], "*") == 0)
+        if (str_at(vl, i) && strcmp(str_at(vl, i), "*") == 0)
             return true;
     return false;
 }
@@ -297,8 +297,8 @@ static bool names_principal(const json_t *s, const char *principal, const char *
     const json_t *pr = json_object_get(s, "Principal");
     if (broad && principal_is_star(pr))
         return true;
-    const char *v[MAX_LIST];
-    size_t n = str_list(json_object_get(pr, "AWS"), v, MAX_LIST);
+    const json_t *vl = json_object_get(pr, "AWS");
+    size_t n = str_count(vl);
     char *root = NULL;
     if (broad) {
         char part[16], account[13];
@@ -308,7 +308,9 @@ static bool names_principal(const json_t *s, const char *principal, const char *
     }
     bool hit = false;
     for (size_t i = 0; i < n && !hit; i++) {
-        char *c = canonical_principal(v[i], partition);
+        if (!str_at(vl, i))
+            continue;
+        char *c = canonical_principal(str_at(vl, i), partition);
         hit = strcmp(c, principal) == 0 || (root && strcmp(c, root) == 0);
         free(c);
     }
@@ -318,10 +320,10 @@ static bool names_principal(const json_t *s, const char *principal, const char *
 
 static bool action_covers(const json_t *s, const char *action)
 {
-    const char *v[MAX_LIST];
-    size_t n = str_list(json_object_get(s, "Action"), v, MAX_LIST);
+    const json_t *vl = json_object_get(s, "Action");
+    size_t n = str_count(vl);
     for (size_t i = 0; i < n; i++)
-        if (fnmatch(v[i], action, FNM_CASEFOLD) == 0)
+        if (str_at(vl, i) && fnmatch(str_at(vl, i), action, FNM_CASEFOLD) == 0)
             return true;
     return false;
 }
@@ -368,8 +370,8 @@ static bool is_ours(const json_t *s)
     const json_t *pr = json_object_get(s, "Principal");
     if (!json_is_object(pr) || json_object_size(pr) != 1 || !json_object_get(pr, "AWS"))
         return false;
-    const char *v[MAX_LIST];
-    size_t n = str_list(json_object_get(s, "Action"), v, MAX_LIST), want = 0;
+    const json_t *vl = json_object_get(s, "Action");
+    size_t n = str_count(vl), want = 0;
     for (const char *const *a = byoc_policy_pull_actions; *a; a++)
         want++;
     if (n != want)
@@ -377,7 +379,7 @@ static bool is_ours(const json_t *s)
     for (size_t i = 0; i < n; i++) {
         bool known = false;
         for (const char *const *a = byoc_policy_pull_actions; *a && !known; a++)
-            known = strcasecmp(v[i], *a) == 0;
+            known = str_at(vl, i) && strcasecmp(str_at(vl, i), *a) == 0;
         if (!known)
             return false;
     }
@@ -528,11 +530,12 @@ static void lint_statement(byoc_policy_lint *l, const json_t *s, const char *lab
     const json_t *pr = json_object_get(s, "Principal");
     if (!pr && !json_object_get(s, "NotPrincipal"))
         add_finding(l, BYOC_POLICY_BLOCK, label, "no Principal: ECR refuses a statement without one");
-    const char *v[MAX_LIST];
-    size_t n = str_list(json_object_get(pr, "AWS"), v, MAX_LIST);
+    const json_t *vl = json_object_get(pr, "AWS");
+    size_t n = str_count(vl);
     for (size_t i = 0; i < n; i++)
-        if (!principal_value_ok(v[i]))
-            add_finding(l, BYOC_POLICY_WARN, label, "principal '%s' is not an IAM ARN or a 12-digit account id", v[i]);
+        if (str_at(vl, i) && !principal_value_ok(str_at(vl, i)))
+            add_finding(l, BYOC_POLICY_WARN, label, "principal '%s' is not an IAM ARN or a 12-digit account id",
+                        str_at(vl, i));
     if (strcmp(effect, "Allow") != 0)
         return;
     if (principal_is_star(pr)) {
@@ -548,11 +551,13 @@ static void lint_statement(byoc_policy_lint *l, const json_t *s, const char *lab
         add_finding(l, BYOC_POLICY_WARN, label, "NotPrincipal in an Allow grants every principal but those named");
     if (json_object_get(s, "NotAction"))
         add_finding(l, BYOC_POLICY_BLOCK, label, "NotAction in an Allow grants every other action");
-    n = str_list(json_object_get(s, "Action"), v, MAX_LIST);
+    vl = json_object_get(s, "Action");
+    n = str_count(vl);
     for (size_t i = 0; i < n; i++)
-        if (strpbrk(v[i], "*?"))
+        if (str_at(vl, i) && strpbrk(str_at(vl, i), "*?"))
             add_finding(l, BYOC_POLICY_BLOCK, label,
-                        "wildcard action '%s' grants more than pulling (name the actions, or use --force)", v[i]);
+                        "wildcard action '%s' grants more than pulling (name the actions, or use --force)",
+                        str_at(vl, i));
     (void)doc;
     (void)index;
 }

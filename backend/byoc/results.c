@@ -5,7 +5,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +14,7 @@
 
 #include "aws/s3.h"
 #include "core/buf.h"
+#include "core/fs.h"
 
 #define DEFAULT_MAX_BYTES (64ULL << 30)
 #define DEFAULT_MAX_ENTRIES 1000000ULL
@@ -169,23 +169,6 @@ static void record(pathset *ps, const char *path, int kind)
         if (!pathset_get(ps, path, (size_t)(s - path)))
             pathset_put(ps, path, (size_t)(s - path), K_DIR);
     pathset_put(ps, path, strlen(path), kind);
-}
-
-static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-    (void)st;
-    (void)ftw;
-    if (flag == FTW_DP)
-        rmdir(path);
-    else
-        unlink(path);
-    return 0;
-}
-
-/* Remove a tree we created; never follows symlinks. */
-static void remove_tree(const char *path)
-{
-    nftw(path, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 }
 
 static bool dir_is_empty(const char *path)
@@ -534,7 +517,7 @@ int byoc_results_unpack(const char *tarball, const char *dest, const byoc_unpack
             rc = byoc_err_set(err, BYOC_E_FAILED, dest, "cannot move the results into place: %s", strerror(errno));
     }
     if (rc != 0) {
-        remove_tree(u.tmp);
+        byoc_remove_tree(u.tmp);
         byoc_strv_free(&out->files);
         out->bytes = 0;
     } else {

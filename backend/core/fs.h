@@ -1,0 +1,11 @@
+/* fs: file-system helpers shared by the modules that unpack or stage trees. */
+#ifndef BYOC_CORE_FS_H
+#define BYOC_CORE_FS_H
+
+/* Remove path and, if it is a directory, everything below it. Never follows
+ * symlinks, and works on trees deeper than PATH_MAX (it walks with directory
+ * descriptors and keeps only one open at a time). Returns 0, or -1 if
+ * something could not be removed (errno of the first failure). */
+int byoc_remove_tree(const char *path);
+
+#endif
