@@ -302,6 +302,8 @@ int byoc_s3_multipart_upload_part(byoc_aws_client *c, byoc_task *t, const char *
                 .md5 = true};
     int rc = s3_do(c, t, &r, &resp, err);
     free(q);
+    if (rc != 0)
+        byoc_err_prefix(err, "part %d of s3://%s/%s", part_number, bucket, key);
     if (rc == 0) {
         copy_etag(&resp, etag);
         if (etag && !*etag)

@@ -267,6 +267,12 @@ static int raw_do(byoc_engine *e, byoc_task *t, const char *method, const char *
         else
             snprintf(why, sizeof why, "%s", resp->curl_error);
         no_engine(e, why, err);
+    } else if (rc < 0 && err && err->kind == BYOC_E_NET) {
+        /* Say whose connection broke: the bare transport error names only an address. */
+        /* The query is left out: build args travel there. */
+        snprintf(err->what, sizeof err->what, "engine");
+        byoc_err_prefix(err, "the connection to the Docker engine at %s broke during %s %.*s", e->host, method,
+                        (int)strcspn(path_and_query, "?"), path_and_query);
     }
     return rc;
 }
