@@ -267,7 +267,8 @@ static void write_file(const char *dir, const char *rel, const char *text)
     *slash = '\0';
     char cmd_dir[4096];
     snprintf(cmd_dir, sizeof cmd_dir, "%s", path);
-    for (char *p = cmd_dir + strlen(dir) + 1; *p; p++)
+    /* rel may have no directory part: then cmd_dir is dir itself and there is nothing to walk. */
+    for (char *p = cmd_dir + strlen(dir) + (strlen(cmd_dir) > strlen(dir)); *p; p++)
         if (*p == '/') {
             *p = '\0';
             mkdir(cmd_dir, 0755);
