@@ -164,7 +164,9 @@ registry_selfcheck() { # log in with moto's ECR token and push a tiny image with
 REG=$STATE/registry
 write_registry_config() { # keeps the http secret of an existing config, so upload sessions stay valid
     local secret
-    secret=$(sed -n 's/^  secret: //p' "$REG/config.yml" 2>/dev/null | head -n1)
+    # Keep the secret of an existing config (a restart must not invalidate upload sessions); none on a fresh start.
+    secret=""
+    [ -f "$REG/config.yml" ] && secret=$(sed -n 's/^  secret: //p' "$REG/config.yml" | head -n1)
     [ -n "$secret" ] || secret=$(openssl rand -hex 16)
     (umask 077 && cat >"$REG/config.yml.part" <<EOF
 version: 0.1
