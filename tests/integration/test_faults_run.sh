@@ -56,12 +56,14 @@ reqs = [r for r in json.load(sys.stdin)["requests"] if r.get("operation") == "Cr
 # a request the stand-in failed on purpose was not parsed: it has no token on record
 print(len(reqs), len({r["clientToken"] for r in reqs if r.get("clientToken")}))'
 }
+# An explicit role: on a fresh topology IAM has no AmazonBraketJobsExecutionRole to default to.
+role="arn:aws:iam::${BYOC_TEST_ACCOUNT:-123456789012}:role/service-role/AmazonBraketJobsExecutionRole-faults"
 fault() { curl -sf -X POST "$control/faults" -d "$1" >/dev/null || fail "could not post fault $1"; }
 
 # 1. the answer to CreateJob is lost after the job was made: one job, one token, two requests
 curl -sf -X DELETE "$control/requests" >/dev/null
 fault '{"operation": "CreateJob", "action": "drop_after"}'
-run_byoc --json run --no-preflight --image-uri "$image" --source-module "$work/algo.py" --job-name "faults-run-a-$$"
+run_byoc --json run --no-preflight --role-arn "$role" --image-uri "$image" --source-module "$work/algo.py" --job-name "faults-run-a-$$"
 expect_rc 0 "run with a lost CreateJob answer"
 json_eq .job_name "faults-run-a-$$"
 expect_eq "$(jobs_named "faults-run-a-$$")" 1 "one job after the lost answer"
@@ -70,7 +72,7 @@ expect_eq "$(create_requests)" "2 1" "two CreateJob requests with one clientToke
 # 2. throttled, then a 500: retried, one job
 curl -sf -X DELETE "$control/requests" >/dev/null
 fault '{"faults": [{"operation": "CreateJob", "status": 429}, {"operation": "CreateJob", "status": 500}]}'
-run_byoc run --no-preflight --image-uri "$image" --source-module "$work/algo.py" --job-name "faults-run-b-$$"
+run_byoc run --no-preflight --role-arn "$role" --image-uri "$image" --source-module "$work/algo.py" --job-name "faults-run-b-$$"
 expect_rc 0 "run through throttling and a 500"
 expect_eq "$(jobs_named "faults-run-b-$$")" 1 "one job after the retries"
 expect_eq "$(create_requests)" "3 1" "three CreateJob requests with one clientToken"
@@ -78,19 +80,19 @@ expect_eq "$(create_requests)" "3 1" "three CreateJob requests with one clientTo
 # 3. CreateJob keeps failing: a clear error, no job; the same command again succeeds
 curl -sf -X DELETE "$control/requests" >/dev/null
 fault '{"operation": "CreateJob", "status": 503, "count": 3}'
-run_byoc run --no-preflight --image-uri "$image" --source-module "$work/algo.py" --job-name "faults-run-c-$$"
+run_byoc run --no-preflight --role-arn "$role" --image-uri "$image" --source-module "$work/algo.py" --job-name "faults-run-c-$$"
 expect_rc 1 "run when CreateJob keeps failing"
 expect_err_lines_matching() { local n; n=$(grep -c '^byoc: ' "$ERR"); expect_eq "$n" 1 "one error line"; }
 expect_err_lines_matching
 expect_err '^byoc: .*CreateJob.*gave up after 3 attempts'
 expect_eq "$(jobs_named "faults-run-c-$$")" 0 "no job when CreateJob failed"
-run_byoc run --no-preflight --image-uri "$image" --source-module "$work/algo.py" --job-name "faults-run-c-$$"
+run_byoc run --no-preflight --role-arn "$role" --image-uri "$image" --source-module "$work/algo.py" --job-name "faults-run-c-$$"
 expect_rc 0 "the same run again"
 expect_eq "$(jobs_named "faults-run-c-$$")" 1 "one job after the second run"
 
 # 4. the connection resets before the service sees CreateJob: retried, one job
 fault '{"operation": "CreateJob", "action": "drop", "count": 2}'
-run_byoc run --no-preflight --image-uri "$image" --source-module "$work/algo.py" --job-name "faults-run-d-$$"
+run_byoc run --no-preflight --role-arn "$role" --image-uri "$image" --source-module "$work/algo.py" --job-name "faults-run-d-$$"
 expect_rc 0 "run through two resets"
 expect_eq "$(jobs_named "faults-run-d-$$")" 1 "one job after the resets"
 
