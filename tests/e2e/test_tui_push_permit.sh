@@ -60,6 +60,8 @@ e2e_keys $s a
 e2e_wait $s 'Apply the policy change\?' "a asks again"
 e2e_keys $s y
 e2e_wait $s 'applied' "y applies it"
+# The apply task is done only when the hint bar stops saying Busy (slow under ASan): keys sent before are refused.
+for _ in $(seq 1 60); do e2e_capture $s | grep -q 'Busy: wait' || break; sleep 0.25; done
 e2e_keys $s r
 e2e_wait $s 'Current policy' "r shows the policy"
 e2e_wait $s "e2e-reader-$$" "which now grants the role"
