@@ -7,6 +7,7 @@
 #include <strings.h>
 #include <time.h>
 
+#include "core/strpool.h"
 #include "aws/ecr.h"
 #include "aws/endpoints.h"
 #include "aws/iam_simulate.h"
@@ -480,38 +481,17 @@ struct byoc_permit_job {
     byoc_aws_client *client;
     byoc_permit_opts opts;
     char *check_role;
-    char **strings;
-    size_t n_strings;
+    byoc_strpool pool; /* everything the copy owns */
 };
-
-static const char *keep(byoc_permit_job *j, const char *s)
-{
-    if (!s)
-        return NULL;
-    j->strings = byoc_xrealloc(j->strings, (j->n_strings + 1) * sizeof *j->strings);
-    return j->strings[j->n_strings++] = byoc_xstrdup(s);
-}
-
-static const char *const *keep_list(byoc_permit_job *j, const char *const *v, size_t n)
-{
-    if (!n)
-        return NULL;
-    const char **copy = byoc_xcalloc(n, sizeof *copy);
-    for (size_t i = 0; i < n; i++)
-        copy[i] = keep(j, v[i]);
-    j->strings = byoc_xrealloc(j->strings, (j->n_strings + 1) * sizeof *j->strings);
-    j->strings[j->n_strings++] = (char *)copy;
-    return copy;
-}
 
 byoc_permit_job *byoc_permit_job_new(byoc_aws_client *c, const byoc_permit_opts *o, const char *check_role)
 {
     byoc_permit_job *j = byoc_xcalloc(1, sizeof *j);
     j->client = c;
     j->opts = *o;
-    j->opts.repository = keep(j, o->repository);
-    j->opts.allow = keep_list(j, o->allow, o->n_allow);
-    j->opts.revoke = keep_list(j, o->revoke, o->n_revoke);
+    j->opts.repository = byoc_strpool_dup(&j->pool, o->repository);
+    j->opts.allow = byoc_strpool_dup_list(&j->pool, o->allow, o->n_allow);
+    j->opts.revoke = byoc_strpool_dup_list(&j->pool, o->revoke, o->n_revoke);
     j->check_role = check_role ? byoc_xstrdup(check_role) : NULL;
     return j;
 }
@@ -521,9 +501,7 @@ void byoc_permit_job_free(void *job)
     byoc_permit_job *j = job;
     if (!j)
         return;
-    for (size_t i = 0; i < j->n_strings; i++)
-        free(j->strings[i]);
-    free(j->strings);
+    byoc_strpool_free(&j->pool);
     free(j->check_role);
     free(j);
 }

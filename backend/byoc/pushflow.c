@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/strpool.h"
 #include "core/buf.h"
 #include "core/log.h"
 #include "docker/images.h"
@@ -387,17 +388,8 @@ struct byoc_push_job {
     byoc_ecr_auth *auth;
     byoc_push_opts opts;
     byoc_ecr_tag *tags;
-    char **strings;
-    size_t n_strings;
+    byoc_strpool pool; /* everything the copy owns */
 };
-
-static const char *keep(byoc_push_job *j, const char *s)
-{
-    if (!s)
-        return NULL;
-    j->strings = byoc_xrealloc(j->strings, (j->n_strings + 1) * sizeof *j->strings);
-    return j->strings[j->n_strings++] = byoc_xstrdup(s);
-}
 
 byoc_push_job *byoc_push_job_new(byoc_aws_client *aws, byoc_engine *engine, byoc_ecr_auth *auth,
                                  const byoc_push_opts *o)
@@ -407,18 +399,18 @@ byoc_push_job *byoc_push_job_new(byoc_aws_client *aws, byoc_engine *engine, byoc
     j->engine = engine;
     j->auth = auth;
     j->opts = *o;
-    j->opts.source = keep(j, o->source);
-    j->opts.repository = keep(j, o->repository);
-    j->opts.tag = keep(j, o->tag);
-    j->opts.docker_config_path = keep(j, o->docker_config_path);
+    j->opts.source = byoc_strpool_dup(&j->pool, o->source);
+    j->opts.repository = byoc_strpool_dup(&j->pool, o->repository);
+    j->opts.tag = byoc_strpool_dup(&j->pool, o->tag);
+    j->opts.docker_config_path = byoc_strpool_dup(&j->pool, o->docker_config_path);
     j->opts.create_opts.name = NULL;
-    j->opts.create_opts.encryption_type = keep(j, o->create_opts.encryption_type);
-    j->opts.create_opts.kms_key = keep(j, o->create_opts.kms_key);
+    j->opts.create_opts.encryption_type = byoc_strpool_dup(&j->pool, o->create_opts.encryption_type);
+    j->opts.create_opts.kms_key = byoc_strpool_dup(&j->pool, o->create_opts.kms_key);
     if (o->create_opts.n_tags) {
         j->tags = byoc_xcalloc(o->create_opts.n_tags, sizeof *j->tags);
         for (size_t i = 0; i < o->create_opts.n_tags; i++) {
-            j->tags[i].key = keep(j, o->create_opts.tags[i].key);
-            j->tags[i].value = keep(j, o->create_opts.tags[i].value);
+            j->tags[i].key = byoc_strpool_dup(&j->pool, o->create_opts.tags[i].key);
+            j->tags[i].value = byoc_strpool_dup(&j->pool, o->create_opts.tags[i].value);
         }
     }
     j->opts.create_opts.tags = j->tags;
@@ -430,9 +422,7 @@ void byoc_push_job_free(void *job)
     byoc_push_job *j = job;
     if (!j)
         return;
-    for (size_t i = 0; i < j->n_strings; i++)
-        free(j->strings[i]);
-    free(j->strings);
+    byoc_strpool_free(&j->pool);
     free(j->tags);
     free(j);
 }

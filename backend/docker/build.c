@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/strpool.h"
 #include "core/buf.h"
 #include "docker/context.h"
 #include "docker/jsonmsg.h"
@@ -324,43 +325,22 @@ void byoc_build_result_free(byoc_build_result *r)
 struct byoc_build_job {
     byoc_engine *engine;
     byoc_build_opts opts;
-    char **strings;     /* everything the copy owns */
-    size_t n_strings;
+    byoc_strpool pool; /* everything the copy owns */
 };
-
-static const char *keep(byoc_build_job *j, const char *s)
-{
-    if (!s)
-        return NULL;
-    j->strings = byoc_xrealloc(j->strings, (j->n_strings + 1) * sizeof *j->strings);
-    return j->strings[j->n_strings++] = byoc_xstrdup(s);
-}
-
-static const char *const *keep_list(byoc_build_job *j, const char *const *v, size_t n)
-{
-    if (!n)
-        return NULL;
-    const char **copy = byoc_xcalloc(n, sizeof *copy);
-    for (size_t i = 0; i < n; i++)
-        copy[i] = keep(j, v[i]);
-    j->strings = byoc_xrealloc(j->strings, (j->n_strings + 1) * sizeof *j->strings);
-    j->strings[j->n_strings++] = (char *)copy;
-    return copy;
-}
 
 byoc_build_job *byoc_build_job_new(byoc_engine *e, const byoc_build_opts *o)
 {
     byoc_build_job *j = byoc_xcalloc(1, sizeof *j);
     j->engine = e;
     j->opts = *o;
-    j->opts.context_dir = keep(j, o->context_dir);
-    j->opts.dockerfile = keep(j, o->dockerfile);
-    j->opts.tags = keep_list(j, o->tags, o->n_tags);
-    j->opts.build_args = keep_list(j, o->build_args, o->n_build_args);
-    j->opts.labels = keep_list(j, o->labels, o->n_labels);
-    j->opts.target = keep(j, o->target);
-    j->opts.platform = keep(j, o->platform);
-    j->opts.network = keep(j, o->network);
+    j->opts.context_dir = byoc_strpool_dup(&j->pool, o->context_dir);
+    j->opts.dockerfile = byoc_strpool_dup(&j->pool, o->dockerfile);
+    j->opts.tags = byoc_strpool_dup_list(&j->pool, o->tags, o->n_tags);
+    j->opts.build_args = byoc_strpool_dup_list(&j->pool, o->build_args, o->n_build_args);
+    j->opts.labels = byoc_strpool_dup_list(&j->pool, o->labels, o->n_labels);
+    j->opts.target = byoc_strpool_dup(&j->pool, o->target);
+    j->opts.platform = byoc_strpool_dup(&j->pool, o->platform);
+    j->opts.network = byoc_strpool_dup(&j->pool, o->network);
     return j;
 }
 
@@ -369,9 +349,7 @@ void byoc_build_job_free(void *job)
     byoc_build_job *j = job;
     if (!j)
         return;
-    for (size_t i = 0; i < j->n_strings; i++)
-        free(j->strings[i]);
-    free(j->strings);
+    byoc_strpool_free(&j->pool);
     free(j);
 }
 
