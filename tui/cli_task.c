@@ -12,7 +12,7 @@ static void on_signal(int sig)
 }
 
 int byoc_cli_run_task(const char *name, byoc_task_fn fn, void *arg, void (*arg_free)(void *),
-                      byoc_cli_task_printer print, void *ud, byoc_err *err)
+                      byoc_cli_task_printer print, void *ud, void **result, byoc_err *err)
 {
     byoc_evq *q = byoc_evq_new();
     struct sigaction sa = {.sa_handler = on_signal}, old_int, old_term;
@@ -32,6 +32,10 @@ int byoc_cli_run_task(const char *name, byoc_task_fn fn, void *arg, void (*arg_f
         byoc_event ev;
         while (byoc_evq_pop(q, &ev)) {
             if (ev.kind == BYOC_EV_DONE) {
+                if (result) {
+                    *result = ev.result;
+                    ev.result = NULL;
+                }
                 rc = 0;
                 done = true;
             } else if (ev.kind == BYOC_EV_ERROR) {

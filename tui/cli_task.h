@@ -9,8 +9,10 @@
 typedef void (*byoc_cli_task_printer)(void *ud, const byoc_event *ev);
 
 /* Start fn(arg) (arg freed with arg_free, which may be NULL, when the task
- * ends) and wait for it. Returns 0 when it ended DONE, else -1 with err set
- * from its ERROR event (a cancelled task's kind is BYOC_E_CANCELLED). */
+ * ends) and wait for it. Returns 0 when it ended DONE, with its result in
+ * *result when result is not NULL (the caller frees it; else it is released),
+ * or -1 with err set from its ERROR event (a cancelled task's kind is
+ * BYOC_E_CANCELLED). */
 int byoc_cli_run_task(const char *name, byoc_task_fn fn, void *arg, void (*arg_free)(void *),
-                      byoc_cli_task_printer print, void *ud, byoc_err *err);
+                      byoc_cli_task_printer print, void *ud, void **result, byoc_err *err);
 #endif

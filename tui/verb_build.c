@@ -4,7 +4,6 @@
  * image is also tagged <name>:<short-sha>[-dirty] and labelled with the git
  * revision, source and creation time. Ctrl-C cancels the build. */
 #include <getopt.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +19,7 @@
 #include "docker/build.h"
 #include "docker/context.h"
 #include "docker/engine.h"
+#include "cli_task.h"
 #include "verbs.h"
 
 typedef struct {
@@ -60,21 +60,14 @@ static void al_free(arglist *l)
 
 /* ---- running the build task with Ctrl-C as cancel ---- */
 
-static volatile sig_atomic_t interrupted;
-
-static void on_signal(int sig)
-{
-    (void)sig;
-    interrupted = 1;
-}
-
 typedef struct {
     bool tty;
     bool progress_open;   /* a \r progress line is on stderr */
 } printer;
 
-static void print_event(printer *p, const byoc_event *ev)
+static void print_event(void *ud, const byoc_event *ev)
 {
+    printer *p = ud;
     if (ev->kind == BYOC_EV_LOG) {
         if (p->progress_open) {
             fputc('\n', stderr);
@@ -94,44 +87,13 @@ static void print_event(printer *p, const byoc_event *ev)
 
 static int run_build(byoc_engine *e, const byoc_build_opts *o, byoc_build_result **res, byoc_err *err)
 {
-    byoc_evq *q = byoc_evq_new();
-    struct sigaction sa = {.sa_handler = on_signal}, old_int, old_term;
-    sigemptyset(&sa.sa_mask);
-    interrupted = 0;
-    sigaction(SIGINT, &sa, &old_int);
-    sigaction(SIGTERM, &sa, &old_term);
-    byoc_task *t = byoc_task_start(q, "build", byoc_build_task, byoc_build_job_new(e, o), byoc_build_job_free);
     printer p = {.tty = isatty(STDERR_FILENO)};
-    bool done = false, cancel_sent = false;
-    int rc = -1;
-    while (!done) {
-        if (interrupted && !cancel_sent) {
-            cancel_sent = true;
-            byoc_task_cancel(t);
-        }
-        byoc_evq_wait(q, 200);
-        byoc_event ev;
-        while (byoc_evq_pop(q, &ev)) {
-            if (ev.kind == BYOC_EV_DONE) {
-                *res = ev.result;
-                ev.result = NULL;
-                rc = 0;
-                done = true;
-            } else if (ev.kind == BYOC_EV_ERROR) {
-                *err = ev.err;
-                done = true;
-            } else {
-                print_event(&p, &ev);
-            }
-            byoc_event_release(&ev);
-        }
-    }
+    void *result = NULL;
+    int rc = byoc_cli_run_task("build", byoc_build_task, byoc_build_job_new(e, o), byoc_build_job_free, print_event,
+                               &p, &result, err);
     if (p.progress_open)
         fputc('\n', stderr);
-    byoc_task_release(t);
-    byoc_evq_free(q);
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGTERM, &old_term, NULL);
+    *res = result;
     return rc;
 }
 

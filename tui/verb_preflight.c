@@ -38,7 +38,7 @@ static int task(byoc_task *t, void *arg, void **result, void (**result_free)(voi
 /* Run the checks as a task, printing each as it ends; Ctrl-C cancels (the throwaway container is removed). */
 static int run_with_ctrl_c(preflight_run *run, byoc_err *err)
 {
-    return byoc_cli_run_task("preflight", task, run, NULL, on_event, NULL, err);
+    return byoc_cli_run_task("preflight", task, run, NULL, on_event, NULL, NULL, err);
 }
 
 static void print_report(const byoc_preflight_report *r)

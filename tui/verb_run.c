@@ -78,7 +78,7 @@ static void print_event(void *ud, const byoc_event *ev)
 static int run_printing(byoc_task_fn fn, void *arg, byoc_err *err)
 {
     printer p = {.last_pct_step = -1};
-    return byoc_cli_run_task("run", fn, arg, free, print_event, &p, err);
+    return byoc_cli_run_task("run", fn, arg, free, print_event, &p, NULL, err);
 }
 
 static int submit(const byoc_jobspec *spec, const byoc_job_submit_opts *opts, byoc_job_result *res, byoc_err *err)
