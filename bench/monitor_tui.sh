@@ -6,13 +6,15 @@
 # small size (100 jobs, 1,000 lines) is the side-by-side reference, to show that memory is bounded
 # and the frame time flat as the data grows.
 #
-# How the data gets there (honest, working paths of the screen as it is):
-#   - the table: the Monitor lists at most 100 AWS jobs (monitor_tasks.c LIST_MAX) plus every job of
-#     the local record, so the JOBS rows come from a local-jobs record ($XDG_STATE_HOME/byoc/
-#     local-jobs.json in a temp dir) next to the stand-in's newest 100 jobs;
-#   - the log: one RUNNING local job (its pid is a `sleep` this script starts) whose log.txt holds
-#     LINES lines; the job view reads a local log 1 MiB a second while the job runs, and keeps
-#     the last 20,000 lines in its ring.
+# How the data gets there:
+#   - the table: every job of the region is listed (all SearchJobs pages, in the background), so
+#     the stand-in is topped up to JOBS jobs named bench-jobs-* in us-east-1 for the big run and
+#     to 100 jobs named bench-small-* in us-west-2 for the small one (concurrent signed CreateJob
+#     calls; the stand-in is never reset: other tests' jobs stay and are listed too), plus a
+#     local-jobs record ($XDG_STATE_HOME/byoc/local-jobs.json in a temp dir) of LOCAL jobs;
+#   - the log: one RUNNING local job of that record (its pid is a `sleep` this script starts)
+#     whose log.txt holds LINES lines; the job view streams the whole file into its ring, which
+#     keeps the last 20,000 lines and counts the rest as dropped.
 # Keys are sent one at a time through tmux (120x40), KEYS presses in the table (PgDn/PgUp/j/k/
 # End/Home and a / name filter) and KEYS in the log view (k/j/PgUp/PgDn, / search, n, End).
 #
@@ -26,6 +28,7 @@ export BYOC_BIN E2E_TIMEOUT=${E2E_TIMEOUT:-300}
 . "$root/tests/e2e/lib.sh"
 big_jobs=${JOBS:-10000}
 big_lines=${LINES:-1000000}
+local_jobs=${LOCAL:-100}
 keys=${KEYS:-200}
 pause=${PAUSE:-0.03}
 stop_sleepers() { # the sleep standing in for each log job's byoc process
@@ -35,7 +38,41 @@ stop_sleepers() { # the sleep standing in for each log job's byoc process
 }
 trap 'stop_sleepers; e2e_cleanup' EXIT
 
-# make_state DIR JOBS LINES: the local record and the log job's log.txt; prints the sleeper's pid
+# top_up REGION PREFIX N: at least N jobs named PREFIX* in the stand-in's REGION
+top_up() {
+  BENCH_REGION=$1 BENCH_PREFIX=$2 BENCH_JOBS=$3 BENCH_ROOT=$root python3 - <<'EOF'
+import os, sys, uuid
+from concurrent.futures import ThreadPoolExecutor
+from botocore.config import Config
+sys.path.insert(0, os.path.join(os.environ["BENCH_ROOT"], "tests", "topology"))
+from testkit import client, control, env
+region, prefix, want = os.environ["BENCH_REGION"], os.environ["BENCH_PREFIX"], int(os.environ["BENCH_JOBS"])
+status, listing = control("GET", "/jobs")
+have = sum(1 for j in listing["jobs"] if j["jobName"].startswith(prefix) and j["region"] == region)
+missing = want - have
+print("bench: %s: %d %s* jobs in the stand-in; creating %d" % (region, have, prefix, max(missing, 0)), file=sys.stderr)
+if missing > 0:
+    account = env("BYOC_TEST_ACCOUNT")
+    braket = client("braket", region_name=region,
+                    config=Config(max_pool_connections=16, retries={"total_max_attempts": 3}))
+    stamp = uuid.uuid4().hex[:8]
+    def create(i):
+        name = "%s%s-%05d" % (prefix, stamp, i)
+        braket.create_job(
+            clientToken=str(uuid.uuid4()), jobName=name,
+            roleArn="arn:aws:iam::%s:role/AmazonBraketJobsExecutionRole" % account,
+            algorithmSpecification={"scriptModeConfig": {"entryPoint": "algo", "s3Uri": "s3://b/src/source.tar.gz"},
+                                    "containerImage": {"uri": "%s.dkr.ecr.us-east-1.amazonaws.com/amazon-braket-b:1" % account}},
+            outputDataConfig={"s3Path": "s3://b/jobs/%s/data" % name},
+            instanceConfig={"instanceType": "ml.m5.large", "volumeSizeInGb": 30, "instanceCount": 1},
+            deviceConfig={"device": "arn:aws:braket:::device/quantum-simulator/amazon/sv1"})
+    with ThreadPoolExecutor(16) as pool:
+        for _ in pool.map(create, range(missing)):
+            pass
+EOF
+}
+
+# make_state DIR JOBS LINES: the local record (JOBS local jobs) and the log job's log.txt
 make_state() {
   local dir=$1 n=$2 lines=$3
   mkdir -p "$dir/state/byoc" "$dir/out/bench-log" "$dir/project"
@@ -73,13 +110,14 @@ phase_stats() { # phase_stats TITLE FILE: frame times of one phase, to stderr
 
 press() { e2e_keys "$1" "$2"; sleep "$pause"; }
 
-# run_size LABEL JOBS LINES: writes to $E2E_DIR/result-LABEL "LABEL rows vmhwm_kib frames median_us p95_us max_us over_16.7ms"
+# run_size LABEL REGION AWS_JOBS LOCAL_JOBS LINES: writes to $E2E_DIR/result-LABEL
+# "LABEL rows lines vmhwm_kib frames median_us p95_us max_us over_16.7ms table_vmhwm_kib"
 run_size() {
-  local label=$1 n=$2 lines=$3 dir="$E2E_DIR/data-$1" s="mon-$1"
-  make_state "$dir" "$n" "$lines"
+  local label=$1 region=$2 n=$(($3 + $4)) lines=$5 dir="$E2E_DIR/data-$1" s="mon-$1"
+  make_state "$dir" "$4" "$lines"
   local frames="$dir/frames"
-  e2e_start "$s" 120 40 "XDG_STATE_HOME=$dir/state" "BYOC_FRAME_LOG=$frames" -- --project "$dir/project" tui \
-    || return 1
+  e2e_start "$s" 120 40 "XDG_STATE_HOME=$dir/state" "BYOC_FRAME_LOG=$frames" -- --region "$region" \
+    --project "$dir/project" tui || return 1
   sleep 1
   press "$s" 6
   local rows=0 t
@@ -118,9 +156,8 @@ run_size() {
     fi
     press "$s" "${logkeys[i % ${#logkeys[@]}]}"
   done
-  # the whole log read: the view's status counts the lines it holds plus those its ring dropped.
-  # The task event queue drops LOG events beyond its soft limit (core/task.c), so the count may stop
-  # short of LINES: wait until it reaches LINES or stays the same for 10 s.
+  # the whole log read: the view's status counts the lines it holds plus those its ring dropped;
+  # wait until it reaches LINES (or stays the same for 10 s: then a line was lost).
   local got=0 prev=-1 same=0
   for ((t = 0; t < 900 && same < 10; t++)); do
     got=$(e2e_capture "$s" | sed -n 's/.* \([0-9][0-9]*\) lines\( (\([0-9][0-9]*\) dropped)\)\{0,1\}.*/\1 \3/p' | head -1 |
@@ -153,8 +190,10 @@ run_size() {
 }
 
 # not in $(...): the tmux server started inside would hold the substitution's pipe open
-run_size small 100 1000 >&2 || exit 1
-run_size big "$big_jobs" "$big_lines" >&2 || exit 1
+top_up us-west-2 bench-small- 100 >&2 || exit 1
+top_up us-east-1 bench-jobs- "$big_jobs" >&2 || exit 1
+run_size small us-west-2 100 10 1000 >&2 || exit 1
+run_size big us-east-1 "$big_jobs" "$local_jobs" "$big_lines" >&2 || exit 1
 cat "$E2E_DIR/result-small" "$E2E_DIR/result-big" | awk '
   {label[NR] = $1; rows[NR] = $2; lines[NR] = $3; hwm[NR] = $4; n[NR] = $5; med[NR] = $6; p95[NR] = $7; mx[NR] = $8; over[NR] = $9; thwm[NR] = $10}
   END {

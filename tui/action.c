@@ -93,7 +93,7 @@ static const tui_action table[] = {
     ROW(TUI_CTX_DIALOG, ACCEPT, "accept", "Enter", NULL, NULL, 3, NULL, "Press the selected button"),
     ROW(TUI_CTX_DIALOG, CANCEL, "cancel", "Esc q", NULL, NULL, 4, NULL, "Close the dialog (answers no)"),
 
-    ROW(G, IMAGES, "images", "i", NULL, NULL, 0, NULL, "Open the image browser: local images, layers, tag, delete, push"),
+    ROW(G, IMAGES, "images", "i", NULL, NULL, 0, NULL, "Open the image browser: local images, layers, tag, delete, push; ECR (e)"),
 
     ROW(TUI_CTX_DECIDE, OPEN, "open", "Enter", NULL, NULL, 1, "answers",
         "Change the answers (Esc, or Enter on the last one, comes back to the verdict)"),
@@ -118,6 +118,17 @@ static const tui_action table[] = {
     ROW(TUI_CTX_IMAGES, REMOVE, "remove", "d Del", NULL, NULL, 3, "delete",
         "Delete the selected tag, or the image when it is the last (asks first; No is the default)"),
     ROW(TUI_CTX_IMAGES, REFRESH, "refresh", "r", NULL, NULL, 4, NULL, "List the images again"),
+    ROW(TUI_CTX_IMAGES, IMAGE_SOURCE, "source", "e", NULL, NULL, 5, "ECR",
+        "Switch to ECR: the repositories, then a repository's images (e again: back to the local images)"),
+
+    ROW(TUI_CTX_ECR, OPEN, "open", "Enter", NULL, NULL, 1, NULL,
+        "Open the selected repository's images; on an image, show its URI, digest and scan findings"),
+    ROW(TUI_CTX_ECR, REMOVE, "remove", "d Del", NULL, NULL, 2, "delete",
+        "Delete the selected image from ECR, with all its tags (asks first; No is the default)"),
+    ROW(TUI_CTX_ECR, USE_IN_JOB, "use-in-job", "u", NULL, NULL, 5, "use in job",
+        "Put the selected image's URI into the job form and go to Run"),
+    ROW(TUI_CTX_ECR, REFRESH, "refresh", "r", NULL, NULL, 4, NULL, "List the repositories or the images again"),
+    ROW(TUI_CTX_ECR, IMAGE_SOURCE, "source", "e", NULL, NULL, 3, "local", "Back to the local images"),
 
     ROW(TUI_CTX_RUN, OPEN, "open", "Enter e", NULL, NULL, 1, "form", "Edit the job form (Esc comes back)"),
     ROW(TUI_CTX_RUN, SUBMIT, "submit", "s", NULL, NULL, 2, "review",
@@ -157,7 +168,12 @@ static const tui_action table[] = {
         "Check whether the execution role can pull from the repository"),
     ROW(TUI_CTX_PERMIT, REFRESH, "refresh", "r", NULL, NULL, 5, "policy", "Show the repository's current policy"),
 
-    ROW(TUI_CTX_REVIEW, SEND, "send", "y Enter", NULL, NULL, 1, NULL, "Send this request (q or Esc: back to the form)"),
+    ROW(TUI_CTX_REVIEW, SEND, "send", "y Enter", NULL, NULL, 1, NULL,
+        "Send this request; asks first while a preflight check failed (q or Esc: back to the form)"),
+    ROW(TUI_CTX_REVIEW, PREFLIGHT, "preflight", "p", NULL, NULL, 2, NULL,
+        "Run the preflight checks again (they start by themselves when the page opens)"),
+    ROW(TUI_CTX_REVIEW, NEXT_TAB, "next-tab", "Tab", NULL, NULL, 3, "checks",
+        "Move the focus between the request and the preflight checks (the focused one scrolls)"),
 };
 
 #define NROWS (sizeof table / sizeof table[0])
@@ -225,6 +241,7 @@ const char *tui_ctx_title(tui_ctx ctx)
         [TUI_CTX_JOB] = "Job detail",
         [TUI_CTX_PUSH] = "Push step",
         [TUI_CTX_PERMIT] = "Permit step",
+        [TUI_CTX_ECR] = "Image browser: ECR",
     };
     return (unsigned)ctx < TUI_CTX_COUNT ? titles[ctx] : "?";
 }

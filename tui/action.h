@@ -41,6 +41,7 @@ typedef enum {
     TUI_CTX_JOB,      /* one job's detail view */
     TUI_CTX_PUSH,     /* the Push step */
     TUI_CTX_PERMIT,   /* the Permit step */
+    TUI_CTX_ECR,      /* the image browser's ECR side (repositories, their images) */
     TUI_CTX_DIALOG,   /* a modal dialog (listed last in help) */
     TUI_CTX_COUNT
 } tui_ctx;
@@ -76,6 +77,9 @@ typedef enum {
     TUI_ACT_SEND, TUI_ACT_SHOW_JOB, TUI_ACT_CANCEL_JOB, TUI_ACT_RESULTS, TUI_ACT_NEXT_TAB,
     TUI_ACT_X_AXIS, TUI_ACT_STATUS_FILTER, TUI_ACT_USE_IN_JOB, TUI_ACT_ALLOW, TUI_ACT_REVOKE,
     TUI_ACT_CHECK_PULL, TUI_ACT_BRAKET_PREFIX, TUI_ACT_FORCE,
+    /* the image browser: local images <-> ECR */
+    TUI_ACT_IMAGE_SOURCE,
+    TUI_ACT_PREFLIGHT,   /* the review page: run the preflight checks again */
     TUI_ACT_COUNT
 } tui_action_id;
 

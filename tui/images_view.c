@@ -8,12 +8,13 @@
 #include "core/buf.h"
 #include "progress.h"
 
-const tui_column tui_images_columns[5] = {
+const tui_column tui_images_columns[6] = {
     {"Repository", 14, 3, TUI_ALIGN_LEFT, TUI_SORT_TEXT},
     {"Tag", 8, 1, TUI_ALIGN_LEFT, TUI_SORT_TEXT},
     {"ID", 12, 0, TUI_ALIGN_LEFT, TUI_SORT_TEXT},
     {"Size", 10, 0, TUI_ALIGN_RIGHT, TUI_SORT_NUMBER},
     {"Created", 16, 0, TUI_ALIGN_LEFT, TUI_SORT_TEXT},
+    {"ECR", 6, 0, TUI_ALIGN_LEFT, TUI_SORT_TEXT},
 };
 
 const tui_column tui_layers_columns[3] = {
@@ -32,6 +33,9 @@ void tui_image_entry_free(void *p)
     free(e->ref);
     free(e->id);
     free(e->digest);
+    for (size_t i = 0; i < e->n_repo_digests; i++)
+        free(e->repo_digests[i]);
+    free(e->repo_digests);
     free(e);
 }
 
@@ -95,7 +99,7 @@ void tui_layer_command(const char *by, char *buf, size_t size)
     snprintf(buf, size, "%s%s", ran ? "RUN " : "", p);
 }
 
-static tui_image_entry *entry_new(const byoc_image_row *r, const char *tag)
+static tui_image_entry *entry_new(const byoc_image_list *images, const byoc_image_row *r, const char *tag)
 {
     tui_image_entry *e = byoc_xcalloc(1, sizeof *e);
     e->repository = byoc_xstrdup(r->repository);
@@ -106,6 +110,15 @@ static tui_image_entry *entry_new(const byoc_image_row *r, const char *tag)
     e->digest = r->digest ? byoc_xstrdup(r->digest) : NULL;
     e->size = r->size;
     e->created = r->created;
+    for (size_t i = 0; i < images->n; i++) {
+        const byoc_image_summary *im = &images->items[i];
+        if (!im->id || strcmp(im->id, r->id) != 0)
+            continue;
+        e->repo_digests = byoc_xcalloc(im->n_repo_digests + 1, sizeof *e->repo_digests);
+        for (size_t k = 0; k < im->n_repo_digests; k++)
+            e->repo_digests[e->n_repo_digests++] = byoc_xstrdup(im->repo_digests[k]);
+        break;
+    }
     return e;
 }
 
@@ -115,7 +128,7 @@ static void add_entry(tui_list *l, tui_image_entry *e)
     tui_image_short_id(e->id, id, sizeof id);
     tui_fmt_bytes(e->size, size, sizeof size);
     tui_image_time(e->created, created, sizeof created);
-    const char *cells[5] = {e->repository, e->tag, id, size, created};
+    const char *cells[6] = {e->repository, e->tag, id, size, created, e->pushed ? "pushed" : ""};
     tui_list_add(l, cells, e);
 }
 
@@ -131,9 +144,9 @@ void tui_images_fill(tui_list *l, const byoc_image_list *images)
     size_t first = l->nrows;
     for (size_t i = 0; i < n; i++) {
         if (rows[i].n_tags == 0)
-            add_entry(l, entry_new(&rows[i], NULL));
+            add_entry(l, entry_new(images, &rows[i], NULL));
         for (size_t k = 0; k < rows[i].n_tags; k++)
-            add_entry(l, entry_new(&rows[i], rows[i].tags[k]));
+            add_entry(l, entry_new(images, &rows[i], rows[i].tags[k]));
     }
     /* how many refs each image has: deleting the last one deletes the image */
     for (size_t i = first; i < l->nrows; i++) {
@@ -145,6 +158,23 @@ void tui_images_fill(tui_list *l, const byoc_image_list *images)
     if (keep)
         tui_images_select_ref(l, keep);
     free(keep);
+}
+
+size_t tui_images_mark_pushed(tui_list *l, const tui_ecr_refs *pushed)
+{
+    size_t marked = 0;
+    for (size_t i = 0; i < l->nrows; i++) {
+        tui_image_entry *e = l->rows[i].data;
+        if (!e)
+            continue;
+        e->pushed = false;
+        for (size_t k = 0; k < e->n_repo_digests && !e->pushed; k++)
+            e->pushed = tui_ecr_refs_has(pushed, e->repo_digests[k]);
+        marked += e->pushed;
+        if (l->ncols > 5)
+            tui_list_set_cell(l, i, 5, e->pushed ? "pushed" : "");
+    }
+    return marked;
 }
 
 bool tui_images_select_ref(tui_list *l, const char *ref)

@@ -11,6 +11,13 @@
 #include "keys.h"
 #include "text.h"
 
+/* Rows, columns or sort changed: the view is rebuilt from all rows. */
+static void mark_stale(tui_list *l)
+{
+    l->stale = true;
+    l->narrowing = false;
+}
+
 void tui_list_init(tui_list *l, const tui_column *cols, size_t ncols)
 {
     memset(l, 0, sizeof *l);
@@ -61,7 +68,7 @@ size_t tui_list_add(tui_list *l, const char *const *cells, void *data)
         row->cells[c] = tui_text_sanitize(s, strlen(s));
     }
     row->data = data;
-    l->stale = true;
+    mark_stale(l);
     return l->nrows++;
 }
 
@@ -71,7 +78,7 @@ void tui_list_set_cell(tui_list *l, size_t row, size_t col, const char *text)
         return;
     free(l->rows[row].cells[col]);
     l->rows[row].cells[col] = tui_text_sanitize(text ? text : "", text ? strlen(text) : 0);
-    l->stale = true;
+    mark_stale(l);
 }
 
 void tui_list_clear(tui_list *l)
@@ -80,7 +87,7 @@ void tui_list_clear(tui_list *l)
     l->nview = 0;
     l->sel = -1;
     l->top = 0;
-    l->stale = true;
+    mark_stale(l);
 }
 
 double tui_list_number_key(const char *s)
@@ -163,11 +170,18 @@ static void clamp(tui_list *l)
         l->top = max_top;
 }
 
-static void refresh_view(tui_list *l)
+/* Keep the view positions whose rows still match (the view stays sorted). */
+static void narrow_view(tui_list *l)
 {
-    if (!l->stale)
-        return;
-    long keep = (l->sel >= 0 && (size_t)l->sel < l->nview) ? (long)l->view[l->sel] : -1;
+    size_t n = 0;
+    for (size_t i = 0; i < l->nview; i++)
+        if (row_matches(l, l->view[i]))
+            l->view[n++] = l->view[i];
+    l->nview = n;
+}
+
+static void rebuild_view(tui_list *l)
+{
     free(l->view);
     l->view = byoc_xcalloc(l->nrows ? l->nrows : 1, sizeof *l->view);
     l->nview = 0;
@@ -175,7 +189,22 @@ static void refresh_view(tui_list *l)
         if (row_matches(l, r))
             l->view[l->nview++] = r;
     qsort_r(l->view, l->nview, sizeof *l->view, compare_rows, l);
+}
+
+/* Recomputed when read, not when changed: keys typed into the filter within
+ * one frame cost one pass, and a filter that only grew scans just the rows
+ * still shown. */
+static void refresh_view(tui_list *l)
+{
+    if (!l->stale)
+        return;
+    long keep = (l->sel >= 0 && (size_t)l->sel < l->nview) ? (long)l->view[l->sel] : -1;
+    if (l->narrowing)
+        narrow_view(l);
+    else
+        rebuild_view(l);
     l->stale = false;
+    l->narrowing = false;
     l->sel = l->nview ? 0 : -1;
     for (size_t i = 0; keep >= 0 && i < l->nview; i++)
         if (l->view[i] == (size_t)keep) {
@@ -187,10 +216,15 @@ static void refresh_view(tui_list *l)
 
 void tui_list_set_filter(tui_list *l, const char *text)
 {
-    free(l->filter);
-    l->filter = byoc_xstrdup(text ? text : "");
+    text = text ? text : "";
+    if (strcmp(text, l->filter) == 0)
+        return;
+    /* every row matching the new filter matched the old one it contains */
+    bool narrows = tui_text_casestr(text, l->filter) != NULL;
+    l->narrowing = l->stale ? l->narrowing && narrows : narrows;
     l->stale = true;
-    refresh_view(l);
+    free(l->filter);
+    l->filter = byoc_xstrdup(text);
 }
 
 void tui_list_sort_by(tui_list *l, int col, bool desc)
@@ -199,7 +233,7 @@ void tui_list_sort_by(tui_list *l, int col, bool desc)
         col = -1;
     l->sort_col = col;
     l->sort_desc = desc;
-    l->stale = true;
+    mark_stale(l);
     refresh_view(l);
 }
 

@@ -58,6 +58,7 @@ typedef struct tui_list {
     int sort_col;       /* -1: insertion order */
     bool sort_desc;
     bool stale;         /* view needs recomputing */
+    bool narrowing;     /* only the filter grew since the view was right: refilter the view */
     bool filtering;     /* the filter is being typed */
     tui_edit filter_edit;
     const char *empty_text;     /* shown when there are no rows at all */

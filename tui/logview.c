@@ -34,6 +34,7 @@ void tui_logview_clear(tui_logview *v)
     size_t ml = v->ring.max_lines, mb = v->ring.max_bytes;
     tui_logring_free(&v->ring);
     tui_logring_init(&v->ring, ml, mb);
+    tui_logring_set_needle(&v->ring, v->search);
     v->top_seq = 0;
     v->top_sub = 0;
     v->match = -1;
@@ -188,6 +189,24 @@ static void set_search(tui_logview *v, const char *needle)
     free(v->search);
     v->search = needle && *needle ? byoc_xstrdup(needle) : NULL;
     v->match = -1;
+    tui_logring_set_needle(&v->ring, v->search);
+}
+
+/* The rank of match i (1-based); from, the previous match, and dir let a
+ * step to the next one cost nothing. */
+static void set_match(tui_logview *v, long i, long from, int dir)
+{
+    size_t nth;
+    size_t prev = v->match >= 0 ? v->match_nth - (size_t)(v->ring.hits_dropped - v->match_hits_dropped) : 0;
+    if (from >= 0 && v->match == from && dir > 0)
+        nth = i > from ? prev + 1 : 1;
+    else if (from >= 0 && v->match == from && dir < 0)
+        nth = i < from ? prev - 1 : v->ring.hits;
+    else
+        nth = tui_logring_hits_upto(&v->ring, (size_t)i);
+    v->match = i;
+    v->match_nth = nth;
+    v->match_hits_dropped = v->ring.hits_dropped;
 }
 
 bool tui_logview_search(tui_logview *v, const char *needle)
@@ -202,7 +221,7 @@ bool tui_logview_search(tui_logview *v, const char *needle)
         snprintf(v->note, sizeof v->note, "no match for \"%s\"", v->search);
         return false;
     }
-    v->match = i;
+    set_match(v, i, -1, 1);
     show_line(v, i);
     return true;
 }
@@ -220,7 +239,7 @@ bool tui_logview_next_match(tui_logview *v, int dir)
         snprintf(v->note, sizeof v->note, "no match for \"%s\"", v->search);
         return false;
     }
-    v->match = i;
+    set_match(v, i, from, dir);
     show_line(v, i);
     return true;
 }
@@ -299,14 +318,8 @@ void tui_logview_status(const tui_logview *v, char *buf, size_t size)
     if (v->ring.dropped)
         byoc_buf_printf(&b, " (%llu dropped)", (unsigned long long)v->ring.dropped);
     if (v->search) {
-        size_t total = 0, nth = 0;
-        for (size_t i = 0; i < v->ring.count; i++)
-            if (tui_text_casestr(tui_logring_get(&v->ring, i)->text, v->search)) {
-                total++;
-                if ((long)i <= v->match)
-                    nth = total;
-            }
-        byoc_buf_printf(&b, "  /%s %zu of %zu", v->search, v->match >= 0 ? nth : 0, total);
+        size_t nth = v->match >= 0 ? v->match_nth - (size_t)(v->ring.hits_dropped - v->match_hits_dropped) : 0;
+        byoc_buf_printf(&b, "  /%s %zu of %zu", v->search, nth, v->ring.hits);
     }
     if (v->note[0])
         byoc_buf_printf(&b, "  %s", v->note);

@@ -39,6 +39,11 @@ typedef struct tui_logring {
     size_t bytes;        /* text bytes held */
     uint64_t first_seq;  /* sequence number of the oldest line held */
     uint64_t dropped;    /* lines dropped to stay within the bounds */
+    char *needle;        /* lines containing it (case-insensitively) are counted: */
+    char needle_lower[256];
+    bool needle_ascii;   /* needle_lower holds it lowered (the fast path) */
+    size_t hits;         /*   among the lines held */
+    uint64_t hits_dropped;  /* among the lines dropped since the needle was set */
 } tui_logring;
 
 void tui_logring_init(tui_logring *r, size_t max_lines, size_t max_bytes);
@@ -50,6 +55,11 @@ void tui_logring_push(tui_logring *r, const char *text, size_t n, double ts);
  * does not add an empty line). */
 void tui_logring_push_text(tui_logring *r, const char *text, double ts);
 size_t tui_logring_count(const tui_logring *r);
+/* Count the lines that contain needle (NULL: stop counting), kept up to date
+ * as lines come and go, so a view need not scan the ring on every frame. */
+void tui_logring_set_needle(tui_logring *r, const char *needle);
+/* How many of lines 0..last contain the needle. */
+size_t tui_logring_hits_upto(const tui_logring *r, size_t last);
 /* Line i, 0 = oldest held; NULL when out of range. */
 const tui_log_line *tui_logring_get(const tui_logring *r, size_t i);
 /* The index of the next line (dir > 0) or previous line (dir < 0) after
@@ -65,6 +75,8 @@ typedef struct tui_logview {
     int width, height;   /* text area, from the last draw or tui_logview_set_size */
     char *search;        /* the active search, or NULL */
     long match;          /* index of the current match, or -1 */
+    size_t match_nth;    /* its rank among the matches (1-based) when found... */
+    uint64_t match_hits_dropped;  /* ...and ring.hits_dropped then: matches dropped since come off */
     bool searching;      /* the search is being typed */
     tui_edit search_edit;
     char note[96];       /* "no match for ..." after a failed search */

@@ -1,6 +1,8 @@
 #include "monitor_tasks.h"
 
 #include <errno.h>
+#include <malloc.h>
+#include <pthread.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,8 +18,8 @@
 #include "byoc/results.h"
 #include "core/buf.h"
 
-#define LIST_MAX 100
-#define LOCAL_LOG_MAX_READ (1 << 20)
+#define BATCH_LINES 64           /* log lines per LOG event at most: the UI takes up to 512 events a turn */
+#define BATCH_BYTES (16 * 1024)
 
 tui_mon_shared *tui_mon_shared_new(void)
 {
@@ -60,7 +62,7 @@ void tui_mon_args_free(void *args)
     free(a->region);
     free(a->job);
     free(a->dest);
-    json_decref(a->known);
+    tui_mon_lister_unref(a->lister);
     tui_mon_shared_unref(a->shared);
     free(a);
 }
@@ -82,16 +84,6 @@ double tui_mon_time(const json_t *v)
     return (double)timegm(&tm) + frac;
 }
 
-static json_t *time_json(double t)
-{
-    return isnan(t) ? json_null() : json_real(t);
-}
-
-static void json_decref_ptr(void *p)
-{
-    json_decref(p);
-}
-
 static double iso_time(const char *s)
 {
     json_t *v = json_string(s ? s : "");
@@ -106,96 +98,263 @@ static const char *member(const json_t *o, const char *key)
     return s ? s : "";
 }
 
-static json_t *instance_of(const json_t *get_job)
+static void instance_of(const json_t *get_job, char *buf, size_t size)
 {
     const json_t *ic = json_object_get(get_job, "instanceConfig");
     const char *type = json_string_value(json_object_get(ic, "instanceType"));
     json_int_t count = json_integer_value(json_object_get(ic, "instanceCount"));
     if (!type)
-        return json_string("");
-    if (count > 1)
-        return json_sprintf("%s x%d", type, (int)count);
-    return json_string(type);
+        snprintf(buf, size, "%s", "");
+    else if (count > 1)
+        snprintf(buf, size, "%s x%d", type, (int)count);
+    else
+        snprintf(buf, size, "%s", type);
 }
 
-static void add_local(json_t *rows)
+/* ---- list ---- */
+
+struct tui_mon_lister {
+    atomic_int refs;
+    pthread_mutex_t lock;
+    tui_mon_rows handed;          /* under lock: rows not yet taken by the screen */
+    /* list tasks only (one at a time): */
+    tui_mon_known known;          /* arn -> instance */
+    byoc_localjobs_stamp local_stamp;
+    tui_mon_rows local_rows;      /* the record as rows, while the file is unchanged */
+};
+
+tui_mon_lister *tui_mon_lister_new(void)
 {
-    byoc_local_jobs l = {0};
-    byoc_err e;
-    if (byoc_localjobs_load(NULL, &l, &e) != 0)
+    tui_mon_lister *l = byoc_xcalloc(1, sizeof *l);
+    atomic_init(&l->refs, 1);
+    pthread_mutex_init(&l->lock, NULL);
+    tui_mon_rows_init(&l->handed);
+    tui_mon_known_init(&l->known);
+    tui_mon_rows_init(&l->local_rows);
+    return l;
+}
+
+tui_mon_lister *tui_mon_lister_ref(tui_mon_lister *l)
+{
+    atomic_fetch_add(&l->refs, 1);
+    return l;
+}
+
+void tui_mon_lister_unref(tui_mon_lister *l)
+{
+    if (!l || atomic_fetch_sub(&l->refs, 1) != 1)
         return;
-    for (size_t i = 0; i < l.n; i++) {
-        const byoc_local_job *j = &l.items[i];
+    tui_mon_rows_free(&l->handed);
+    tui_mon_known_free(&l->known);
+    tui_mon_rows_free(&l->local_rows);
+    pthread_mutex_destroy(&l->lock);
+    free(l);
+}
+
+size_t tui_mon_lister_take(tui_mon_lister *l, tui_mon_rows *dst)
+{
+    pthread_mutex_lock(&l->lock);
+    size_t n = l->handed.n;
+    if (n && dst->n == 0) {
+        tui_mon_rows_swap(dst, &l->handed);
+    } else if (n) {
+        tui_mon_rows_append(dst, &l->handed);
+        tui_mon_rows_free(&l->handed);
+    }
+    pthread_mutex_unlock(&l->lock);
+    return n;
+}
+
+static void hand_over(byoc_task *t, tui_mon_lister *l, tui_mon_rows *page, size_t *listed)
+{
+    if (!page->n)
+        return;
+    pthread_mutex_lock(&l->lock);
+    if (l->handed.n == 0)
+        tui_mon_rows_swap(&l->handed, page);
+    else
+        tui_mon_rows_append(&l->handed, page);
+    pthread_mutex_unlock(&l->lock);
+    *listed += page->n;
+    tui_mon_rows_free(page);
+    byoc_task_progress(t, "rows", (int64_t)*listed, -1, NULL);
+}
+
+/* The record as rows, parsed again only when the file changed; the parse's
+ * memory (jansson tree, job structs) is freed and returned to the system. */
+static void refresh_local_rows(tui_mon_lister *l)
+{
+    byoc_local_jobs jobs = {0};
+    byoc_err e;
+    int rc = byoc_localjobs_load_changed(NULL, &l->local_stamp, &jobs, &e);
+    if (rc != 0) {
+        if (rc < 0)
+            tui_mon_rows_free(&l->local_rows);
+        return;
+    }
+    tui_mon_rows_free(&l->local_rows);
+    for (size_t i = 0; i < jobs.n; i++) {
+        const byoc_local_job *j = &jobs.items[i];
         char *arn = byoc_local_job_arn(j->name);
-        const char *status = j->status ? j->status : "";
-        bool stale = byoc_local_job_stale(j);
-        json_array_append_new(
-            rows, json_pack("{s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:b, s:s}", "arn", arn, "name", j->name,
-                            "status", stale ? "FAILED" : status, "device", j->device ? j->device : "", "instance",
-                            "local", "created", time_json(iso_time(j->created)), "started", time_json(iso_time(j->started)),
-                            "ended", time_json(iso_time(j->ended)), "local", true,
-                            "failure", stale ? "interrupted: the byoc that ran it is gone"
-                                             : j->failure_reason ? j->failure_reason : ""));
+        tui_mon_row r = {
+            .arn = arn,
+            .name = j->name,
+            .status = j->status,
+            .device = j->device,
+            .instance = "local",
+            .failure = j->failure_reason,
+            .created = iso_time(j->created),
+            .started = iso_time(j->started),
+            .ended = iso_time(j->ended),
+            .pid = j->pid,
+            .local = true,
+        };
+        tui_mon_rows_add(&l->local_rows, &r);
         free(arn);
     }
-    byoc_local_jobs_free(&l);
+    byoc_local_jobs_free(&jobs);
+    malloc_trim(0);
+}
+
+static void add_local(byoc_task *t, tui_mon_lister *l, size_t *listed)
+{
+    refresh_local_rows(l);
+    tui_mon_rows page;
+    tui_mon_rows_init(&page);
+    for (size_t i = 0; i < l->local_rows.n; i++) {
+        tui_mon_row r = l->local_rows.items[i];
+        byoc_local_job probe = {.status = (char *)r.status, .pid = r.pid};
+        if (byoc_local_job_stale(&probe)) {  /* the byoc that ran it is gone: checked on every listing */
+            r.status = "FAILED";
+            r.failure = "interrupted: the byoc that ran it is gone";
+        }
+        tui_mon_rows_add(&page, &r);
+    }
+    hand_over(t, l, &page, listed);
+}
+
+static void add_aws_page(byoc_aws_client *c, byoc_task *t, tui_mon_lister *l, const json_t *jobs, int *describe_left,
+                         tui_mon_rows *page)
+{
+    size_t i;
+    const json_t *j;
+    json_array_foreach(jobs, i, j) {
+        const char *arn = json_string_value(json_object_get(j, "jobArn"));
+        if (!arn)
+            continue;
+        const char *instance = tui_mon_known_get(&l->known, arn);
+        char described[128] = "";
+        if (!instance && *describe_left > 0 && !byoc_task_cancelled(t)) {
+            (*describe_left)--;
+            json_t *full = NULL;
+            byoc_err e2;
+            if (byoc_braket_get_job(c, t, arn, false, &full, &e2) == 0) {
+                instance_of(full, described, sizeof described);
+                tui_mon_known_put(&l->known, arn, described);
+                instance = described;
+            }
+            json_decref(full);
+        }
+        tui_mon_row r = {
+            .arn = arn,
+            .name = member(j, "jobName"),
+            .status = member(j, "status"),
+            .device = member(j, "device"),
+            .instance = instance,
+            .created = tui_mon_time(json_object_get(j, "createdAt")),
+            .started = tui_mon_time(json_object_get(j, "startedAt")),
+            .ended = tui_mon_time(json_object_get(j, "endedAt")),
+        };
+        tui_mon_rows_add(page, &r);
+    }
 }
 
 int tui_mon_list_task(byoc_task *t, void *arg, void **result, void (**result_free)(void *), byoc_err *err)
 {
+    (void)result;
+    (void)result_free;
     tui_mon_args *a = arg;
+    tui_mon_lister *l = a->lister;
+    size_t listed = 0;
     byoc_aws_config_opts o = {.profile = a->profile, .region = a->region};
     byoc_aws_client *c;
-    json_t *rows = json_array();
-    if (byoc_aws_client_new(&o, &c, err) != 0) {
-        json_decref(rows);
-        return -1;
+    int rc = byoc_aws_client_new(&o, &c, err);
+    if (rc == 0) {
+        int describe_left = TUI_MON_DESCRIBE_PER_LIST;
+        char *token = NULL;
+        do {
+            json_t *page = NULL;
+            rc = byoc_braket_search_jobs(c, t, NULL, 100, token, &page, err);
+            free(token);
+            token = NULL;
+            if (rc != 0)
+                break;
+            const char *next = json_string_value(json_object_get(page, "nextToken"));
+            token = next && *next ? byoc_xstrdup(next) : NULL;
+            tui_mon_rows rows;
+            tui_mon_rows_init(&rows);
+            add_aws_page(c, t, l, json_object_get(page, "jobs"), &describe_left, &rows);
+            json_decref(page);
+            hand_over(t, l, &rows, &listed);
+        } while (token && !byoc_task_cancelled(t));
+        free(token);
+        byoc_aws_client_free(c);
+        if (rc == 0 && byoc_task_cancelled(t))
+            rc = byoc_err_set(err, BYOC_E_CANCELLED, "list jobs", "cancelled");
     }
-    json_t *jobs = NULL;
-    int rc = byoc_braket_search_jobs_all(c, t, NULL, LIST_MAX, &jobs, err);
-    size_t i;
-    json_t *j;
-    json_array_foreach(jobs, i, j) {
-        if (rc != 0)
-            break;
-        const char *arn = json_string_value(json_object_get(j, "jobArn"));
-        if (!arn)
-            continue;
-        json_t *instance = json_incref(json_object_get(a->known, arn));
-        if (!instance) {
-            json_t *full = NULL;
-            byoc_err e2;
-            if (byoc_braket_get_job(c, t, arn, false, &full, &e2) == 0)
-                instance = instance_of(full);
-            json_decref(full);
-        }
-        json_array_append_new(
-            rows, json_pack("{s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:b, s:s}", "arn", arn, "name",
-                            member(j, "jobName"), "status",
-                            member(j, "status"), "device",
-                            member(j, "device"), "instance",
-                            instance ? instance : json_null(), "created",
-                            time_json(tui_mon_time(json_object_get(j, "createdAt"))), "started",
-                            time_json(tui_mon_time(json_object_get(j, "startedAt"))), "ended",
-                            time_json(tui_mon_time(json_object_get(j, "endedAt"))), "local", false, "failure", ""));
-    }
-    json_decref(jobs);
-    byoc_aws_client_free(c);
-    if (rc != 0) {
-        json_decref(rows);
-        return -1;
-    }
-    add_local(rows);
-    *result = rows;
-    *result_free = json_decref_ptr;
-    return 0;
+    add_local(t, l, &listed);   /* the local jobs show even when AWS cannot be reached */
+    return rc == 0 ? 0 : -1;
 }
 
 /* ---- watch ---- */
 
+/* Log lines collected into one LOG event: consecutive lines with the same
+ * timestamp and instance share the "<ms>\t<instance>\t" header. */
+typedef struct log_batch {
+    byoc_task *t;
+    byoc_buf text;
+    long long ms;
+    char *instance;
+    size_t lines;
+} log_batch;
+
+static void batch_flush(log_batch *b)
+{
+    if (b->lines)
+        byoc_task_log_text(b->t, b->text.data, b->text.len);
+    byoc_buf_reset(&b->text);
+    b->lines = 0;
+}
+
+static void batch_add(log_batch *b, long long ms, const char *instance, const char *text, size_t len)
+{
+    instance = instance ? instance : "";
+    if (b->lines && (ms != b->ms || strcmp(instance, b->instance) != 0))
+        batch_flush(b);
+    if (!b->lines) {
+        b->ms = ms;
+        if (!b->instance || strcmp(b->instance, instance) != 0) {
+            free(b->instance);
+            b->instance = byoc_xstrdup(instance);
+        }
+        byoc_buf_printf(&b->text, "%lld\t%s\t", ms, instance);
+    } else {
+        byoc_buf_append(&b->text, "\n", 1);
+    }
+    byoc_buf_append(&b->text, text, len);
+    if (++b->lines >= BATCH_LINES || b->text.len >= BATCH_BYTES)
+        batch_flush(b);
+}
+
+static void batch_free(log_batch *b)
+{
+    byoc_buf_free(&b->text);
+    free(b->instance);
+}
+
 typedef struct watch_ctx {
     byoc_task *t;
-    byoc_metrics *metrics;
+    log_batch batch;
 } watch_ctx;
 
 static void post_json(byoc_task *t, char tag, json_t *j)
@@ -210,6 +369,7 @@ static void post_json(byoc_task *t, char tag, json_t *j)
 static void on_job(const byoc_job_info *job, bool changed, void *ud)
 {
     watch_ctx *w = ud;
+    batch_flush(&w->batch);
     if (changed)
         post_json(w->t, 'J', byoc_job_status_json(job, NULL));
 }
@@ -217,8 +377,12 @@ static void on_job(const byoc_job_info *job, bool changed, void *ud)
 static void on_line(const byoc_log_line *l, void *ud)
 {
     watch_ctx *w = ud;
-    byoc_task_log(w->t, "%lld\t%s\t%.*s", (long long)l->timestamp_ms, l->instance ? l->instance : "", (int)l->len,
-                  l->message);
+    batch_add(&w->batch, (long long)l->timestamp_ms, l->instance, l->message, l->len);
+}
+
+static void on_lines_read(void *ud)
+{
+    batch_flush(&((watch_ctx *)ud)->batch);
 }
 
 static int watch_aws(byoc_task *t, tui_mon_args *a, byoc_err *err)
@@ -237,18 +401,21 @@ static int watch_aws(byoc_task *t, tui_mon_args *a, byoc_err *err)
     json_decref(full);
     if (rc == 0) {
         post_json(t, 'J', byoc_job_status_json(&info, NULL));
-        watch_ctx w = {t, a->shared->metrics};
+        watch_ctx w = {.t = t, .batch = {.t = t}};
         byoc_job_watch watch = {
             .job_arn = arn,
             .logs = byoc_log_source_cwl(c, info.name, info.instance_count),
             .metrics = a->shared->metrics,
             .on_job = on_job,
             .on_line = on_line,
+            .on_lines_read = on_lines_read,
             .ud = &w,
             .poke = &a->shared->poke,
         };
         byoc_job_info final = {0};
         rc = byoc_job_watch_run(c, t, &watch, &final, err);
+        batch_flush(&w.batch);
+        batch_free(&w.batch);
         if (rc == 0)
             post_json(t, 'J', byoc_job_status_json(&final, NULL));
         byoc_job_info_free(&final);  /* filled on a cancelled watch too */
@@ -260,26 +427,28 @@ static int watch_aws(byoc_task *t, tui_mon_args *a, byoc_err *err)
     return rc;
 }
 
-/* Lines of log.txt from *offset on; keeps a partial last line for later. */
+/* Every complete line of log.txt from *offset on, in batches (a partial last
+ * line waits for the next read). Stops early only when cancelled. */
 static void read_local_log(byoc_task *t, const char *path, long *offset, byoc_metrics *m)
 {
     FILE *f = fopen(path, "r");
     if (!f)
         return;
     if (fseek(f, *offset, SEEK_SET) == 0) {
+        log_batch b = {.t = t};
         char *line = NULL;
         size_t cap = 0;
         ssize_t n;
-        long read_bytes = 0;
-        while (read_bytes < LOCAL_LOG_MAX_READ && (n = getline(&line, &cap, f)) > 0) {
+        while (!byoc_task_cancelled(t) && (n = getline(&line, &cap, f)) > 0) {
             if (line[n - 1] != '\n')
-                break;                      /* the rest comes on the next read */
+                break;
             line[--n] = '\0';
             *offset += n + 1;
-            read_bytes += n + 1;
             byoc_metrics_feed(m, line, (size_t)n, 0);
-            byoc_task_log(t, "0\t\t%s", line);
+            batch_add(&b, 0, "", line, (size_t)n);
         }
+        batch_flush(&b);
+        batch_free(&b);
         free(line);
     }
     fclose(f);
@@ -289,18 +458,31 @@ static int watch_local(byoc_task *t, tui_mon_args *a, byoc_err *err)
 {
     long offset = 0;
     char *last = NULL;
+    byoc_localjobs_stamp stamp = {0};
+    byoc_local_job job = {0};
+    bool have = false;
+    int rc = 0;
     for (;;) {
         byoc_local_jobs l = {0};
-        if (byoc_localjobs_load(NULL, &l, err) != 0)
-            return -1;
-        const byoc_local_job *j = byoc_localjobs_find(&l, a->job);
-        if (!j) {
-            byoc_local_jobs_free(&l);
-            free(last);
-            byoc_err_set(err, BYOC_E_FAILED, "JOB", "no local job %s in the record", a->job);
-            return -1;
+        int loaded = byoc_localjobs_load_changed(NULL, &stamp, &l, err);
+        if (loaded < 0) {
+            rc = -1;
+            break;
         }
-        json_t *doc = byoc_local_job_json(j);
+        if (loaded == 0) {              /* the record changed: take this job's entry again */
+            const byoc_local_job *j = byoc_localjobs_find(&l, a->job);
+            byoc_local_job_free(&job);
+            have = j != NULL;
+            if (j)
+                byoc_local_job_copy(&job, j);
+            byoc_local_jobs_free(&l);
+            malloc_trim(0);
+        }
+        if (!have) {
+            rc = byoc_err_set(err, BYOC_E_FAILED, "JOB", "no local job %s in the record", a->job);
+            break;
+        }
+        json_t *doc = byoc_local_job_json(&job);
         char *text = json_dumps(doc, JSON_COMPACT | JSON_SORT_KEYS);
         if (text && (!last || strcmp(text, last) != 0)) {
             byoc_task_status(t, "J%s", text);
@@ -310,23 +492,22 @@ static int watch_local(byoc_task *t, tui_mon_args *a, byoc_err *err)
             free(text);
         }
         json_decref(doc);
-        bool ended = !j->status || strcmp(j->status, "RUNNING") != 0 || byoc_local_job_stale(j);
-        if (j->output_dir) {
-            char *path = byoc_xasprintf("%s/log.txt", j->output_dir);
+        bool ended = !job.status || strcmp(job.status, "RUNNING") != 0 || byoc_local_job_stale(&job);
+        if (job.output_dir) {
+            char *path = byoc_xasprintf("%s/log.txt", job.output_dir);
             read_local_log(t, path, &offset, a->shared->metrics);
             free(path);
         }
-        byoc_local_jobs_free(&l);
-        if (ended)
+        if (ended && !byoc_task_cancelled(t))
             break;
-        if (byoc_backoff_sleep(t, 1000)) {
-            free(last);
-            byoc_err_set(err, BYOC_E_CANCELLED, "monitor", "cancelled");
-            return -1;
+        if (byoc_task_cancelled(t) || byoc_backoff_sleep(t, 1000)) {
+            rc = byoc_err_set(err, BYOC_E_CANCELLED, "monitor", "cancelled");
+            break;
         }
     }
+    byoc_local_job_free(&job);
     free(last);
-    return 0;
+    return rc == 0 ? 0 : -1;
 }
 
 int tui_mon_watch_task(byoc_task *t, void *arg, void **result, void (**result_free)(void *), byoc_err *err)
@@ -342,11 +523,18 @@ int tui_mon_watch_task(byoc_task *t, void *arg, void **result, void (**result_fr
 int tui_mon_cancel_task(byoc_task *t, void *arg, void **result, void (**result_free)(void *), byoc_err *err)
 {
     tui_mon_args *a = arg;
+    char status[32] = "";
+    if (strncmp(a->job, BYOC_LOCAL_ARN_PREFIX, strlen(BYOC_LOCAL_ARN_PREFIX)) == 0) {
+        if (byoc_local_job_cancel_ref(NULL, a->job, status, err) != 0)
+            return -1;
+        *result = byoc_xstrdup(status);
+        *result_free = free;
+        return 0;
+    }
     byoc_aws_client *c;
     char *arn;
     if (byoc_jobref_open(a->profile, a->region, a->job, t, &c, &arn, err) != 0)
         return -1;
-    char status[32] = "";
     int rc = byoc_job_cancel(c, t, arn, status, err);
     byoc_aws_client_free(c);
     free(arn);

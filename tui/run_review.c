@@ -6,13 +6,16 @@
 
 #include "core/buf.h"
 #include "page.h"
+#include "progress.h"
 
 typedef struct review_screen {
     tui_screen base;
     tui_page page;
     char *title;
-    tui_run_send_fn send;
-    void *ud;
+    tui_pf_view *checks;       /* the owner's, or NULL */
+    tui_run_review_hooks hooks;
+    bool checks_focus;         /* Tab: the scroll keys go to the checks */
+    long shown_secs;           /* of the running checks, for the tick */
 } review_screen;
 
 static const char *str(const json_t *o, const char *key)
@@ -42,7 +45,9 @@ static void fill(tui_page *p, const json_t *plan)
                       "with this job:");
         pre_json(p, local);
         tui_page_blank(p);
-        tui_page_text(p, TUI_STY_DIM, "y or Enter runs it; q or Esc goes back to the form.");
+        tui_page_text(p, TUI_STY_DIM,
+                      "y or Enter runs it (asks first when a preflight check failed); p runs the checks again; "
+                      "Tab scrolls the checks; q or Esc goes back to the form.");
         return;
     }
     const json_t *cj = json_object_get(plan, "create_job");
@@ -77,30 +82,62 @@ static void fill(tui_page *p, const json_t *plan)
     pre_json(p, json_object_get(cj, "body"));
     tui_page_blank(p);
     tui_page_text(p, TUI_STY_DIM,
-                  "y or Enter sends it (the clientToken is fresh on sending); q or Esc goes back to the form.");
+                  "y or Enter sends it (the clientToken is fresh on sending; asks first when a preflight check "
+                  "failed); p runs the checks again; Tab scrolls the checks; q or Esc goes back to the form.");
+}
+
+/* The checks get about two fifths of the height (at 80x24: a summary line and 7 rows). */
+static int checks_height(int h)
+{
+    int c = h >= 30 ? h / 2 : h * 2 / 5;
+    return c < 4 ? (h >= 8 ? 4 : 0) : c;
 }
 
 static void draw(tui_screen *base, WINDOW *win, tui_rect r)
 {
     review_screen *s = (review_screen *)base;
     tui_draw_fill(win, r, TUI_STY_NORMAL);
-    tui_rect in = {r.y, r.x + 1, r.h, r.w - 1};
+    int ch = s->checks ? checks_height(r.h) : 0;
+    tui_rect in = {r.y, r.x + 1, r.h - ch, r.w - 1};
     tui_page_layout(&s->page, in.w);
     tui_page_set_height(&s->page, in.h);
     tui_page_draw(&s->page, win, in);
+    if (ch > 0)
+        tui_pf_view_draw(s->checks, win, (tui_rect){r.y + r.h - ch, r.x, ch, r.w}, s->checks_focus, tui_now_ms());
+    base->wants_tick = s->checks && s->checks->state == TUI_PF_RUNNING;
+}
+
+static bool tick(tui_screen *base, uint64_t now)
+{
+    review_screen *s = (review_screen *)base;
+    if (!s->checks || s->checks->state != TUI_PF_RUNNING) {
+        base->wants_tick = false;
+        return true;
+    }
+    long secs = (long)((now - s->checks->started_ms) / 1000);
+    if (secs == s->shown_secs)
+        return false;
+    s->shown_secs = secs;
+    return true;
 }
 
 static bool key(tui_screen *base, const tui_keyev *ev)
 {
     review_screen *s = (review_screen *)base;
-    if (ev->action == TUI_ACT_SEND) {
-        tui_run_send_fn send = s->send;
-        void *ud = s->ud;
-        tui_app *a = base->app;
-        tui_app_pop(a);             /* frees s */
-        send(a, ud);
+    switch (ev->action) {
+    case TUI_ACT_SEND: s->hooks.send(base->app, s->hooks.ud); return true;   /* may pop (free) s */
+    case TUI_ACT_PREFLIGHT:
+        if (s->hooks.preflight)
+            s->hooks.preflight(base->app, s->hooks.ud);
         return true;
+    case TUI_ACT_NEXT_TAB:
+        s->checks_focus = s->checks && !s->checks_focus;
+        tui_screen_dirty(base);
+        return true;
+    default: break;
     }
+    if (s->checks_focus)
+        return tui_pf_view_handle(s->checks, ev->action);
     return tui_page_handle(&s->page, ev->action);
 }
 
@@ -122,6 +159,8 @@ static void title(tui_screen *base, char *buf, size_t size)
 static void destroy(tui_screen *base)
 {
     review_screen *s = (review_screen *)base;
+    if (s->hooks.closed)
+        s->hooks.closed(s->hooks.ud);
     tui_page_free(&s->page);
     free(s->title);
     free(s);
@@ -133,18 +172,21 @@ static const tui_screen_ops ops = {
     .draw = draw,
     .key = key,
     .contexts = contexts,
+    .tick = tick,
     .title = title,
 };
 
-tui_screen *tui_run_review_new(tui_app *app, const char *title_text, const json_t *plan, tui_run_send_fn send,
-                               void *ud)
+tui_screen *tui_run_review_new(tui_app *app, const char *title_text, const json_t *plan, tui_pf_view *checks,
+                               const tui_run_review_hooks *hooks)
 {
     review_screen *s = byoc_xcalloc(1, sizeof *s);
     tui_screen_init(&s->base, &ops, app, TUI_CTX_REVIEW, -1);
+    s->base.wide = true;          /* image URIs and ARNs are long */
     tui_page_init(&s->page);
     s->title = byoc_xstrdup(title_text);
-    s->send = send;
-    s->ud = ud;
+    s->checks = checks;
+    s->hooks = *hooks;
+    s->shown_secs = -1;
     fill(&s->page, plan);
     return &s->base;
 }

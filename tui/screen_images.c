@@ -9,10 +9,12 @@
 #include "docker/engine.h"
 #include "docker/images.h"
 #include "docker/reference.h"
+#include "ecr_tasks.h"
 #include "flow.h"
 #include "images_view.h"
 #include "list.h"
 #include "progress.h"
+#include "screen_ecr.h"
 #include "steps.h"
 #include "text.h"
 
@@ -105,6 +107,9 @@ typedef struct images_screen {
     char *asked;             /* what the open dialog is about: the ref to delete, the id to tag */
     char *action_name;       /* what the running tag/delete is about (its ERROR carries no result) */
     job_kind action_kind;
+    uint64_t pushed_task;    /* which RepoDigests ECR lists (ecr_tasks.h), 0 for none */
+    bool pushed_again;       /* the listing changed while it ran: ask again when it ends */
+    tui_ecr_refs pushed;     /* what ECR last confirmed */
 } images_screen;
 
 static uint64_t start_job(images_screen *s, job_kind kind, const char *name, const char *target, bool force)
@@ -186,12 +191,53 @@ static bool tick(tui_screen *base, uint64_t now)
     return true;
 }
 
+/* Ask ECR which of the local RepoDigests it lists (quietly: without AWS
+ * credentials nothing is marked). */
+static void check_pushed(images_screen *s)
+{
+    if (s->pushed_task) {
+        s->pushed_again = true;
+        return;
+    }
+    s->pushed_again = false;
+    const byoc_globals *g = tui_app_globals(s->base.app);
+    tui_ecr_args *a = tui_ecr_args_new(g ? g->profile : NULL, g ? g->region : NULL);
+    for (size_t i = 0; i < s->images.nrows; i++) {
+        const tui_image_entry *e = s->images.rows[i].data;
+        for (size_t k = 0; e && k < e->n_repo_digests; k++)
+            tui_ecr_refs_add(&a->refs, e->repo_digests[k]);
+    }
+    if (a->refs.n == 0) {
+        tui_ecr_args_free(a);
+        return;
+    }
+    byoc_task *t = tui_app_start_background_task(s->base.app, &s->base, "ecr pushed", tui_ecr_pushed_task, a,
+                                                 tui_ecr_args_free);
+    s->pushed_task = t ? byoc_task_id(t) : 0;
+}
+
+static void pushed_done(images_screen *s, const byoc_event *ev)
+{
+    s->pushed_task = 0;
+    if (ev->kind == BYOC_EV_DONE && ev->result) {
+        const tui_ecr_refs *confirmed = ev->result;
+        tui_ecr_refs_free(&s->pushed);
+        for (size_t i = 0; i < confirmed->n; i++)
+            tui_ecr_refs_add(&s->pushed, confirmed->items[i]);
+        tui_images_mark_pushed(&s->images, &s->pushed);
+    }
+    if (s->pushed_again)
+        check_pushed(s);
+}
+
 static void list_done(images_screen *s, const image_result *r)
 {
     s->state = LIST_OK;
     s->error[0] = '\0';
     s->images.empty_text = "No images on this engine: build one (2 Build)";
     tui_images_fill(&s->images, &r->list);
+    tui_images_mark_pushed(&s->images, &s->pushed);
+    check_pushed(s);
     if (s->select_after) {
         tui_images_select_ref(&s->images, s->select_after);
         free(s->select_after);
@@ -264,6 +310,11 @@ static void on_event(tui_screen *base, const byoc_event *ev)
     images_screen *s = (images_screen *)base;
     if (ev->kind != BYOC_EV_DONE && ev->kind != BYOC_EV_ERROR)
         return;
+    if (ev->task_id == s->pushed_task) {
+        pushed_done(s, ev);
+        tui_screen_dirty(base);
+        return;
+    }
     const image_result *r = ev->kind == BYOC_EV_DONE ? ev->result : NULL;
     if (ev->task_id == s->list_task) {
         s->list_task = 0;
@@ -430,6 +481,10 @@ static bool key(tui_screen *base, const tui_keyev *ev)
     case TUI_ACT_REMOVE: delete_selected(s); return true;
     case TUI_ACT_PUSH_THIS: push_selected(s); return true;
     case TUI_ACT_IMAGES: return true;          /* already here */
+    case TUI_ACT_IMAGE_SOURCE:
+        s->layers_focus = false;
+        tui_app_push(base->app, tui_screen_ecr_new(base->app));
+        return true;
     default: return false;
     }
 }
@@ -522,6 +577,8 @@ static void enter(tui_screen *base)
     if (!s->started) {
         s->started = true;
         list_again(s);
+    } else if (s->state == LIST_OK) {
+        check_pushed(s);             /* back from ECR: something may have been deleted there */
     }
     tui_screen_dirty(base);
 }
@@ -536,6 +593,7 @@ static void destroy(tui_screen *base)
     free(s->select_after);
     free(s->asked);
     free(s->action_name);
+    tui_ecr_refs_free(&s->pushed);
     free(s);
 }
 
@@ -556,7 +614,7 @@ tui_screen *tui_screen_images_new(tui_app *app)
     images_screen *s = byoc_xcalloc(1, sizeof *s);
     tui_screen_init(&s->base, &ops, app, TUI_CTX_IMAGES, -1);
     s->base.wide = true;
-    tui_list_init(&s->images, tui_images_columns, 5);
+    tui_list_init(&s->images, tui_images_columns, 6);
     s->images.data_free = tui_image_entry_free;
     s->images.empty_text = "Listing the images...";
     tui_list_init(&s->layers, tui_layers_columns, 3);

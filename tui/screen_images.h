@@ -6,8 +6,11 @@
  * moves into the layers (Enter on a layer shows its whole command; Esc comes
  * back), t tags the image, d deletes the tag or the image (asks first, No is
  * the default; offers a forced delete when the engine refuses), r lists
- * again, p hands the image to Push (flow.h) and goes there. Every engine call
- * is a task; the list and the layers are background tasks (quitting does not
+ * again, p hands the image to Push (flow.h) and goes there, e switches to the
+ * ECR side (screen_ecr.h). The ECR column says "pushed" for an image that ECR
+ * lists under one of its RepoDigests (asked after every listing, quietly:
+ * without AWS access nothing is marked). Every engine call is a task; the
+ * list, the layers and the ECR check are background tasks (quitting does not
  * ask about them), tag and delete are not. */
 #ifndef BYOC_TUI_SCREEN_IMAGES_H
 #define BYOC_TUI_SCREEN_IMAGES_H

@@ -2,8 +2,11 @@
  * symbol and colour, device, instance, created, duration), AWS jobs from
  * SearchJobs and local jobs from the local record in the same table;
  * filtered by status (f cycles) and by name (/); refreshed on its own every
- * few seconds with "updated Ns ago" in view. Enter opens a job (job_view.h);
- * c cancels the selected job after a confirmation. A job handed over by Run
+ * few seconds with "updated Ns ago" in view. Every page of SearchJobs is
+ * listed in the background: the first listing fills the table page by page,
+ * later ones replace it when complete (the head counts the rows meanwhile).
+ * Enter opens a job (job_view.h); c cancels the selected job (AWS or local)
+ * after a confirmation whose default is No. A job handed over by Run
  * (flow.h) is selected when it appears. */
 #include <math.h>
 #include <stdio.h>
@@ -24,15 +27,20 @@
 
 #define REFRESH_ACTIVE_MS 3000     /* while a job is queued or running */
 #define REFRESH_IDLE_MS 15000
+#define REFRESH_LIST_FACTOR 4      /* and never sooner than 4x the last listing took */
 
 typedef struct monitor_screen {
     tui_screen base;
-    tui_list jobs;
-    json_t *rows;                  /* the last list, for the table and the filters */
-    json_t *known;                 /* arn -> instance */
+    tui_list jobs;                 /* row data: the ARN, pointing into rows or building */
+    tui_mon_rows rows;             /* the last complete listing */
+    tui_mon_rows building;         /* the listing under way */
+    bool showing_building;         /* the first listing: its rows show as they arrive */
+    bool any_active;               /* a row is QUEUED, RUNNING or CANCELLING */
+    tui_mon_lister *lister;
     int status_filter;
     uint64_t list_task;
     bool listing;
+    uint64_t list_started_ms, list_took_ms;
     uint64_t updated_ms;           /* last successful list */
     uint64_t last_try_ms;
     long shown_age;
@@ -55,12 +63,6 @@ static const tui_column columns[] = {
 
 static const char *const filters[] = {"all", "active", "COMPLETED", "FAILED", "CANCELLED"};
 #define NFILTERS (sizeof filters / sizeof filters[0])
-
-static const char *member(const json_t *o, const char *key)
-{
-    const char *s = json_string_value(json_object_get(o, key));
-    return s ? s : "";
-}
 
 static bool active(const char *status)
 {
@@ -88,58 +90,60 @@ static void fmt_created(double t, char *buf, size_t size)
     strftime(buf, size, "%m-%d %H:%M", &tm);
 }
 
-static void fmt_duration(const json_t *row, char *buf, size_t size)
+static void fmt_duration(const tui_mon_row *row, char *buf, size_t size)
 {
-    double start = json_is_number(json_object_get(row, "started")) ? json_number_value(json_object_get(row, "started"))
-                                                                    : NAN;
-    double end = json_is_number(json_object_get(row, "ended")) ? json_number_value(json_object_get(row, "ended"))
-                                                                : NAN;
-    if (isnan(start)) {
+    if (isnan(row->started)) {
         snprintf(buf, size, "-");
         return;
     }
-    if (isnan(end))
-        end = (double)time(NULL);
-    tui_fmt_duration((int64_t)(end - start), buf, size);
+    double end = isnan(row->ended) ? (double)time(NULL) : row->ended;
+    tui_fmt_duration((int64_t)(end - row->started), buf, size);
+}
+
+static const tui_mon_rows *shown_rows(const monitor_screen *s)
+{
+    return s->showing_building ? &s->building : &s->rows;
+}
+
+/* Rows [from, n) of the shown set into the table; selects want_arn (a job
+ * from Run) when it comes, else keep (the selection before a rebuild). */
+static void add_to_table(monitor_screen *s, size_t from, const char *keep)
+{
+    const tui_mon_rows *set = shown_rows(s);
+    for (size_t i = from; i < set->n; i++) {
+        const tui_mon_row *row = &set->items[i];
+        if (!passes(s, row->status))
+            continue;
+        char st[48], created[32], dur[32];
+        tui_job_status_text(row->status, st, sizeof st);
+        fmt_created(row->created, created, sizeof created);
+        fmt_duration(row, dur, sizeof dur);
+        const char *cells[NCOLS] = {row->name, st, tui_job_device_short(row->device), row->instance, created, dur};
+        size_t n = tui_list_add(&s->jobs, cells, (void *)row->arn);
+        if (s->want_arn && strcmp(s->want_arn, row->arn) == 0) {
+            tui_list_select_row(&s->jobs, n);
+            free(s->want_arn);
+            s->want_arn = NULL;
+        } else if (!s->want_arn && keep && strcmp(keep, row->arn) == 0) {
+            tui_list_select_row(&s->jobs, n);
+        }
+    }
 }
 
 static void fill_table(monitor_screen *s)
 {
-    char *keep = NULL;
     const char *sel = tui_list_selected_data(&s->jobs);
-    keep = byoc_xstrdup(s->want_arn ? s->want_arn : sel ? sel : "");
+    char *keep = sel ? byoc_xstrdup(sel) : NULL;
     tui_list_clear(&s->jobs);
-    size_t i;
-    json_t *row;
-    json_array_foreach(s->rows, i, row) {
-        const char *status = member(row, "status");
-        if (!passes(s, status))
-            continue;
-        char st[48], created[32], dur[32];
-        tui_job_status_text(status, st, sizeof st);
-        fmt_created(json_is_number(json_object_get(row, "created")) ? json_number_value(json_object_get(row, "created"))
-                                                                      : NAN,
-                    created, sizeof created);
-        fmt_duration(row, dur, sizeof dur);
-        const char *cells[NCOLS] = {member(row, "name"), st, tui_job_device_short(member(row, "device")),
-                                    member(row, "instance"), created, dur};
-        size_t n = tui_list_add(&s->jobs, cells, byoc_xstrdup(member(row, "arn")));
-        if (*keep && strcmp(keep, member(row, "arn")) == 0) {
-            tui_list_select_row(&s->jobs, n);
-            if (s->want_arn) {
-                free(s->want_arn);
-                s->want_arn = NULL;
-            }
-        }
-    }
+    add_to_table(s, 0, keep);
     free(keep);
 }
 
-static bool any_active(const monitor_screen *s)
+static bool compute_any_active(const tui_mon_rows *rows)
 {
-    size_t i;
-    json_t *row;
-    json_array_foreach(s->rows, i, row) if (active(member(row, "status"))) return true;
+    for (size_t i = 0; i < rows->n; i++)
+        if (active(rows->items[i].status))
+            return true;
     return false;
 }
 
@@ -151,45 +155,66 @@ static void start_list(monitor_screen *s)
         return;
     const byoc_globals *g = tui_app_globals(s->base.app);
     tui_mon_args *a = tui_mon_args_new(g->profile, g->region, NULL);
-    a->known = json_deep_copy(s->known);
+    a->lister = tui_mon_lister_ref(s->lister);
+    tui_mon_rows_free(&s->building);
+    s->showing_building = s->updated_ms == 0;
+    if (s->showing_building)
+        tui_list_clear(&s->jobs);
     byoc_task *t = tui_app_start_background_task(s->base.app, &s->base, "list jobs", tui_mon_list_task, a,
                                                  tui_mon_args_free);
-    s->last_try_ms = tui_now_ms();
+    s->last_try_ms = s->list_started_ms = tui_now_ms();
     if (t) {
         s->listing = true;
         s->list_task = byoc_task_id(t);
     }
 }
 
-static void listed(monitor_screen *s, json_t *rows)
+/* Rows the list task handed over: into the listing under way (and the table
+ * when that is shown). */
+static void take_rows(monitor_screen *s)
 {
-    json_decref(s->rows);
-    s->rows = json_incref(rows);
-    size_t i;
-    json_t *row;
-    json_array_foreach(rows, i, row) {
-        const json_t *inst = json_object_get(row, "instance");
-        if (json_is_string(inst) && !json_is_true(json_object_get(row, "local")))
-            json_object_set(s->known, member(row, "arn"), (json_t *)inst);
+    size_t from = s->building.n;
+    if (!tui_mon_lister_take(s->lister, &s->building))
+        return;
+    if (s->showing_building)
+        add_to_table(s, from, NULL);
+}
+
+/* The listing ended: complete (ok) or not. */
+static void listed(monitor_screen *s, bool ok)
+{
+    take_rows(s);
+    s->listing = false;
+    s->list_took_ms = tui_now_ms() - s->list_started_ms;
+    if (!ok && !s->showing_building) {
+        tui_mon_rows_free(&s->building);   /* keep the last complete listing */
+        return;
     }
-    s->updated_ms = tui_now_ms();
-    free(s->error);
-    s->error = NULL;
-    fill_table(s);
+    tui_mon_rows_swap(&s->rows, &s->building);
+    if (!s->showing_building)
+        fill_table(s);                     /* its ARNs pointed into the old rows */
+    s->showing_building = false;
+    tui_mon_rows_free(&s->building);
+    s->any_active = compute_any_active(&s->rows);
+    if (ok) {
+        s->updated_ms = tui_now_ms();
+        free(s->error);
+        s->error = NULL;
+    }
 }
 
 static void on_event(tui_screen *base, const byoc_event *ev)
 {
     monitor_screen *s = (monitor_screen *)base;
     if (ev->task_id == s->list_task) {
-        if (ev->kind == BYOC_EV_DONE)
-            listed(s, ev->result);
+        if (ev->kind == BYOC_EV_PROGRESS)
+            take_rows(s);
         if (ev->kind == BYOC_EV_ERROR) {
             free(s->error);
             s->error = byoc_xstrdup(ev->err.message);
         }
         if (ev->kind == BYOC_EV_DONE || ev->kind == BYOC_EV_ERROR)
-            s->listing = false;
+            listed(s, ev->kind == BYOC_EV_DONE);
         tui_screen_dirty(base);
         return;
     }
@@ -205,7 +230,9 @@ static void on_event(tui_screen *base, const byoc_event *ev)
 static bool tick(tui_screen *base, uint64_t now)
 {
     monitor_screen *s = (monitor_screen *)base;
-    uint64_t every = any_active(s) ? REFRESH_ACTIVE_MS : REFRESH_IDLE_MS;
+    uint64_t every = s->any_active ? REFRESH_ACTIVE_MS : REFRESH_IDLE_MS;
+    if (every < s->list_took_ms * REFRESH_LIST_FACTOR)
+        every = s->list_took_ms * REFRESH_LIST_FACTOR;
     if (!s->listing && s->last_try_ms && now - s->last_try_ms >= every)
         start_list(s);
     long age = s->updated_ms ? (long)((now - s->updated_ms) / 1000) : -1;
@@ -236,15 +263,14 @@ static void cancel_selected(monitor_screen *s)
         tui_app_message(s->base.app, "No job selected");
         return;
     }
-    if (strncmp(arn, "local:", 6) == 0) {
-        tui_app_message(s->base.app, "A local job is cancelled where it runs (Run: c, or Ctrl-C in byoc run)");
-        return;
-    }
     long sel = tui_list_selected(&s->jobs);
-    const char *name = s->jobs.rows[s->jobs.view[sel]].cells[0];
+    const char *name = s->jobs.rows[sel].cells[0];
     free(s->cancel_arn);
     s->cancel_arn = byoc_xstrdup(arn);
-    char *text = byoc_xasprintf("Cancel job %s?\n%s\nIt stops and cannot be resumed.", name, arn);
+    bool local = strncmp(arn, "local:", 6) == 0;
+    char *text = byoc_xasprintf("Cancel job %s?\n%s\n%s", name, arn,
+                                local ? "Its container is stopped and removed; it cannot be resumed."
+                                      : "It stops and cannot be resumed.");
     tui_app_confirm(s->base.app, "Cancel job", text, "Cancel job", cancel_answer, s);
     free(text);
 }
@@ -329,9 +355,12 @@ static void draw(tui_screen *base, WINDOW *win, tui_rect r)
     char head[512], age[32];
     if (s->updated_ms)
         tui_fmt_duration((int64_t)((tui_now_ms() - s->updated_ms) / 1000), age, sizeof age);
-    snprintf(head, sizeof head, "Status: %s   %s%s%s", filters[s->status_filter],
-             s->updated_ms ? "updated " : "", s->updated_ms ? age : s->listing ? "listing..." : "",
-             s->updated_ms ? " ago" : "");
+    char progress[64] = "";
+    if (s->listing)
+        snprintf(progress, sizeof progress, "%slisting... %zu jobs", s->updated_ms ? "   " : "",
+                 s->building.n);
+    snprintf(head, sizeof head, "Status: %s   %s%s%s%s", filters[s->status_filter],
+             s->updated_ms ? "updated " : "", s->updated_ms ? age : "", s->updated_ms ? " ago" : "", progress);
     tui_draw_fit(win, r.y, r.x + 1, r.w - 1, TUI_STY_NORMAL, head);
     int y = r.y + 1;
     if (s->error) {
@@ -377,8 +406,9 @@ static void destroy(tui_screen *base)
 {
     monitor_screen *s = (monitor_screen *)base;
     tui_list_free(&s->jobs);
-    json_decref(s->rows);
-    json_decref(s->known);
+    tui_mon_rows_free(&s->rows);
+    tui_mon_rows_free(&s->building);
+    tui_mon_lister_unref(s->lister);
     free(s->error);
     free(s->want_arn);
     free(s->cancel_arn);
@@ -404,10 +434,10 @@ tui_screen *tui_screen_monitor_new(tui_app *app)
     tui_screen_init(&s->base, &ops, app, TUI_CTX_STEP, TUI_STEP_MONITOR);
     s->base.wide = true;
     tui_list_init(&s->jobs, columns, NCOLS);
-    s->jobs.data_free = free;
     s->jobs.empty_text = "No jobs yet: Run creates one";
-    s->rows = json_array();
-    s->known = json_object();
+    tui_mon_rows_init(&s->rows);
+    tui_mon_rows_init(&s->building);
+    s->lister = tui_mon_lister_new();
     s->shown_age = -2;
     return &s->base;
 }

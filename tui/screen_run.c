@@ -5,6 +5,14 @@
  * Monitor (flow.h). "Run on: this machine" runs the job container on the
  * local engine (byoc/localrun.h) with its output in the log pane.
  *
+ * Preflight: reaching the review page starts the checks of
+ * byoc/preflight.h as a task (p on the page runs them again); each check
+ * shows on the page as it finishes (preflight_view.h) and is logged here.
+ * Sending while a check failed, while they still run, or when they could
+ * not run asks first (No is the default) and names the failed checks.
+ * Leaving the page cancels checks still running; editing the form (or a
+ * new image from Push) marks the last results stale, shown under the status.
+ *
  * The form is read from byoc.json on first show and saved back after a
  * successful submit; the image URI comes from Push (flow.h) when it
  * changes. Every backend call is a task. */
@@ -18,9 +26,11 @@
 #include "background.h"
 #include "byoc/jobsubmit.h"
 #include "byoc/localrun.h"
+#include "byoc/preflight.h"
 #include "core/buf.h"
 #include "flow.h"
 #include "logview.h"
+#include "preflight_view.h"
 #include "progress.h"
 #include "run_form.h"
 #include "run_review.h"
@@ -54,6 +64,10 @@ typedef struct run_screen {
     byoc_jobspec pending;    /* the reviewed spec, sent on y */
     bool have_pending;
     bool pending_local;
+    tui_pf_view pf;          /* the last preflight, shown on the review page */
+    byoc_task *pf_task;      /* while it runs */
+    uint64_t pf_task_id;
+    tui_screen *review;      /* the review page while it exists */
 } run_screen;
 
 static double now_secs(void)
@@ -114,6 +128,7 @@ static void take_flow_image(run_screen *s)
     const char *cur = tui_form_value(&s->form, "image_uri");
     if (f->image_uri && (!cur || strcmp(cur, f->image_uri) != 0)) {
         tui_form_set_value(&s->form, "image_uri", f->image_uri);
+        tui_pf_view_mark_stale(&s->pf);
         tui_app_message(s->base.app, "Run: image URI from Push: %s", f->image_uri);
     }
 }
@@ -127,9 +142,159 @@ static void remember(run_screen *s)
                                   tui_run_remember_args_free);
 }
 
+/* ---- preflight ---- */
+
+static void review_dirty(run_screen *s)
+{
+    if (s->review)
+        tui_screen_dirty(s->review);
+    tui_screen_dirty(&s->base);
+}
+
+static void stop_preflight(run_screen *s, const char *why)
+{
+    if (!s->pf_task)
+        return;
+    byoc_task_cancel(s->pf_task);
+    s->pf_task = NULL;       /* its last events are dropped: the view is no longer running */
+    tui_pf_view_cancelled(&s->pf, tui_now_ms());
+    char *line = byoc_xasprintf("Preflight cancelled: %s", why);
+    log_line(s, line);
+    free(line);
+    review_dirty(s);
+}
+
+static void start_preflight(run_screen *s)
+{
+    tui_app *a = s->base.app;
+    stop_preflight(s, "started again");
+    byoc_preflight_args *args = byoc_xcalloc(1, sizeof *args);
+    byoc_jobspec_init(&args->spec);
+    tui_run_form_to_spec(&s->form, true, &args->spec, NULL);
+    if (s->have_pending && s->pending.job_name && !args->spec.job_name)
+        byoc_jobspec_set(&args->spec.job_name, s->pending.job_name);
+    args->opts.aws = aws_opts(s);
+    args->opts.project_dir = tui_app_project(a);
+    args->opts.local = s->pending_local;
+    byoc_task *t = tui_app_start_task(a, &s->base, "preflight", byoc_preflight_task_fn, args,
+                                      byoc_preflight_args_free);
+    if (!t) {
+        tui_app_error(a, "could not start the preflight checks");
+        return;
+    }
+    s->pf_task = t;
+    s->pf_task_id = byoc_task_id(t);
+    tui_pf_view_start(&s->pf, tui_now_ms());
+    log_line(s, "Preflight: checking the image, the container contract, the code and the permissions...");
+    review_dirty(s);
+}
+
+static void preflight_event(run_screen *s, const byoc_event *ev)
+{
+    if (!s->pf_task)
+        return;              /* cancelled: the rest of its events */
+    if (tui_pf_view_is_check(ev)) {
+        char *line = byoc_xasprintf("preflight %s: %s", ev->key, ev->text ? ev->text : "");
+        log_line(s, line);
+        free(line);
+    }
+    if (tui_pf_view_event(&s->pf, ev, tui_now_ms())) {
+        s->pf_task = NULL;   /* released by the app after this event */
+        s->pf_task_id = 0;
+        char sum[1024];
+        log_line(s, tui_pf_view_summary(&s->pf, tui_now_ms(), sum, sizeof sum));
+    }
+    review_dirty(s);
+}
+
+/* The form changed: the results no longer describe the job. */
+static void preflight_stale(run_screen *s)
+{
+    tui_pf_view_mark_stale(&s->pf);
+    stop_preflight(s, "the job form changed");
+}
+
 /* ---- review and send ---- */
 
 static void send_pending(tui_app *a, void *ud);
+
+static void close_review_and_send(run_screen *s)
+{
+    tui_app *a = s->base.app;
+    if (s->review)
+        tui_app_pop(a);      /* the review; shows this screen again, which stops the checks */
+    send_pending(a, s);
+}
+
+static void send_confirmed(tui_app *a, bool yes, void *ud)
+{
+    run_screen *s = ud;
+    if (!yes) {
+        tui_app_message(a, "Not sent: fix what failed (each check names its fix), p checks again, q goes back");
+        return;
+    }
+    if (s->review && s->have_pending)
+        close_review_and_send(s);
+}
+
+/* y on the review page: send, or ask first when the checks do not say it is sound. */
+static void review_send(tui_app *a, void *ud)
+{
+    run_screen *s = ud;
+    if (!s->have_pending || s->running)
+        return;
+    const tui_pf_view *v = &s->pf;
+    const char *what = s->pending_local ? "Run" : "Send";
+    char *failed = tui_pf_view_failed_names(v);
+    char *text = NULL;
+    const char *title = NULL;
+    if (v->state == TUI_PF_DONE && *failed) {
+        title = "Preflight failed";
+        text = byoc_xasprintf("These checks failed: %s.\n\nThe job would most likely fail after it was queued and "
+                              "paid for; each check in the list names its fix.\n\n%s it anyway?",
+                              failed, what);
+    } else if (v->state == TUI_PF_RUNNING) {
+        title = "Preflight still running";
+        text = byoc_xasprintf("%zu checks done so far%s%s.\n\n%s it without waiting for the rest?", v->n,
+                              *failed ? "; failed: " : ", none failed", failed, what);
+    } else if (v->state == TUI_PF_ERROR) {
+        title = "Preflight could not run";
+        text = byoc_xasprintf("The checks could not run: %s.\n\n%s it unchecked?", v->error ? v->error : "?", what);
+    } else if (v->state == TUI_PF_CANCELLED && *failed) {
+        title = "Preflight failed";
+        text = byoc_xasprintf("These checks failed before the checks stopped: %s.\n\n%s it anyway?", failed, what);
+    }
+    free(failed);
+    if (!text) {
+        close_review_and_send(s);
+        return;
+    }
+    char yes[32];
+    snprintf(yes, sizeof yes, "%s anyway", what);
+    tui_app_confirm(a, title, text, yes, send_confirmed, s);
+    free(text);
+}
+
+static void review_preflight(tui_app *a, void *ud)
+{
+    (void)a;
+    start_preflight(ud);
+}
+
+static void review_closed(void *ud)
+{
+    run_screen *s = ud;
+    s->review = NULL;
+}
+
+static void show_review(run_screen *s, const char *title, const json_t *plan)
+{
+    tui_app *a = s->base.app;
+    const tui_run_review_hooks hooks = {review_send, review_preflight, review_closed, s};
+    s->review = tui_run_review_new(a, title, plan, &s->pf, &hooks);
+    tui_app_push(a, s->review);
+    start_preflight(s);
+}
 
 static bool form_ok(run_screen *s)
 {
@@ -156,7 +321,7 @@ static void review(run_screen *s)
     s->pending_local = tui_run_form_local(&s->form);
     if (s->pending_local) {
         json_t *plan = json_pack("{s:o}", "local", byoc_jobspec_to_json(&s->pending));
-        tui_app_push(a, tui_run_review_new(a, "5 Run: review the local run", plan, send_pending, s));
+        show_review(s, "5 Run: review the local run", plan);
         json_decref(plan);
         return;
     }
@@ -179,15 +344,14 @@ static void review(run_screen *s)
 
 static void planned(run_screen *s, const byoc_job_result *r)
 {
-    tui_app *a = s->base.app;
     s->state = R_IDLE;
     /* the name shown is the name sent */
     if (!s->pending.job_name && r->plan.job_name)
         byoc_jobspec_set(&s->pending.job_name, r->plan.job_name);
     json_t *plan = byoc_job_result_json(r);
-    tui_app_push(a, tui_run_review_new(a, "5 Run: review the request", plan, send_pending, s));
-    json_decref(plan);
     log_line(s, "Review the request: y sends it, q goes back");
+    show_review(s, "5 Run: review the request", plan);
+    json_decref(plan);
 }
 
 static void send_pending(tui_app *a, void *ud)
@@ -303,6 +467,10 @@ static void on_event(tui_screen *base, const byoc_event *ev)
         tui_screen_dirty(base);
         return;
     }
+    if (s->pf_task_id && ev->task_id == s->pf_task_id) {
+        preflight_event(s, ev);
+        return;
+    }
     if (!s->running || ev->task_id != s->running_id)
         return;
     run_state st = s->state;
@@ -387,8 +555,10 @@ static bool form_key(run_screen *s, const tui_keyev *ev)
     if (r == TUI_FORM_IGNORED)
         return false;
     if (ev->action != TUI_ACT_NEXT_FIELD && ev->action != TUI_ACT_PREV_FIELD && ev->action != TUI_ACT_ACCEPT &&
-        ev->action != TUI_ACT_SUBMIT)
+        ev->action != TUI_ACT_SUBMIT) {
         s->form_dirty = true;
+        preflight_stale(s);
+    }
     if (r == TUI_FORM_SUBMIT) {
         s->form_focus = false;
         review(s);
@@ -514,6 +684,12 @@ static void draw(tui_screen *base, WINDOW *win, tui_rect r)
         y += 3;
     }
     draw_status(s, win, y++, x, w);
+    if (s->pf.state != TUI_PF_NONE && y < r.y + r.h - 2) {
+        char sum[1024];
+        tui_pf_view_summary(&s->pf, tui_now_ms(), sum, sizeof sum);
+        bool bad = s->pf.state == TUI_PF_ERROR || tui_pf_view_count(&s->pf, BYOC_PF_FAIL) > 0;
+        tui_draw_fit(win, y++, x, w, s->pf.stale ? TUI_STY_DIM : bad ? TUI_STY_ERROR : TUI_STY_NORMAL, sum);
+    }
     tui_draw_hline(win, y, r.x, r.w, s->form_focus ? TUI_STY_BORDER : TUI_STY_BORDER_FOCUS);
     tui_draw_fit(win, y, r.x + 2, r.w - 4, TUI_STY_HEADING, " Progress and output ");
     y++;
@@ -539,6 +715,8 @@ static void title(tui_screen *base, char *buf, size_t size)
 static void enter(tui_screen *base)
 {
     run_screen *s = (run_screen *)base;
+    if (!s->review)
+        stop_preflight(s, "left the review page");
     take_flow_image(s);
     tui_screen_dirty(base);
 }
@@ -548,6 +726,7 @@ static void destroy(tui_screen *base)
     run_screen *s = (run_screen *)base;
     tui_form_free(&s->form);
     tui_logview_free(&s->log);
+    tui_pf_view_free(&s->pf);
     if (s->have_pending)
         byoc_jobspec_free(&s->pending);
     free(s->status);
@@ -578,5 +757,6 @@ tui_screen *tui_screen_run_new(tui_app *app)
     tui_form_init(&s->form);
     tui_run_form_build(&s->form, tui_app_project(app));
     tui_logview_init(&s->log, 5000, 4u << 20);
+    tui_pf_view_init(&s->pf);
     return &s->base;
 }

@@ -197,12 +197,48 @@ static unsigned fold(unsigned cp)
     return (unsigned)towlower((wint_t)cp);
 }
 
+static bool is_ascii(const char *s)
+{
+    for (; *s; s++)
+        if ((unsigned char)*s >= 0x80)
+            return false;
+    return true;
+}
+
+static unsigned char ascii_fold(unsigned char c)
+{
+    return (c >= 'A' && c <= 'Z') ? (unsigned char)(c + 32) : c;
+}
+
+/* The common case of an ASCII needle, byte by byte: a filter over 10,000
+ * rows runs within a frame. Bytes of multi-byte characters never match an
+ * ASCII needle here (towlower would fold the Kelvin sign to "k"; nobody
+ * filters by that). */
+static const char *ascii_casestr(const char *hay, const char *needle)
+{
+    unsigned char first = ascii_fold((unsigned char)needle[0]);
+    for (const char *h = hay; *h; h++) {
+        if (ascii_fold((unsigned char)*h) != first)
+            continue;
+        const char *a = h + 1, *b = needle + 1;
+        while (*b && *a && ascii_fold((unsigned char)*a) == ascii_fold((unsigned char)*b)) {
+            a++;
+            b++;
+        }
+        if (!*b)
+            return h;
+    }
+    return NULL;
+}
+
 const char *tui_text_casestr(const char *hay, const char *needle)
 {
     if (!hay || !needle)
         return NULL;
     if (!*needle)
         return hay;
+    if (is_ascii(needle))
+        return ascii_casestr(hay, needle);
     for (const char *h = hay; *h;) {
         const char *a = h, *b = needle;
         while (*a && *b) {

@@ -32,11 +32,18 @@ static struct {
     char reset[256];         /* sequences that undo what curses did to the screen */
     size_t reset_len;
     tui_glyph_mode glyphs;
+    int test_crash;          /* TEST_CRASH_*: BYOC_TEST_CRASH, read when curses starts */
     struct sigaction old[65];
 } T = {.pipe = {-1, -1}, .saved_stderr = -1, .parked = -1};
 
 static const int forwarded[] = {SIGWINCH, SIGTERM, SIGINT, SIGHUP};
 static const int crashes[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
+
+/* Test-only: BYOC_TEST_CRASH=segv|abort arms a real crash of the UI thread, set off
+ * by SIGUSR1 once curses runs (the terminal e2e tests prove with it that a crash gives
+ * the terminal back). Without the variable SIGUSR1 keeps its default action. */
+enum { TEST_CRASH_NONE, TEST_CRASH_SEGV, TEST_CRASH_ABORT };
+#define TEST_CRASH_SIGNAL SIGUSR1
 
 static bool usable_cap(const char *s)
 {
@@ -74,7 +81,17 @@ tui_glyph_mode tui_tty_glyphs(void)
     return T.glyphs;
 }
 
-/* Async-signal-safe: put the tty back the way we found it. */
+static void write_str(int fd, const char *s)   /* async-signal-safe */
+{
+    size_t n = 0;
+    while (s[n])
+        n++;
+    (void)!write(fd, s, n);
+}
+
+/* Async-signal-safe: put the tty back the way we found it, stderr included, and
+ * show the end of what was written to stderr meanwhile (log lines are redacted
+ * when written). */
 static void emergency_restore(void)
 {
     if (!T.active)
@@ -83,16 +100,55 @@ static void emergency_restore(void)
         (void)!write(T.out_fd, T.reset, T.reset_len);
     if (T.have_saved)
         tcsetattr(T.in_fd, TCSANOW, &T.saved);
-    if (T.saved_stderr >= 0)
+    if (T.saved_stderr >= 0) {
         dup2(T.saved_stderr, STDERR_FILENO);
+        off_t size = T.parked >= 0 ? lseek(T.parked, 0, SEEK_END) : -1;
+        if (size > 0 && lseek(T.parked, size > 4096 ? size - 4096 : 0, SEEK_SET) >= 0) {
+            char buf[1024];
+            ssize_t n;
+            while ((n = read(T.parked, buf, sizeof buf)) > 0)
+                (void)!write(STDERR_FILENO, buf, (size_t)n);
+        }
+    }
+}
+
+static const char *crash_name(int sig)
+{
+    switch (sig) {
+    case SIGSEGV: return "SIGSEGV";
+    case SIGBUS: return "SIGBUS";
+    case SIGFPE: return "SIGFPE";
+    case SIGILL: return "SIGILL";
+    case SIGABRT: return "SIGABRT";
+    default: return "a signal";
+    }
 }
 
 static void on_crash(int sig)
 {
+    bool was_active = T.active;
     emergency_restore();
     T.active = false;
+    if (was_active) {                    /* the signal name only: nothing from memory that may hold secrets */
+        write_str(STDERR_FILENO, "\r\nbyoc: crashed (");
+        write_str(STDERR_FILENO, crash_name(sig));
+        write_str(STDERR_FILENO, "); the terminal has been restored. Please report what led to it.\n");
+    }
     sigaction(sig, &T.old[sig], NULL);   /* the default action (or a sanitizer's report) */
     raise(sig);
+}
+
+/* The test-only crash (see TEST_CRASH_SIGNAL): a real fault of the UI thread. */
+static void test_crash_now(void)
+{
+    if (T.test_crash == TEST_CRASH_ABORT)
+        abort();
+    /* A store into a page mapped with no access: a real SIGSEGV, and not a null
+     * pointer, which the compiler may turn into a trap and UBSan reports and exits on. */
+    volatile char *page = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (page == MAP_FAILED)
+        abort();
+    page[0] = 1;
 }
 
 static void on_forwarded(int sig)
@@ -173,6 +229,8 @@ static void install_handlers(void)
     sa.sa_flags = SA_RESTART;
     for (size_t i = 0; i < sizeof forwarded / sizeof forwarded[0]; i++)
         sigaction(forwarded[i], &sa, &T.old[forwarded[i]]);
+    if (T.test_crash)
+        sigaction(TEST_CRASH_SIGNAL, &sa, &T.old[TEST_CRASH_SIGNAL]);
     sa.sa_handler = on_crash;
     sa.sa_flags = SA_NODEFER | SA_RESETHAND;
     for (size_t i = 0; i < sizeof crashes / sizeof crashes[0]; i++)
@@ -183,6 +241,8 @@ static void restore_handlers(void)
 {
     for (size_t i = 0; i < sizeof forwarded / sizeof forwarded[0]; i++)
         sigaction(forwarded[i], &T.old[forwarded[i]], NULL);
+    if (T.test_crash)
+        sigaction(TEST_CRASH_SIGNAL, &T.old[TEST_CRASH_SIGNAL], NULL);
     for (size_t i = 0; i < sizeof crashes / sizeof crashes[0]; i++)
         sigaction(crashes[i], &T.old[crashes[i]], NULL);
 }
@@ -234,6 +294,10 @@ int tui_tty_start(bool colour, char *msg, size_t size)
         snprintf(msg, size, "pipe: %s", strerror(errno));
         return -1;
     }
+    const char *crash = getenv("BYOC_TEST_CRASH");
+    T.test_crash = !crash ? TEST_CRASH_NONE
+                 : strcmp(crash, "segv") == 0 ? TEST_CRASH_SEGV
+                 : strcmp(crash, "abort") == 0 ? TEST_CRASH_ABORT : TEST_CRASH_NONE;
     /* ours first: curses leaves a signal alone when a handler is already set */
     install_handlers();
     if (!T.atexit_set) {
@@ -344,6 +408,8 @@ tui_signals tui_tty_signals(void)
         for (ssize_t i = 0; i < n; i++) {
             if (buf[i] == SIGWINCH)
                 s.resize = true;
+            else if (buf[i] == TEST_CRASH_SIGNAL && T.test_crash && T.active)
+                test_crash_now();
             else if (!s.terminate)
                 s.terminate = buf[i];
         }

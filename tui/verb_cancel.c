@@ -1,13 +1,19 @@
 /* byoc cancel JOB: CancelJob; {"job_arn", "status"} (CANCELLING or CANCELLED).
+ * A local job (local:job/<name>) is cancelled through its record
+ * (localjobs.h): the byoc process running it stops and removes its container,
+ * or, when that process is gone, the container is stopped and removed here.
  * A job that already ended is an error that says so (exit 1). */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <jansson.h>
 
 #include "aws/client.h"
+#include "byoc/localjobs.h"
 #include "byoc/jobref.h"
+#include "core/buf.h"
 #include "verbs.h"
 
 int verb_cancel(const byoc_globals *g, int argc, char **argv, byoc_err *err)
@@ -19,13 +25,20 @@ int verb_cancel(const byoc_globals *g, int argc, char **argv, byoc_err *err)
         return byoc_cli_usage(err, "cancel", "unknown flag '%s' (see byoc cancel --help)", argv[optind - 1]);
     if (argc - optind != 1)
         return byoc_cli_usage(err, "cancel", "takes one JOB (a job ARN or name)");
-    byoc_aws_client *client;
-    char *arn;
-    if (byoc_jobref_open(g->profile, g->region, argv[optind], NULL, &client, &arn, err) != 0)
-        return byoc_err_exit_code(err->kind);
+    const char *ref = argv[optind];
     char status[32];
-    int rc = byoc_job_cancel(client, NULL, arn, status, err);
-    byoc_aws_client_free(client);
+    char *arn;
+    int rc;
+    if (strncmp(ref, BYOC_LOCAL_ARN_PREFIX, strlen(BYOC_LOCAL_ARN_PREFIX)) == 0) {
+        arn = byoc_xstrdup(ref);
+        rc = byoc_local_job_cancel_ref(NULL, ref, status, err);
+    } else {
+        byoc_aws_client *client;
+        if (byoc_jobref_open(g->profile, g->region, ref, NULL, &client, &arn, err) != 0)
+            return byoc_err_exit_code(err->kind);
+        rc = byoc_job_cancel(client, NULL, arn, status, err);
+        byoc_aws_client_free(client);
+    }
     if (rc == 0) {
         if (g->json) {
             json_t *doc = json_object();

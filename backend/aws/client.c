@@ -191,7 +191,7 @@ int byoc_aws_rest_json_call(byoc_aws_client *c, byoc_task *t, byoc_aws_service s
 }
 
 int byoc_aws_query_call(byoc_aws_client *c, byoc_task *t, byoc_aws_service s, const char *action,
-                        const char *version, const char *const *params, xmlDoc **out, byoc_err *err)
+                        const char *version, const char *const *params, byoc_aws_xml **out, byoc_err *err)
 {
     byoc_aws_session sess;
     if (out)

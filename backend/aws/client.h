@@ -17,12 +17,12 @@
 #define BYOC_AWS_CLIENT_H
 
 #include <jansson.h>
-#include <libxml/tree.h>
 
 #include "aws/config.h"
 #include "aws/credentials.h"
 #include "aws/endpoints.h"
 #include "aws/request.h"
+#include "aws/xml.h"
 #include "core/err.h"
 #include "core/task.h"
 
@@ -83,10 +83,10 @@ int byoc_aws_rest_json_call(byoc_aws_client *c, byoc_task *t, byoc_aws_service s
 
 /* Query protocol: POST / with Action, Version and params (key, value, ...,
  * NULL; list members as "Tags.member.1.Key"). *out (may be NULL) gets the
- * reply document: read it with byoc_aws_xml_text(xmlDocGetRootElement(doc),
- * "GetCallerIdentityResult/Account"); xmlFreeDoc it. */
+ * reply document: read it with byoc_aws_xml_text(byoc_aws_xml_root(doc),
+ * "GetCallerIdentityResult/Account"); byoc_aws_xml_free it. */
 int byoc_aws_query_call(byoc_aws_client *c, byoc_task *t, byoc_aws_service s, const char *action,
-                        const char *version, const char *const *params, xmlDoc **out, byoc_err *err);
+                        const char *version, const char *const *params, byoc_aws_xml **out, byoc_err *err);
 
 /* Encode one path label (a whole ARN: ':' -> %3A, '/' -> %2F); malloc'd. */
 char *byoc_aws_path_label(const char *s);

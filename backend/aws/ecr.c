@@ -10,6 +10,7 @@
 #include <openssl/evp.h>
 
 #include "core/buf.h"
+#include "core/jsonnum.h"
 #include "core/log.h"
 
 #define MAX_POLICY_CHARS 10240
@@ -302,6 +303,7 @@ static void image_free(byoc_ecr_image *im)
     free(im->tags);
     free(im->manifest_media_type);
     free(im->scan_status);
+    free(im->scan_findings);
 }
 
 void byoc_ecr_image_list_free(byoc_ecr_image_list *l)
@@ -326,6 +328,33 @@ void byoc_ecr_image_id_list_free(byoc_ecr_image_id_list *l)
     }
 }
 
+/* Severities ECR may add later come after the known ones. */
+char *byoc_ecr_findings_summary(const json_t *summary)
+{
+    const json_t *counts = json_object_get(summary, "findingSeverityCounts");
+    if (!json_is_object(counts))
+        return NULL;
+    static const char *const order[] = {"CRITICAL", "HIGH", "MEDIUM", "LOW", "INFORMATIONAL", "UNDEFINED"};
+    const size_t n_order = sizeof order / sizeof *order;
+    byoc_buf b = BYOC_BUF_INIT;
+    for (size_t i = 0; i <= n_order; i++) {
+        const char *key;
+        const json_t *v;
+        json_object_foreach((json_t *)counts, key, v)
+        {
+            bool known = false;
+            for (size_t k = 0; k < n_order; k++)
+                known = known || strcmp(key, order[k]) == 0;
+            bool now = i < n_order ? strcmp(key, order[i]) == 0 : !known;
+            if (now && json_is_integer(v) && json_integer_value(v) > 0)
+                byoc_buf_printf(&b, "%s%lld %s", b.len ? ", " : "", (long long)json_integer_value(v), key);
+        }
+    }
+    if (!b.len)
+        byoc_buf_printf(&b, "none");
+    return byoc_buf_steal(&b);
+}
+
 static void image_from_json(const json_t *j, byoc_ecr_image *im)
 {
     memset(im, 0, sizeof *im);
@@ -336,10 +365,11 @@ static void image_from_json(const json_t *j, byoc_ecr_image *im)
     const json_t *v;
     json_array_foreach(tags, k, v) if (json_is_string(v)) im->tags[im->n_tags++] = byoc_xstrdup(json_string_value(v));
     const json_t *size = json_object_get(j, "imageSizeInBytes");
-    im->size = json_is_number(size) ? (int64_t)json_number_value(size) : -1;
+    im->size = byoc_json_int64_or(size, -1);
     im->pushed_at = jtime(j, "imagePushedAt");
     im->manifest_media_type = jstr(j, "imageManifestMediaType");
     im->scan_status = jstr(json_object_get(j, "imageScanStatus"), "status");
+    im->scan_findings = byoc_ecr_findings_summary(json_object_get(j, "imageScanFindingsSummary"));
 }
 
 /* The Docker tag grammar: [A-Za-z0-9_][A-Za-z0-9_.-]{0,127}. */

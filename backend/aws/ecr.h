@@ -104,7 +104,14 @@ typedef struct byoc_ecr_image {
     double pushed_at;         /* epoch seconds, 0 if absent */
     char *manifest_media_type;
     char *scan_status;        /* imageScanStatus.status, or NULL */
+    char *scan_findings;      /* imageScanFindingsSummary's counts, most severe first
+                               * ("1 CRITICAL, 3 HIGH"; "none" when it found nothing), or NULL */
 } byoc_ecr_image;
+
+/* An imageScanFindingsSummary's findingSeverityCounts as text, most severe
+ * first ("1 CRITICAL, 3 HIGH"; "none" when every count is 0); NULL when it
+ * has no counts. malloc'd. */
+char *byoc_ecr_findings_summary(const json_t *summary);
 
 typedef enum {
     BYOC_ECR_TAG_STATUS_ANY,

@@ -46,11 +46,11 @@ static void parse_json_error(const char *body, size_t len, parsed_error *pe)
 
 static void parse_xml_error(const char *body, size_t len, parsed_error *pe)
 {
-    xmlDoc *doc = byoc_aws_xml_parse(body, len);
+    byoc_aws_xml *doc = byoc_aws_xml_parse(body, len);
     if (!doc)
         return;
-    xmlNode *root = xmlDocGetRootElement(doc);
-    xmlNode *error = root && strcmp((const char *)root->name, "Error") == 0 ? root : byoc_aws_xml_find(root, "Error");
+    byoc_aws_xml *root = byoc_aws_xml_root(doc);
+    byoc_aws_xml *error = root && strcmp(root->name, "Error") == 0 ? root : byoc_aws_xml_find(root, "Error");
     if (error) {
         char *code = byoc_aws_xml_text(error, "Code");
         char *msg = byoc_aws_xml_text(error, "Message");
@@ -61,16 +61,16 @@ static void parse_xml_error(const char *body, size_t len, parsed_error *pe)
         free(msg);
     }
     if (!pe->request_id[0]) {
-        xmlNode *rid = byoc_aws_xml_find(root, "RequestId");
+        byoc_aws_xml *rid = byoc_aws_xml_find(root, "RequestId");
         if (!rid)
             rid = byoc_aws_xml_find(root, "RequestID");
         if (rid) {
-            xmlChar *t = xmlNodeGetContent(rid);
-            copy_str(pe->request_id, sizeof pe->request_id, (const char *)t);
-            xmlFree(t);
+            char *t = byoc_aws_xml_content(rid);
+            copy_str(pe->request_id, sizeof pe->request_id, t);
+            free(t);
         }
     }
-    xmlFreeDoc(doc);
+    byoc_aws_xml_free(doc);
 }
 
 static const char *skip_ws(const char *s, const char *end)

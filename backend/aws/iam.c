@@ -36,13 +36,13 @@ static int list_page(byoc_aws_client *c, byoc_task *t, const char *path_prefix, 
         params[k++] = marker;
     }
     params[k] = NULL;
-    xmlDoc *doc = NULL;
+    byoc_aws_xml *doc = NULL;
     if (byoc_aws_query_call(c, t, BYOC_AWS_IAM, "ListRoles", IAM_VERSION, params, &doc, err) != 0)
         return -1;
-    xmlNode *result = byoc_aws_xml_child(xmlDocGetRootElement(doc), "ListRolesResult");
-    xmlNode *roles = byoc_aws_xml_child(result, "Roles");
-    for (xmlNode *m = roles ? roles->children : NULL; m && !*stopped; m = m->next) {
-        if (m->type != XML_ELEMENT_NODE || strcmp((const char *)m->name, "member") != 0)
+    byoc_aws_xml *result = byoc_aws_xml_child(byoc_aws_xml_root(doc), "ListRolesResult");
+    byoc_aws_xml *roles = byoc_aws_xml_child(result, "Roles");
+    for (byoc_aws_xml *m = roles ? roles->children : NULL; m && !*stopped; m = m->next) {
+        if (strcmp(m->name, "member") != 0)
             continue;
         byoc_iam_role r = {byoc_aws_xml_text(m, "RoleName"), byoc_aws_xml_text(m, "Arn"), byoc_aws_xml_text(m, "Path")};
         if (r.name && r.arn)
@@ -55,7 +55,7 @@ static int list_page(byoc_aws_client *c, byoc_task *t, const char *path_prefix, 
     if (!*stopped && truncated && strcmp(truncated, "true") == 0)
         *next = byoc_aws_xml_text(result, "Marker");
     free(truncated);
-    xmlFreeDoc(doc);
+    byoc_aws_xml_free(doc);
     return 0;
 }
 

@@ -50,7 +50,7 @@ static void member_list(params *p, const char *name, const char *const *items, s
     }
 }
 
-static bool truncated(const xmlNode *result, char **marker)
+static bool truncated(const byoc_aws_xml *result, char **marker)
 {
     char *t = byoc_aws_xml_text(result, "IsTruncated");
     bool more = t && strcmp(t, "true") == 0;
@@ -91,21 +91,21 @@ int byoc_iam_simulate_principal_policy(byoc_aws_client *c, byoc_task *t, const c
             param(&p, "Marker", marker);
         free(marker);
         marker = NULL;
-        xmlDoc *doc = NULL;
+        byoc_aws_xml *doc = NULL;
         rc = byoc_aws_query_do(&sess.ctx, "SimulatePrincipalPolicy", IAM_VERSION, (const char *const *)p.v, &doc,
                                err);
         params_free(&p);
         if (rc != 0)
             break;
-        xmlNode *result = byoc_aws_xml_child(xmlDocGetRootElement(doc), "SimulatePrincipalPolicyResult");
-        xmlNode *list = byoc_aws_xml_child(result, "EvaluationResults");
+        byoc_aws_xml *result = byoc_aws_xml_child(byoc_aws_xml_root(doc), "SimulatePrincipalPolicyResult");
+        byoc_aws_xml *list = byoc_aws_xml_child(result, "EvaluationResults");
         if (!result) {
-            xmlFreeDoc(doc);
+            byoc_aws_xml_free(doc);
             rc = byoc_err_set(err, BYOC_E_FAILED, "iam", "SimulatePrincipalPolicy: the reply has no result");
             break;
         }
-        for (xmlNode *m = list ? list->children : NULL; m; m = m->next) {
-            if (m->type != XML_ELEMENT_NODE || strcmp((const char *)m->name, "member") != 0)
+        for (byoc_aws_xml *m = list ? list->children : NULL; m; m = m->next) {
+            if (strcmp(m->name, "member") != 0)
                 continue;
             items = byoc_xrealloc(items, (len + 1) * sizeof *items);
             items[len++] = (byoc_iam_eval){byoc_aws_xml_text(m, "EvalActionName"),
@@ -113,7 +113,7 @@ int byoc_iam_simulate_principal_policy(byoc_aws_client *c, byoc_task *t, const c
                                            byoc_aws_xml_text(m, "EvalDecision")};
         }
         truncated(result, &marker);
-        xmlFreeDoc(doc);
+        byoc_aws_xml_free(doc);
     } while (marker);
     free(marker);
     byoc_aws_session_close(&sess);
@@ -141,7 +141,7 @@ int byoc_iam_list_attached_role_policies(byoc_aws_client *c, byoc_task *t, const
             param(&p, "Marker", marker);
         free(marker);
         marker = NULL;
-        xmlDoc *doc = NULL;
+        byoc_aws_xml *doc = NULL;
         int rc = byoc_aws_query_call(c, t, BYOC_AWS_IAM, "ListAttachedRolePolicies", IAM_VERSION,
                                      (const char *const *)p.v, &doc, err);
         params_free(&p);
@@ -151,10 +151,10 @@ int byoc_iam_list_attached_role_policies(byoc_aws_client *c, byoc_task *t, const
             free(v);
             return -1;
         }
-        xmlNode *result = byoc_aws_xml_child(xmlDocGetRootElement(doc), "ListAttachedRolePoliciesResult");
-        xmlNode *list = byoc_aws_xml_child(result, "AttachedPolicies");
-        for (xmlNode *m = list ? list->children : NULL; m; m = m->next) {
-            if (m->type != XML_ELEMENT_NODE || strcmp((const char *)m->name, "member") != 0)
+        byoc_aws_xml *result = byoc_aws_xml_child(byoc_aws_xml_root(doc), "ListAttachedRolePoliciesResult");
+        byoc_aws_xml *list = byoc_aws_xml_child(result, "AttachedPolicies");
+        for (byoc_aws_xml *m = list ? list->children : NULL; m; m = m->next) {
+            if (strcmp(m->name, "member") != 0)
                 continue;
             char *arn = byoc_aws_xml_text(m, "PolicyArn");
             if (!arn)
@@ -164,7 +164,7 @@ int byoc_iam_list_attached_role_policies(byoc_aws_client *c, byoc_task *t, const
             v[len] = NULL;
         }
         truncated(result, &marker);
-        xmlFreeDoc(doc);
+        byoc_aws_xml_free(doc);
     } while (marker);
     *arns = v;
     *n = len;

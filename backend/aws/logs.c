@@ -5,17 +5,13 @@
 #include <strings.h>
 
 #include "core/buf.h"
+#include "core/jsonnum.h"
 
 #define TARGET_PREFIX "Logs_20140328."
 
 static int64_t int_member(const json_t *o, const char *key)
 {
-    const json_t *v = json_object_get(o, key);
-    if (json_is_integer(v))
-        return (int64_t)json_integer_value(v);
-    if (json_is_real(v))
-        return (int64_t)json_real_value(v);
-    return 0;
+    return byoc_json_int64_or(json_object_get(o, key), 0);
 }
 
 static char *str_member(const json_t *o, const char *key)

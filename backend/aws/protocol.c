@@ -75,7 +75,7 @@ int byoc_aws_rest_json_do(const byoc_aws_ctx *ctx, const char *operation, const 
 }
 
 int byoc_aws_query_do(const byoc_aws_ctx *ctx, const char *action, const char *version,
-                      const char *const *params, xmlDoc **out, byoc_err *err)
+                      const char *const *params, byoc_aws_xml **out, byoc_err *err)
 {
     if (out)
         *out = NULL;

@@ -156,11 +156,11 @@ static bool s3_error_in_200(const byoc_aws_call *call, const char *method, const
     if (call->protocol != BYOC_AWS_REST_XML || call->sink || !body->len || strcmp(method, "GET") == 0 ||
         strcmp(method, "HEAD") == 0)
         return false;
-    xmlDoc *doc = byoc_aws_xml_parse(body->data, body->len);
-    xmlNode *root = doc ? xmlDocGetRootElement(doc) : NULL;
-    bool is_error = root && strcmp((const char *)root->name, "Error") == 0;
+    byoc_aws_xml *doc = byoc_aws_xml_parse(body->data, body->len);
+    byoc_aws_xml *root = doc ? byoc_aws_xml_root(doc) : NULL;
+    bool is_error = root && strcmp(root->name, "Error") == 0;
     if (doc)
-        xmlFreeDoc(doc);
+        byoc_aws_xml_free(doc);
     return is_error;
 }
 

@@ -23,13 +23,13 @@
 #define BYOC_AWS_REQUEST_H
 
 #include <jansson.h>
-#include <libxml/tree.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <time.h>
 
 #include "aws/endpoints.h"
 #include "aws/sigv4.h"
+#include "aws/xml.h"
 #include "core/err.h"
 #include "core/task.h"
 #include "net/http.h"
@@ -117,7 +117,7 @@ int byoc_aws_json_do(const byoc_aws_ctx *ctx, const char *target, json_t *body, 
 int byoc_aws_rest_json_do(const byoc_aws_ctx *ctx, const char *operation, const char *method, const char *path,
                           const char *query, json_t *body, json_t **out, long *status, byoc_err *err);
 int byoc_aws_query_do(const byoc_aws_ctx *ctx, const char *action, const char *version,
-                      const char *const *params, xmlDoc **out, byoc_err *err);
+                      const char *const *params, byoc_aws_xml **out, byoc_err *err);
 
 /* Fill err from a failed exchange (status >= 300, or an S3 200 <Error>):
  * parses code, message and request id as described above. Exposed for tests
@@ -137,15 +137,7 @@ void byoc_aws_clean_error_code(char *code);
 
 /* ---- helpers for replies ------------------------------------------------------ */
 
-/* Parse XML (no network, no entity expansion). NULL if not well-formed. Free with xmlFreeDoc. */
-xmlDoc *byoc_aws_xml_parse(const char *body, size_t len);
-/* The first element named name at or below n and its siblings, depth first, or NULL. */
-xmlNode *byoc_aws_xml_find(xmlNode *n, const char *name);
-/* The first child element of n named name (namespaces ignored), or NULL. */
-xmlNode *byoc_aws_xml_child(const xmlNode *n, const char *name);
-/* Text of the element at a '/'-separated path below n ("GetCallerIdentityResult/Account");
- * malloc'd, or NULL when absent. */
-char *byoc_aws_xml_text(const xmlNode *n, const char *path);
+/* XML replies: aws/xml.h (byoc_aws_xml_parse, byoc_aws_xml_text, ...). */
 
 /* Append "key=value" form-encoded (RFC 3986, as the query protocol wants),
  * with '&' before it when b is not empty. */

@@ -261,10 +261,10 @@ int byoc_s3_multipart_create(byoc_aws_client *c, byoc_task *t, const char *bucke
                 .content_type = content_type};
     int rc = s3_do(c, t, &r, &resp, err);
     if (rc == 0) {
-        xmlDoc *doc = byoc_aws_xml_parse(resp.body.data, resp.body.len);
-        char *id = doc ? byoc_aws_xml_text(xmlDocGetRootElement(doc), "UploadId") : NULL;
+        byoc_aws_xml *doc = byoc_aws_xml_parse(resp.body.data, resp.body.len);
+        char *id = doc ? byoc_aws_xml_text(byoc_aws_xml_root(doc), "UploadId") : NULL;
         if (doc)
-            xmlFreeDoc(doc);
+            byoc_aws_xml_free(doc);
         if (!id || !*id) {
             free(id);
             rc = byoc_err_set(err, BYOC_E_FAILED, "s3", "CreateMultipartUpload: the reply has no UploadId");
@@ -568,17 +568,17 @@ int byoc_s3_list_objects(byoc_aws_client *c, byoc_task *t, const char *bucket, c
             byoc_aws_response_free(&resp);
             break;
         }
-        xmlDoc *doc = byoc_aws_xml_parse(resp.body.data, resp.body.len);
+        byoc_aws_xml *doc = byoc_aws_xml_parse(resp.body.data, resp.body.len);
         byoc_aws_response_free(&resp);
-        xmlNode *root = doc ? xmlDocGetRootElement(doc) : NULL;
+        byoc_aws_xml *root = doc ? byoc_aws_xml_root(doc) : NULL;
         if (!root) {
             if (doc)
-                xmlFreeDoc(doc);
+                byoc_aws_xml_free(doc);
             rc = byoc_err_set(err, BYOC_E_FAILED, "s3", "ListObjectsV2: the reply is not XML");
             break;
         }
-        for (xmlNode *e = root->children; e; e = e->next) {
-            if (e->type != XML_ELEMENT_NODE || strcmp((const char *)e->name, "Contents") != 0)
+        for (byoc_aws_xml *e = root->children; e; e = e->next) {
+            if (strcmp(e->name, "Contents") != 0)
                 continue;
             if (max_keys && *n >= max_keys)
                 break;
@@ -600,7 +600,7 @@ int byoc_s3_list_objects(byoc_aws_client *c, byoc_task *t, const char *bucket, c
         if (truncated && strcmp(truncated, "true") == 0 && (!max_keys || *n < max_keys))
             token = byoc_aws_xml_text(root, "NextContinuationToken");
         free(truncated);
-        xmlFreeDoc(doc);
+        byoc_aws_xml_free(doc);
     } while (token && *token);
     free(token);
     if (rc != 0) {

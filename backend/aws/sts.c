@@ -10,7 +10,7 @@
 
 #define STS_VERSION "2011-06-15"
 
-static void copy_text(const xmlNode *n, const char *path, char *dst, size_t size)
+static void copy_text(const byoc_aws_xml *n, const char *path, char *dst, size_t size)
 {
     char *t = byoc_aws_xml_text(n, path);
     snprintf(dst, size, "%s", t ? t : "");
@@ -20,14 +20,14 @@ static void copy_text(const xmlNode *n, const char *path, char *dst, size_t size
 int byoc_sts_get_caller_identity_ctx(const byoc_aws_ctx *ctx, byoc_sts_identity *out, byoc_err *err)
 {
     memset(out, 0, sizeof *out);
-    xmlDoc *doc;
+    byoc_aws_xml *doc;
     if (byoc_aws_query_do(ctx, "GetCallerIdentity", STS_VERSION, NULL, &doc, err) != 0)
         return -1;
-    xmlNode *result = byoc_aws_xml_child(xmlDocGetRootElement(doc), "GetCallerIdentityResult");
+    byoc_aws_xml *result = byoc_aws_xml_child(byoc_aws_xml_root(doc), "GetCallerIdentityResult");
     copy_text(result, "Account", out->account, sizeof out->account);
     copy_text(result, "Arn", out->arn, sizeof out->arn);
     copy_text(result, "UserId", out->user_id, sizeof out->user_id);
-    xmlFreeDoc(doc);
+    byoc_aws_xml_free(doc);
     if (!out->account[0] || !out->arn[0])
         return byoc_err_set(err, BYOC_E_FAILED, "sts", "GetCallerIdentity: the reply has no Account or Arn");
     return 0;
@@ -45,12 +45,12 @@ int byoc_sts_get_caller_identity(byoc_aws_client *c, byoc_task *t, byoc_sts_iden
 }
 
 /* <...Result><Credentials>...</Credentials><AssumedRoleUser><Arn/></AssumedRoleUser> */
-static int read_credentials(const char *action, xmlDoc *doc, byoc_aws_creds *out, char *assumed_arn, byoc_err *err)
+static int read_credentials(const char *action, byoc_aws_xml *doc, byoc_aws_creds *out, char *assumed_arn, byoc_err *err)
 {
     char result_name[96];
     snprintf(result_name, sizeof result_name, "%sResult", action);
-    xmlNode *result = byoc_aws_xml_child(xmlDocGetRootElement(doc), result_name);
-    xmlNode *cr = byoc_aws_xml_child(result, "Credentials");
+    byoc_aws_xml *result = byoc_aws_xml_child(byoc_aws_xml_root(doc), result_name);
+    byoc_aws_xml *cr = byoc_aws_xml_child(result, "Credentials");
     char *akid = byoc_aws_xml_text(cr, "AccessKeyId");
     char *secret = byoc_aws_xml_text(cr, "SecretAccessKey");
     char *token = byoc_aws_xml_text(cr, "SessionToken");
@@ -112,11 +112,11 @@ static int assume(const byoc_aws_ctx *ctx, const char *action, const byoc_sts_as
         params[n++] = p->web_identity_token;
     }
     params[n] = NULL;
-    xmlDoc *doc;
+    byoc_aws_xml *doc;
     if (byoc_aws_query_do(ctx, action, STS_VERSION, params, &doc, err) != 0)
         return -1;
     int rc = read_credentials(action, doc, out, assumed_arn, err);
-    xmlFreeDoc(doc);
+    byoc_aws_xml_free(doc);
     return rc;
 }
 

@@ -1,67 +1,14 @@
-/* Reading and writing the AWS wire formats: XML replies (libxml2, no network,
- * no entity expansion), form bodies and ISO 8601 times (request.h). */
+/* Reading and writing the AWS wire formats: form bodies and ISO 8601 times (request.h);
+ * XML replies are aws/xml.c. */
 #include "aws/request.h"
 
 #include <ctype.h>
-#include <libxml/parser.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "core/buf.h"
-
-static pthread_once_t xml_once = PTHREAD_ONCE_INIT;
-static void xml_init(void) { xmlInitParser(); }
-
-xmlDoc *byoc_aws_xml_parse(const char *body, size_t len)
-{
-    if (!body || !len || len > (size_t)0x7fffffff)
-        return NULL;
-    pthread_once(&xml_once, xml_init);
-    return xmlReadMemory(body, (int)len, NULL, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
-}
-
-xmlNode *byoc_aws_xml_child(const xmlNode *n, const char *name)
-{
-    if (!n)
-        return NULL;
-    for (xmlNode *c = n->children; c; c = c->next)
-        if (c->type == XML_ELEMENT_NODE && strcmp((const char *)c->name, name) == 0)
-            return c;
-    return NULL;
-}
-
-char *byoc_aws_xml_text(const xmlNode *n, const char *path)
-{
-    const xmlNode *cur = n;
-    char *copy = byoc_xstrdup(path);
-    char *save = NULL;
-    for (char *part = strtok_r(copy, "/", &save); part && cur; part = strtok_r(NULL, "/", &save))
-        cur = byoc_aws_xml_child(cur, part);
-    free(copy);
-    if (!cur)
-        return NULL;
-    xmlChar *t = xmlNodeGetContent(cur);
-    char *out = byoc_xstrdup(t ? (const char *)t : "");
-    xmlFree(t);
-    return out;
-}
-
-xmlNode *byoc_aws_xml_find(xmlNode *n, const char *name)
-{
-    for (xmlNode *c = n; c; c = c->next) {
-        if (c->type != XML_ELEMENT_NODE)
-            continue;
-        if (strcmp((const char *)c->name, name) == 0)
-            return c;
-        xmlNode *d = byoc_aws_xml_find(c->children, name);
-        if (d)
-            return d;
-    }
-    return NULL;
-}
 
 void byoc_aws_form_add(byoc_buf *b, const char *key, const char *value)
 {

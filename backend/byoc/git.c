@@ -7,17 +7,18 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <git2.h>
 #include <jansson.h>
 
 #include "byoc/files.h"
 #include "byoc/requirements.h"
 #include "core/buf.h"
+#include "core/libgit2_api.h"
 #include "core/log.h"
 
 static int git_fail(byoc_err *err, const char *what, const char *doing)
 {
-    const git_error *e = git_error_last();
+    const byoc_git_api *gt = byoc_git_api_get(NULL); /* loaded by the public entry point */
+    const git_error *e = gt->git_error_last();
     return byoc_err_set(err, BYOC_E_FAILED, what, "%s: %s", doing, e && e->message ? e->message : "failed");
 }
 
@@ -67,67 +68,70 @@ char *byoc_git_source_url(const char *remote)
 int byoc_git_revision(const char *dir, byoc_git_rev *out, byoc_err *err)
 {
     memset(out, 0, sizeof *out);
-    git_libgit2_init();
+    const byoc_git_api *gt = byoc_git_api_get(err);
+    if (!gt)
+        return -1;
+    gt->git_libgit2_init();
     git_repository *repo = NULL;
-    int rc = git_repository_open_ext(&repo, dir, 0, NULL);
+    int rc = gt->git_repository_open_ext(&repo, dir, 0, NULL);
     if (rc == GIT_ENOTFOUND) {
-        git_libgit2_shutdown();
+        gt->git_libgit2_shutdown();
         return 0;
     }
     if (rc < 0) {
         git_fail(err, "git", "cannot open the repository");
-        git_libgit2_shutdown();
+        gt->git_libgit2_shutdown();
         return -1;
     }
     out->is_repo = true;
-    const char *wd = git_repository_workdir(repo);
-    out->workdir = byoc_xstrdup(wd ? wd : git_repository_path(repo));
+    const char *wd = gt->git_repository_workdir(repo);
+    out->workdir = byoc_xstrdup(wd ? wd : gt->git_repository_path(repo));
     git_reference *head = NULL;
-    rc = git_repository_head(&head, repo);
+    rc = gt->git_repository_head(&head, repo);
     if (rc == GIT_EUNBORNBRANCH || rc == GIT_ENOTFOUND) {
         out->unborn = true;
     } else if (rc < 0) {
         git_fail(err, "git", "cannot read HEAD");
-        git_repository_free(repo);
-        git_libgit2_shutdown();
+        gt->git_repository_free(repo);
+        gt->git_libgit2_shutdown();
         return -1;
     } else {
         git_object *obj = NULL;
-        if (git_reference_peel(&obj, head, GIT_OBJECT_COMMIT) == 0) {
-            git_oid_tostr(out->sha, sizeof out->sha, git_object_id(obj));
+        if (gt->git_reference_peel(&obj, head, GIT_OBJECT_COMMIT) == 0) {
+            gt->git_oid_tostr(out->sha, sizeof out->sha, gt->git_object_id(obj));
             git_buf sb = {0};
-            if (git_object_short_id(&sb, obj) == 0)
+            if (gt->git_object_short_id(&sb, obj) == 0)
                 snprintf(out->short_sha, sizeof out->short_sha, "%s", sb.ptr);
             else
                 snprintf(out->short_sha, sizeof out->short_sha, "%.7s", out->sha);
-            git_buf_dispose(&sb);
-            git_object_free(obj);
+            gt->git_buf_dispose(&sb);
+            gt->git_object_free(obj);
         }
-        if (git_reference_is_branch(head))
-            out->branch = byoc_xstrdup(git_reference_shorthand(head));
-        git_reference_free(head);
+        if (gt->git_reference_is_branch(head))
+            out->branch = byoc_xstrdup(gt->git_reference_shorthand(head));
+        gt->git_reference_free(head);
     }
-    if (!git_repository_is_bare(repo)) {
+    if (!gt->git_repository_is_bare(repo)) {
         git_status_options so;
-        git_status_options_init(&so, GIT_STATUS_OPTIONS_VERSION);
+        gt->git_status_options_init(&so, GIT_STATUS_OPTIONS_VERSION);
         so.show = GIT_STATUS_SHOW_INDEX_AND_WORKDIR;
         so.flags = GIT_STATUS_OPT_INCLUDE_UNTRACKED | GIT_STATUS_OPT_EXCLUDE_SUBMODULES;
         git_status_list *st = NULL;
-        if (git_status_list_new(&st, repo, &so) == 0) {
-            out->dirty = git_status_list_entrycount(st) > 0;
-            git_status_list_free(st);
+        if (gt->git_status_list_new(&st, repo, &so) == 0) {
+            out->dirty = gt->git_status_list_entrycount(st) > 0;
+            gt->git_status_list_free(st);
         }
     }
     /* remote.origin.url straight from the config: git_remote_lookup would apply
      * url.*.insteadOf through libgit2 1.5's regex config walk, which leaks */
     git_config *cfg = NULL;
     const char *url = NULL;
-    if (git_repository_config_snapshot(&cfg, repo) == 0 && git_config_get_string(&url, cfg, "remote.origin.url") == 0)
+    if (gt->git_repository_config_snapshot(&cfg, repo) == 0 && gt->git_config_get_string(&url, cfg, "remote.origin.url") == 0)
         out->remote_url = strip_credentials(url);
-    git_config_free(cfg);
-    git_error_clear();
-    git_repository_free(repo);
-    git_libgit2_shutdown();
+    gt->git_config_free(cfg);
+    gt->git_error_clear();
+    gt->git_repository_free(repo);
+    gt->git_libgit2_shutdown();
     return 0;
 }
 
@@ -162,13 +166,14 @@ json_t *byoc_git_labels(const byoc_git_rev *r)
 
 static int make_signature(git_signature **sig, git_repository *repo)
 {
+    const byoc_git_api *gt = byoc_git_api_get(NULL); /* loaded by the public entry point */
     const char *name = getenv("GIT_AUTHOR_NAME"), *email = getenv("GIT_AUTHOR_EMAIL");
     if (name && *name && email && *email)
-        return git_signature_now(sig, name, email);
-    if (git_signature_default(sig, repo) == 0)
+        return gt->git_signature_now(sig, name, email);
+    if (gt->git_signature_default(sig, repo) == 0)
         return 0;
-    git_error_clear();
-    return git_signature_now(sig, "byoc", "byoc@localhost");
+    gt->git_error_clear();
+    return gt->git_signature_now(sig, "byoc", "byoc@localhost");
 }
 
 int byoc_git_init_commit(const char *dir, const char *const *paths, size_t n, const char *message, bool *created,
@@ -178,36 +183,39 @@ int byoc_git_init_commit(const char *dir, const char *const *paths, size_t n, co
         *created = false;
     if (sha_out)
         sha_out[0] = '\0';
-    git_libgit2_init();
+    const byoc_git_api *gt = byoc_git_api_get(err);
+    if (!gt)
+        return -1;
+    gt->git_libgit2_init();
     git_repository *repo = NULL;
     int rc = -1;
-    if (git_repository_open_ext(&repo, dir, 0, NULL) == 0) { /* already inside a work tree */
-        git_repository_free(repo);
-        git_libgit2_shutdown();
+    if (gt->git_repository_open_ext(&repo, dir, 0, NULL) == 0) { /* already inside a work tree */
+        gt->git_repository_free(repo);
+        gt->git_libgit2_shutdown();
         return 0;
     }
-    git_error_clear();
+    gt->git_error_clear();
     git_index *index = NULL;
     git_tree *tree = NULL;
     git_signature *sig = NULL;
     git_oid tree_id, commit_id;
-    if (git_repository_init(&repo, dir, 0) < 0) {
+    if (gt->git_repository_init(&repo, dir, 0) < 0) {
         git_fail(err, dir, "cannot create a git repository");
         goto out;
     }
     if (created)
         *created = true;
-    if (git_repository_index(&index, repo) < 0) {
+    if (gt->git_repository_index(&index, repo) < 0) {
         git_fail(err, dir, "cannot open the index");
         goto out;
     }
     for (size_t i = 0; i < n; i++)
-        if (git_index_add_bypath(index, paths[i]) < 0) {
+        if (gt->git_index_add_bypath(index, paths[i]) < 0) {
             git_fail(err, paths[i], "cannot add to the index");
             goto out;
         }
-    if (git_index_write(index) < 0 || git_index_write_tree(&tree_id, index) < 0 ||
-        git_tree_lookup(&tree, repo, &tree_id) < 0) {
+    if (gt->git_index_write(index) < 0 || gt->git_index_write_tree(&tree_id, index) < 0 ||
+        gt->git_tree_lookup(&tree, repo, &tree_id) < 0) {
         git_fail(err, dir, "cannot write the tree");
         goto out;
     }
@@ -215,19 +223,19 @@ int byoc_git_init_commit(const char *dir, const char *const *paths, size_t n, co
         git_fail(err, dir, "cannot make an author signature");
         goto out;
     }
-    if (git_commit_create_v(&commit_id, repo, "HEAD", sig, sig, NULL, message, tree, 0) < 0) {
+    if (gt->git_commit_create_v(&commit_id, repo, "HEAD", sig, sig, NULL, message, tree, 0) < 0) {
         git_fail(err, dir, "cannot commit");
         goto out;
     }
     if (sha_out)
-        git_oid_tostr(sha_out, 41, &commit_id);
+        gt->git_oid_tostr(sha_out, 41, &commit_id);
     rc = 0;
 out:
-    git_signature_free(sig);
-    git_tree_free(tree);
-    git_index_free(index);
-    git_repository_free(repo);
-    git_libgit2_shutdown();
+    gt->git_signature_free(sig);
+    gt->git_tree_free(tree);
+    gt->git_index_free(index);
+    gt->git_repository_free(repo);
+    gt->git_libgit2_shutdown();
     return rc;
 }
 
@@ -325,6 +333,7 @@ typedef struct {
 static int credentials_cb(git_credential **out, const char *url, const char *user, unsigned int allowed,
                           void *payload)
 {
+    const byoc_git_api *gt = byoc_git_api_get(NULL); /* loaded by the public entry point */
     vendor_state *st = payload;
     const char *name = user && *user ? user : "git";
     if (allowed & GIT_CREDENTIAL_SSH_KEY) {
@@ -338,10 +347,10 @@ static int credentials_cb(git_credential **out, const char *url, const char *use
                      "%s refused the keys in your ssh-agent (ssh-add -l lists them)", url);
             return GIT_EUSER;
         }
-        return git_credential_ssh_key_from_agent(out, name);
+        return gt->git_credential_ssh_key_from_agent(out, name);
     }
     if (allowed & GIT_CREDENTIAL_USERNAME)
-        return git_credential_username_new(out, name);
+        return gt->git_credential_username_new(out, name);
     snprintf(st->auth_problem, sizeof st->auth_problem,
              "%s asks for a password or token; byoc authenticates only with your ssh-agent (use an SSH URL)", url);
     return GIT_EUSER;
@@ -359,13 +368,14 @@ static int progress_cb(const git_indexer_progress *p, void *payload)
  * written; libgit2 1.5 also leaks in that rewriting). */
 static int create_remote(git_remote **out, git_repository *repo, const char *name, const char *url, void *payload)
 {
+    const byoc_git_api *gt = byoc_git_api_get(NULL); /* loaded by the public entry point */
     (void)payload;
     git_remote_create_options o;
-    git_remote_create_options_init(&o, GIT_REMOTE_CREATE_OPTIONS_VERSION);
+    gt->git_remote_create_options_init(&o, GIT_REMOTE_CREATE_OPTIONS_VERSION);
     o.repository = repo;
     o.name = name;
     o.flags = GIT_REMOTE_CREATE_SKIP_INSTEADOF;
-    return git_remote_create_with_opts(out, url, &o);
+    return gt->git_remote_create_with_opts(out, url, &o);
 }
 
 static int rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
@@ -403,50 +413,54 @@ static bool dir_empty_or_missing(const char *path)
 
 static int checkout_ref(git_repository *repo, const char *ref, byoc_err *err)
 {
+    const byoc_git_api *gt = byoc_git_api_get(NULL); /* loaded by the public entry point */
     git_object *obj = NULL;
     char *remote_ref = byoc_xasprintf("origin/%s", ref);
-    int rc = git_revparse_single(&obj, repo, remote_ref);
+    int rc = gt->git_revparse_single(&obj, repo, remote_ref);
     free(remote_ref);
     if (rc < 0) {
-        git_error_clear();
-        rc = git_revparse_single(&obj, repo, ref);
+        gt->git_error_clear();
+        rc = gt->git_revparse_single(&obj, repo, ref);
     }
     if (rc < 0)
         return byoc_err_set(err, BYOC_E_FAILED, ref, "no such branch, tag or commit in the repository");
     git_object *commit = NULL;
-    if (git_object_peel(&commit, obj, GIT_OBJECT_COMMIT) < 0) {
-        git_object_free(obj);
+    if (gt->git_object_peel(&commit, obj, GIT_OBJECT_COMMIT) < 0) {
+        gt->git_object_free(obj);
         return git_fail(err, ref, "not a commit");
     }
     git_checkout_options co;
-    git_checkout_options_init(&co, GIT_CHECKOUT_OPTIONS_VERSION);
+    gt->git_checkout_options_init(&co, GIT_CHECKOUT_OPTIONS_VERSION);
     co.checkout_strategy = GIT_CHECKOUT_FORCE;
-    rc = git_checkout_tree(repo, commit, &co);
+    rc = gt->git_checkout_tree(repo, commit, &co);
     if (rc == 0)
-        rc = git_repository_set_head_detached(repo, git_object_id(commit));
-    git_object_free(commit);
-    git_object_free(obj);
+        rc = gt->git_repository_set_head_detached(repo, gt->git_object_id(commit));
+    gt->git_object_free(commit);
+    gt->git_object_free(obj);
     return rc < 0 ? git_fail(err, ref, "cannot check out") : 0;
 }
 
 int byoc_git_vendor(const char *url, const char *ref, const char *dest, bool keep_git, byoc_task *task,
                     byoc_err *err)
 {
+    const byoc_git_api *gt = byoc_git_api_get(err);
+    if (!gt)
+        return -1;
     if (!dir_empty_or_missing(dest))
         return byoc_err_set(err, BYOC_E_USAGE, dest, "already exists and is not empty; remove it to vendor again");
     if (byoc_make_parents(dest, 0755, err) != 0)
         return -1;
-    git_libgit2_init();
+    gt->git_libgit2_init();
     vendor_state st = {task, 0, ""};
     git_clone_options opts;
-    git_clone_options_init(&opts, GIT_CLONE_OPTIONS_VERSION);
+    gt->git_clone_options_init(&opts, GIT_CLONE_OPTIONS_VERSION);
     opts.fetch_opts.callbacks.credentials = credentials_cb;
     opts.fetch_opts.callbacks.transfer_progress = progress_cb;
     opts.fetch_opts.callbacks.payload = &st;
     opts.remote_cb = create_remote;
     git_repository *repo = NULL;
     byoc_task_status(task, "cloning %s", url);
-    int rc = git_clone(&repo, url, dest, &opts);
+    int rc = gt->git_clone(&repo, url, dest, &opts);
     if (rc < 0) {
         if (byoc_task_cancelled(task))
             byoc_err_set(err, BYOC_E_CANCELLED, url, "clone cancelled");
@@ -455,12 +469,12 @@ int byoc_git_vendor(const char *url, const char *ref, const char *dest, bool kee
         else
             git_fail(err, url, "cannot clone");
         remove_tree(dest);
-        git_libgit2_shutdown();
+        gt->git_libgit2_shutdown();
         return -1;
     }
     rc = ref && *ref ? checkout_ref(repo, ref, err) : 0;
-    git_repository_free(repo);
-    git_libgit2_shutdown();
+    gt->git_repository_free(repo);
+    gt->git_libgit2_shutdown();
     if (rc == 0 && !keep_git) {
         char *dotgit = byoc_path_join(dest, ".git");
         if (remove_tree(dotgit) != 0)

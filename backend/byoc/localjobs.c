@@ -210,16 +210,44 @@ static int parse_record(const char *path, const char *text, size_t len, byoc_loc
     return 0;
 }
 
-static int read_file(const char *path, byoc_buf *b, bool *missing, byoc_err *err)
+/* Reads the file unless its identity (device, inode, size, mtime) equals
+ * *stamp (stamp may be NULL); *unchanged says it was skipped. */
+static int read_file_stamped(const char *path, byoc_buf *b, bool *missing, byoc_localjobs_stamp *stamp,
+                             bool *unchanged, byoc_err *err)
 {
     *missing = false;
+    *unchanged = false;
     int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
     if (fd < 0) {
         if (errno == ENOENT) {
             *missing = true;
+            if (stamp) {
+                *unchanged = stamp->valid && stamp->ino == 0;
+                memset(stamp, 0, sizeof *stamp);
+                stamp->valid = true;
+            }
             return 0;
         }
         return byoc_err_set(err, BYOC_E_ENV, path, "cannot read: %s", strerror(errno));
+    }
+    if (stamp) {
+        struct stat st;
+        if (fstat(fd, &st) == 0) {
+            byoc_localjobs_stamp now = {.valid = true,
+                                        .dev = (unsigned long long)st.st_dev,
+                                        .ino = (unsigned long long)st.st_ino,
+                                        .size = (long long)st.st_size,
+                                        .mtime_ns = (long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec};
+            if (stamp->valid && stamp->dev == now.dev && stamp->ino == now.ino && stamp->size == now.size &&
+                stamp->mtime_ns == now.mtime_ns) {
+                close(fd);
+                *unchanged = true;
+                return 0;
+            }
+            *stamp = now;
+        } else {
+            stamp->valid = false;
+        }
     }
     char chunk[8192];
     for (;;) {
@@ -229,6 +257,8 @@ static int read_file(const char *path, byoc_buf *b, bool *missing, byoc_err *err
         if (n < 0) {
             int e = errno;
             close(fd);
+            if (stamp)
+                stamp->valid = false;
             return byoc_err_set(err, BYOC_E_ENV, path, "cannot read: %s", strerror(e));
         }
         if (n == 0)
@@ -237,6 +267,32 @@ static int read_file(const char *path, byoc_buf *b, bool *missing, byoc_err *err
     }
     close(fd);
     return 0;
+}
+
+static int read_file(const char *path, byoc_buf *b, bool *missing, byoc_err *err)
+{
+    bool unchanged;
+    return read_file_stamped(path, b, missing, NULL, &unchanged, err);
+}
+
+int byoc_localjobs_load_changed(const char *path, byoc_localjobs_stamp *stamp, byoc_local_jobs *out, byoc_err *err)
+{
+    memset(out, 0, sizeof *out);
+    char *def = path ? NULL : byoc_localjobs_default_path();
+    const char *p = path ? path : def;
+    byoc_buf b = BYOC_BUF_INIT;
+    bool missing, unchanged;
+    int rc = read_file_stamped(p, &b, &missing, stamp, &unchanged, err);
+    if (rc == 0 && !missing && !unchanged) {
+        rc = parse_record(p, byoc_buf_str(&b), b.len, out, err);
+        if (rc != 0)
+            stamp->valid = false;
+    }
+    byoc_buf_free(&b);
+    free(def);
+    if (rc != 0)
+        return -1;
+    return unchanged ? 1 : 0;
 }
 
 int byoc_localjobs_load(const char *path, byoc_local_jobs *out, byoc_err *err)
@@ -462,5 +518,27 @@ int byoc_local_job_cancel(byoc_engine *e, const char *path, const byoc_local_job
     byoc_local_job_free(&done);
     if (rc == 0)
         snprintf(status, 16, "CANCELLED");
+    return rc;
+}
+
+int byoc_local_job_cancel_ref(const char *path, const char *ref, char *status, byoc_err *err)
+{
+    snprintf(status, 16, "%s", "");
+    byoc_local_jobs l = {0};
+    if (byoc_localjobs_load(path, &l, err) != 0)
+        return -1;
+    const byoc_local_job *j = byoc_localjobs_find(&l, ref);
+    int rc;
+    if (!j) {
+        rc = byoc_err_set(err, BYOC_E_FAILED, "JOB", "no local job %s in the record", byoc_local_job_name_of(ref));
+    } else {
+        byoc_engine *e = NULL;
+        rc = byoc_engine_new(&e, err);
+        if (rc == 0)
+            rc = byoc_local_job_cancel(e, path, j, status, err);
+        if (e)
+            byoc_engine_free(e);
+    }
+    byoc_local_jobs_free(&l);
     return rc;
 }

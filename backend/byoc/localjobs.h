@@ -66,6 +66,18 @@ char *byoc_localjobs_default_path(void);
 /* Read the record (path NULL: the default). A missing file is an empty list.
  * A file that is not the record's JSON is BYOC_E_FAILED naming it. */
 int byoc_localjobs_load(const char *path, byoc_local_jobs *out, byoc_err *err);
+/* What a load saw of the file, to skip reading it again while it is unchanged. */
+typedef struct byoc_localjobs_stamp {
+    bool valid;
+    unsigned long long dev, ino;   /* ino 0: the file was missing */
+    long long size, mtime_ns;
+} byoc_localjobs_stamp;
+
+/* byoc_localjobs_load, but only when the file changed (device, inode, size or
+ * mtime) since *stamp (zeroed at first), which is then updated: returns 0
+ * with *out loaded (a missing file: empty), 1 when unchanged (*out empty),
+ * -1 on error. For pollers of the record: a 10,000-job record is parsed once. */
+int byoc_localjobs_load_changed(const char *path, byoc_localjobs_stamp *stamp, byoc_local_jobs *out, byoc_err *err);
 /* Insert or replace (by name) one job, then write the file. */
 int byoc_localjobs_put(const char *path, const byoc_local_job *job, byoc_err *err);
 /* Forget a job by name or ARN; *found (may be NULL) says whether it was there. */
@@ -89,6 +101,11 @@ char *byoc_local_job_log_path(const byoc_local_job *j);
  * *status = "CANCELLED". A job that already ended is BYOC_E_FAILED ("already
  * ended"); a job this very process runs is BYOC_E_USAGE (cancel its task). */
 int byoc_local_job_cancel(byoc_engine *e, const char *path, const byoc_local_job *j, char *status, byoc_err *err);
+
+/* byoc_local_job_cancel for a job named by ref ("local:job/<name>" or its
+ * name) in the record at path (NULL: the default), on the engine of
+ * DOCKER_HOST. A job not in the record is BYOC_E_FAILED ("no local job"). */
+int byoc_local_job_cancel_ref(const char *path, const char *ref, char *status, byoc_err *err);
 
 /* {"job_arn", "job_name", "status", "created", "device", "local": true, "image", "image_id",
  *  "started", "ended", "exit_code", "failure_reason", "output_dir", "container_id", "pid"}

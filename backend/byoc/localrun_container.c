@@ -1,13 +1,12 @@
 /* localrun_container: the container of a local run (localrun_internal.h). */
 #include "byoc/localrun_internal.h"
 
-#include <archive.h>
-#include <archive_entry.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
 
 #include "byoc/jobsubmit.h"
+#include "core/libarchive_api.h"
 #include "core/log.h"
 #include "docker/containers.h"
 
@@ -31,31 +30,34 @@ static int capped_sink(const char *p, size_t n, void *ud)
 int lr_read_container_file(run *r, const char *id, const char *path, size_t max, char **content, byoc_err *err)
 {
     *content = NULL;
+    const byoc_archive_api *ar = byoc_archive_api_get(err);
+    if (!ar)
+        return -1;
     capped c = {.max = max};
     if (byoc_container_archive_get(r->engine, NULL, id, path, capped_sink, &c, err) != 0) {
         byoc_buf_free(&c.b);
         return err->http_status == 404 ? 0 : -1;
     }
-    struct archive *a = archive_read_new();
-    archive_read_support_format_tar(a);
-    archive_read_support_format_gnutar(a);
+    struct archive *a = ar->archive_read_new();
+    ar->archive_read_support_format_tar(a);
+    ar->archive_read_support_format_gnutar(a);
     struct archive_entry *e;
     int found = 0;
-    if (c.b.len && archive_read_open_memory(a, c.b.data, c.b.len) == ARCHIVE_OK) {
-        while (!found && archive_read_next_header(a, &e) == ARCHIVE_OK) {
-            if (archive_entry_filetype(e) != AE_IFREG)
+    if (c.b.len && ar->archive_read_open_memory(a, c.b.data, c.b.len) == ARCHIVE_OK) {
+        while (!found && ar->archive_read_next_header(a, &e) == ARCHIVE_OK) {
+            if (ar->archive_entry_filetype(e) != AE_IFREG)
                 continue;
             byoc_buf text = BYOC_BUF_INIT;
             char buf[8192];
             la_ssize_t got;
-            while ((got = archive_read_data(a, buf, sizeof buf)) > 0)
+            while ((got = ar->archive_read_data(a, buf, sizeof buf)) > 0)
                 byoc_buf_append(&text, buf, (size_t)got); /* a cut-short archive still gives its beginning */
             byoc_buf_puts(&text, "");
             *content = byoc_buf_steal(&text);
             found = 1;
         }
     }
-    archive_read_free(a);
+    ar->archive_read_free(a);
     byoc_buf_free(&c.b);
     return found;
 }

@@ -1,13 +1,12 @@
 /* localrun_files: the files put into the container (localrun_internal.h). */
 #include "byoc/localrun_internal.h"
 
-#include <archive.h>
-#include <archive_entry.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
 
 #include "byoc/jobspec_files.h"
+#include "core/libarchive_api.h"
 #include "docker/containers.h"
 
 /* ---- 4. the files put into the container --------------------------------------------------------- */
@@ -173,19 +172,20 @@ static int tar_fail(tar_stream *ts, const char *fmt, ...)
 
 static int tar_header(tar_stream *ts, const put_item *it)
 {
-    struct archive_entry *e = archive_entry_new();
-    archive_entry_set_pathname(e, it->path);
-    archive_entry_set_uid(e, ts->uid);
-    archive_entry_set_gid(e, ts->gid);
-    archive_entry_set_mtime(e, ts->now, 0);
+    const byoc_archive_api *ar = byoc_archive_api_get(NULL); /* loaded by the public entry point */
+    struct archive_entry *e = ar->archive_entry_new();
+    ar->archive_entry_set_pathname(e, it->path);
+    ar->archive_entry_set_uid(e, ts->uid);
+    ar->archive_entry_set_gid(e, ts->gid);
+    ar->archive_entry_set_mtime(e, ts->now, 0);
     int rc = 0;
     if (it->kind == ITEM_DIR) {
-        archive_entry_set_filetype(e, AE_IFDIR);
-        archive_entry_set_perm(e, 0755);
+        ar->archive_entry_set_filetype(e, AE_IFDIR);
+        ar->archive_entry_set_perm(e, 0755);
     } else if (it->kind == ITEM_MEM) {
-        archive_entry_set_filetype(e, AE_IFREG);
-        archive_entry_set_perm(e, 0644);
-        archive_entry_set_size(e, (la_int64_t)it->len);
+        ar->archive_entry_set_filetype(e, AE_IFREG);
+        ar->archive_entry_set_perm(e, 0644);
+        ar->archive_entry_set_size(e, (la_int64_t)it->len);
     } else {
         ts->fd = open(it->host, O_RDONLY | O_CLOEXEC);
         struct stat st;
@@ -194,18 +194,18 @@ static int tar_header(tar_stream *ts, const put_item *it)
         else if (!S_ISREG(st.st_mode))
             rc = tar_fail(ts, "%s: not a regular file", it->host);
         if (rc == 0) {
-            archive_entry_set_filetype(e, AE_IFREG);
-            archive_entry_set_perm(e, (st.st_mode & 0111) ? 0755 : 0644);
-            archive_entry_set_size(e, (la_int64_t)st.st_size);
-            archive_entry_set_mtime(e, st.st_mtime, 0);
+            ar->archive_entry_set_filetype(e, AE_IFREG);
+            ar->archive_entry_set_perm(e, (st.st_mode & 0111) ? 0755 : 0644);
+            ar->archive_entry_set_size(e, (la_int64_t)st.st_size);
+            ar->archive_entry_set_mtime(e, st.st_mtime, 0);
             ts->left = st.st_size;
         }
     }
-    if (rc == 0 && archive_write_header(ts->a, e) != ARCHIVE_OK)
-        rc = tar_fail(ts, "tar: %s", archive_error_string(ts->a));
-    if (rc == 0 && it->kind == ITEM_MEM && it->len && archive_write_data(ts->a, it->data, it->len) < 0)
-        rc = tar_fail(ts, "tar: %s", archive_error_string(ts->a));
-    archive_entry_free(e);
+    if (rc == 0 && ar->archive_write_header(ts->a, e) != ARCHIVE_OK)
+        rc = tar_fail(ts, "tar: %s", ar->archive_error_string(ts->a));
+    if (rc == 0 && it->kind == ITEM_MEM && it->len && ar->archive_write_data(ts->a, it->data, it->len) < 0)
+        rc = tar_fail(ts, "tar: %s", ar->archive_error_string(ts->a));
+    ar->archive_entry_free(e);
     if (rc == 0 && it->kind == ITEM_FILE && ts->left == 0) {
         close(ts->fd);
         ts->fd = -1;
@@ -215,6 +215,7 @@ static int tar_header(tar_stream *ts, const put_item *it)
 
 static int tar_step(tar_stream *ts)
 {
+    const byoc_archive_api *ar = byoc_archive_api_get(NULL); /* loaded by the public entry point */
     if (ts->fd >= 0) {
         char buf[CHUNK];
         size_t want = ts->left < (int64_t)sizeof buf ? (size_t)ts->left : sizeof buf;
@@ -224,8 +225,8 @@ static int tar_step(tar_stream *ts)
         if (got <= 0)
             return tar_fail(ts, "%s: %s", ts->items[ts->next - 1].host,
                             got < 0 ? strerror(errno) : "the file shrank while it was being sent");
-        if (archive_write_data(ts->a, buf, (size_t)got) < 0)
-            return tar_fail(ts, "tar: %s", archive_error_string(ts->a));
+        if (ar->archive_write_data(ts->a, buf, (size_t)got) < 0)
+            return tar_fail(ts, "tar: %s", ar->archive_error_string(ts->a));
         ts->left -= got;
         if (ts->left == 0) {
             close(ts->fd);
@@ -235,8 +236,8 @@ static int tar_step(tar_stream *ts)
     }
     if (ts->next < ts->n)
         return tar_header(ts, &ts->items[ts->next++]);
-    if (archive_write_close(ts->a) != ARCHIVE_OK)
-        return tar_fail(ts, "tar: %s", archive_error_string(ts->a));
+    if (ar->archive_write_close(ts->a) != ARCHIVE_OK)
+        return tar_fail(ts, "tar: %s", ar->archive_error_string(ts->a));
     ts->done = true;
     return 0;
 }
@@ -261,14 +262,17 @@ static size_t tar_read(char *dst, size_t n, void *ud)
 
 int lr_put_files(run *r, const char *id, byoc_err *err)
 {
+    const byoc_archive_api *ar = byoc_archive_api_get(err);
+    if (!ar)
+        return -1;
     tar_stream ts = {.items = r->items, .n = r->n_items, .fd = -1, .uid = r->uid, .gid = r->gid,
                      .now = time(NULL)};
-    ts.a = archive_write_new();
-    archive_write_set_format_pax_restricted(ts.a);
-    archive_write_set_bytes_in_last_block(ts.a, 1);
+    ts.a = ar->archive_write_new();
+    ar->archive_write_set_format_pax_restricted(ts.a);
+    ar->archive_write_set_bytes_in_last_block(ts.a, 1);
     int rc = 0;
-    if (archive_write_open(ts.a, &ts, NULL, tar_write_cb, NULL) != ARCHIVE_OK)
-        rc = byoc_err_set(err, BYOC_E_FAILED, "tar", "%s", archive_error_string(ts.a));
+    if (ar->archive_write_open(ts.a, &ts, NULL, tar_write_cb, NULL) != ARCHIVE_OK)
+        rc = byoc_err_set(err, BYOC_E_FAILED, "tar", "%s", ar->archive_error_string(ts.a));
     if (rc == 0) {
         byoc_task_status(r->t, "putting the job's files into the container");
         rc = byoc_container_archive_put(r->engine, r->t, id, "/", tar_read, &ts, NULL, 0, err);
@@ -277,7 +281,7 @@ int lr_put_files(run *r, const char *id, byoc_err *err)
     }
     if (ts.fd >= 0)
         close(ts.fd);
-    archive_write_free(ts.a);
+    ar->archive_write_free(ts.a);
     byoc_buf_free(&ts.out);
     return rc;
 }

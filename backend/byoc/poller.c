@@ -107,15 +107,20 @@ static int read_logs(const byoc_job_watch *w, byoc_task *t, bool final, size_t *
 {
     line_relay relay = {w};
     *lines = 0;
+    int rc = 0;
     for (int rounds = 0; rounds < 1000; rounds++) {
         byoc_log_round r;
-        if (byoc_log_source_poll(w->logs, t, final, relay_line, &relay, &r, err) != 0)
-            return -1;
+        if (byoc_log_source_poll(w->logs, t, final, relay_line, &relay, &r, err) != 0) {
+            rc = -1;
+            break;
+        }
         *lines += r.lines;
         if (!r.more)
             break;
     }
-    return 0;
+    if (w->on_lines_read)
+        w->on_lines_read(w->ud);
+    return rc;
 }
 
 static bool cancelled_err(byoc_task *t, byoc_err *err)

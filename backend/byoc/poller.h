@@ -66,6 +66,8 @@ typedef struct byoc_job_watch {
     /* after every GetJob; changed: status, events, queue position or failure reason moved */
     void (*on_job)(const byoc_job_info *job, bool changed, void *ud);
     byoc_log_line_fn on_line;     /* every log line, in order; may be NULL */
+    void (*on_lines_read)(void *ud);  /* after each read of the log source (a caller batching
+                                         lines flushes here); may be NULL */
     void *ud;
     int64_t base_ms, max_ms;      /* 0: BYOC_POLL_BASE_MS, BYOC_POLL_MAX_MS */
     int64_t final_pause_ms;       /* pause before the last log read; 0: base_ms; < 0: none */

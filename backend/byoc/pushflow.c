@@ -70,6 +70,7 @@ json_t *byoc_push_result_json(const byoc_push_result *r)
     json_object_set_new(j, "region", json_string(r->region ? r->region : ""));
     json_object_set_new(j, "created_repository", json_boolean(r->created_repository));
     json_object_set_new(j, "verified", json_boolean(r->verified));
+    json_object_set_new(j, "login_retried", json_boolean(r->login_retried));
     json_object_set_new(j, "docker_config", r->docker_config ? json_string(r->docker_config) : json_null());
     json_object_set_new(j, "layers", layers);
     json_object_set_new(j, "warnings", warnings);

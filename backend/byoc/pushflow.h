@@ -82,7 +82,7 @@ int byoc_push_run(byoc_aws_client *aws, byoc_engine *engine, byoc_ecr_auth *auth
                   const byoc_push_opts *o, byoc_push_result *out, byoc_err *err);
 
 /* {"image_uri", "digest", "repository", "registry", "tag", "account", "region",
- *  "created_repository", "verified", "docker_config", "layers": [{"id", "state"}], "warnings"}. */
+ *  "created_repository", "verified", "login_retried", "docker_config", "layers": [{"id", "state"}], "warnings"}. */
 json_t *byoc_push_result_json(const byoc_push_result *r);
 
 /* As a task: a deep copy of the options bound to borrowed aws/engine/auth. */

@@ -1,7 +1,5 @@
 #include "byoc/results.h"
 
-#include <archive.h>
-#include <archive_entry.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -15,6 +13,7 @@
 #include "aws/s3.h"
 #include "core/buf.h"
 #include "core/fs.h"
+#include "core/libarchive_api.h"
 
 #define DEFAULT_MAX_BYTES (64ULL << 30)
 #define DEFAULT_MAX_ENTRIES 1000000ULL
@@ -223,25 +222,26 @@ static int refuse(unpack *u, const char *entry, const char *why, byoc_err *err)
 
 static int copy_data(unpack *u, struct archive *in, struct archive *out, const char *name, byoc_err *err)
 {
+    const byoc_archive_api *ar = byoc_archive_api_get(NULL); /* loaded by the public entry point */
     for (;;) {
         const void *buf;
         size_t size;
         la_int64_t offset;
-        int r = archive_read_data_block(in, &buf, &size, &offset);
+        int r = ar->archive_read_data_block(in, &buf, &size, &offset);
         if (r == ARCHIVE_EOF)
             return 0;
         if (r < ARCHIVE_OK)
             return byoc_err_set(err, BYOC_E_FAILED, "results", "%s: reading '%s': %s", u->tarball, name,
-                                archive_error_string(in));
+                                ar->archive_error_string(in));
         if (byoc_task_cancelled(u->task))
             return byoc_err_set(err, BYOC_E_CANCELLED, "results", "cancelled");
         u->out->bytes += size;
         if (u->out->bytes > u->lim.max_bytes)
             return byoc_err_set(err, BYOC_E_FAILED, "results", "%s: more than %llu bytes: refused", u->tarball,
                                 (unsigned long long)u->lim.max_bytes);
-        if (archive_write_data_block(out, buf, size, offset) < ARCHIVE_OK)
+        if (ar->archive_write_data_block(out, buf, size, offset) < ARCHIVE_OK)
             return byoc_err_set(err, BYOC_E_FAILED, "results", "writing '%s': %s", name,
-                                archive_error_string(out));
+                                ar->archive_error_string(out));
     }
 }
 
@@ -249,14 +249,15 @@ static int copy_data(unpack *u, struct archive *in, struct archive *out, const c
  * skip it (the root directory itself), 0 to write it, -1 to refuse. */
 static int vet_entry(unpack *u, struct archive_entry *e, char **clean_out, byoc_err *err)
 {
-    const char *raw = archive_entry_pathname(e);
+    const byoc_archive_api *ar = byoc_archive_api_get(NULL); /* loaded by the public entry point */
+    const char *raw = ar->archive_entry_pathname(e);
     const char *why = NULL;
     char *clean = clean_entry_path(raw, &why);
     if (!clean)
         return refuse(u, raw ? raw : "", why, err);
     *clean_out = clean;
-    mode_t type = archive_entry_filetype(e);
-    const char *hardlink = archive_entry_hardlink(e);
+    mode_t type = ar->archive_entry_filetype(e);
+    const char *hardlink = ar->archive_entry_hardlink(e);
     if (!*clean) {
         if (type == AE_IFDIR && !hardlink)
             return 1;
@@ -282,7 +283,7 @@ static int vet_entry(unpack *u, struct archive_entry *e, char **clean_out, byoc_
         bool ok = pathset_get(&u->paths, target, strlen(target)) == K_FILE;
         if (ok) {
             char *full = byoc_xasprintf("%s/%s", u->tmp, target);
-            archive_entry_set_hardlink(e, full);
+            ar->archive_entry_set_hardlink(e, full);
             free(full);
         }
         free(target);
@@ -295,7 +296,7 @@ static int vet_entry(unpack *u, struct archive_entry *e, char **clean_out, byoc_
     case AE_IFDIR:
         break;
     case AE_IFLNK:
-        if (!link_stays_inside(clean, archive_entry_symlink(e)))
+        if (!link_stays_inside(clean, ar->archive_entry_symlink(e)))
             return refuse(u, raw, "is a symbolic link that leads outside the destination", err);
         break;
     case AE_IFCHR:
@@ -313,14 +314,15 @@ static int vet_entry(unpack *u, struct archive_entry *e, char **clean_out, byoc_
 
 static int unpack_entries(unpack *u, struct archive *in, struct archive *out, byoc_err *err)
 {
+    const byoc_archive_api *ar = byoc_archive_api_get(NULL); /* loaded by the public entry point */
     for (;;) {
         struct archive_entry *e;
-        int r = archive_read_next_header(in, &e);
+        int r = ar->archive_read_next_header(in, &e);
         if (r == ARCHIVE_EOF)
             return 0;
         if (r < ARCHIVE_WARN)
             return byoc_err_set(err, BYOC_E_FAILED, "results", "%s: not a readable archive: %s", u->tarball,
-                                archive_error_string(in));
+                                ar->archive_error_string(in));
         if (++u->entries > u->lim.max_entries)
             return byoc_err_set(err, BYOC_E_FAILED, "results", "%s: more than %llu entries: refused", u->tarball,
                                 (unsigned long long)u->lim.max_entries);
@@ -332,26 +334,26 @@ static int unpack_entries(unpack *u, struct archive *in, struct archive *out, by
                 return -1;
             continue;
         }
-        bool is_file = archive_entry_filetype(e) == AE_IFREG || archive_entry_hardlink(e);
-        bool is_link = archive_entry_filetype(e) == AE_IFLNK && !archive_entry_hardlink(e);
+        bool is_file = ar->archive_entry_filetype(e) == AE_IFREG || ar->archive_entry_hardlink(e);
+        bool is_link = ar->archive_entry_filetype(e) == AE_IFLNK && !ar->archive_entry_hardlink(e);
         char *full = byoc_xasprintf("%s/%s", u->tmp, clean);
-        archive_entry_set_pathname(e, full);
+        ar->archive_entry_set_pathname(e, full);
         free(full);
-        int w = archive_write_header(out, e);
+        int w = ar->archive_write_header(out, e);
         if (w < ARCHIVE_WARN) {
             int rc = byoc_err_set(err, BYOC_E_FAILED, "results", "%s: cannot unpack '%s': %s", u->tarball, clean,
-                                  archive_error_string(out));
+                                  ar->archive_error_string(out));
             free(clean);
             return rc;
         }
-        if (is_file && archive_entry_size(e) > 0 && !archive_entry_hardlink(e) &&
+        if (is_file && ar->archive_entry_size(e) > 0 && !ar->archive_entry_hardlink(e) &&
             copy_data(u, in, out, clean, err) != 0) {
             free(clean);
             return -1;
         }
-        if (archive_write_finish_entry(out) < ARCHIVE_WARN) {
+        if (ar->archive_write_finish_entry(out) < ARCHIVE_WARN) {
             int rc = byoc_err_set(err, BYOC_E_FAILED, "results", "%s: cannot finish '%s': %s", u->tarball, clean,
-                                  archive_error_string(out));
+                                  ar->archive_error_string(out));
             free(clean);
             return rc;
         }
@@ -464,6 +466,9 @@ int byoc_results_unpack(const char *tarball, const char *dest, const byoc_unpack
                         byoc_unpacked *out, byoc_err *err)
 {
     memset(out, 0, sizeof *out);
+    const byoc_archive_api *ar = byoc_archive_api_get(err);
+    if (!ar)
+        return -1;
     if (byoc_results_check_dest(dest, err) != 0)
         return -1;
     unpack u = {.tarball = tarball, .task = t, .out = out};
@@ -488,22 +493,22 @@ int byoc_results_unpack(const char *tarball, const char *dest, const byoc_unpack
         free(real);
     }
 
-    struct archive *in = archive_read_new();
-    archive_read_support_filter_all(in);
-    archive_read_support_format_tar(in);
-    archive_read_support_format_gnutar(in);
-    struct archive *wr = archive_write_disk_new();
+    struct archive *in = ar->archive_read_new();
+    ar->archive_read_support_filter_all(in);
+    ar->archive_read_support_format_tar(in);
+    ar->archive_read_support_format_gnutar(in);
+    struct archive *wr = ar->archive_write_disk_new();
     /* Our own checks above decide; libarchive's guards stay on as a second line.
      * (Not NOABSOLUTEPATHS: the paths we hand it are absolute by design.) */
-    archive_write_disk_set_options(wr, ARCHIVE_EXTRACT_TIME | ARCHIVE_EXTRACT_SECURE_SYMLINKS |
+    ar->archive_write_disk_set_options(wr, ARCHIVE_EXTRACT_TIME | ARCHIVE_EXTRACT_SECURE_SYMLINKS |
                                            ARCHIVE_EXTRACT_SECURE_NODOTDOT);
     int rc;
-    if (archive_read_open_filename(in, tarball, BLOCK) != ARCHIVE_OK)
-        rc = byoc_err_set(err, BYOC_E_FAILED, "results", "%s: cannot open: %s", tarball, archive_error_string(in));
+    if (ar->archive_read_open_filename(in, tarball, BLOCK) != ARCHIVE_OK)
+        rc = byoc_err_set(err, BYOC_E_FAILED, "results", "%s: cannot open: %s", tarball, ar->archive_error_string(in));
     else
         rc = unpack_entries(&u, in, wr, err);
-    archive_read_free(in);
-    if (archive_write_free(wr) != ARCHIVE_OK && rc == 0)
+    ar->archive_read_free(in);
+    if (ar->archive_write_free(wr) != ARCHIVE_OK && rc == 0)
         rc = byoc_err_set(err, BYOC_E_FAILED, "results", "%s: unpacking did not complete", tarball);
     if (rc == 0)
         rc = check_links(&u, err);

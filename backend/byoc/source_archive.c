@@ -1,7 +1,5 @@
 #include "byoc/source_archive.h"
 
-#include <archive.h>
-#include <archive_entry.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -13,6 +11,7 @@
 #include <unistd.h>
 
 #include "core/buf.h"
+#include "core/libarchive_api.h"
 #include "core/log.h"
 
 #define WHAT "--source-module"
@@ -32,20 +31,22 @@ typedef struct {
 
 static int archive_fail(writer *w, const char *path, byoc_err *err)
 {
+    const byoc_archive_api *ar = byoc_archive_api_get(NULL); /* loaded by the public entry point */
     return byoc_err_set(err, BYOC_E_FAILED, WHAT, "cannot write the source archive at %s: %s", path,
-                        archive_error_string(w->a) ? archive_error_string(w->a) : "unknown error");
+                        ar->archive_error_string(w->a) ? ar->archive_error_string(w->a) : "unknown error");
 }
 
 static int write_header(writer *w, const char *arcname, const struct stat *st, byoc_err *err)
 {
-    struct archive_entry *e = archive_entry_new();
-    archive_entry_copy_stat(e, st);
-    archive_entry_set_pathname(e, arcname);
-    archive_entry_set_nlink(e, 1);
+    const byoc_archive_api *ar = byoc_archive_api_get(NULL); /* loaded by the public entry point */
+    struct archive_entry *e = ar->archive_entry_new();
+    ar->archive_entry_copy_stat(e, st);
+    ar->archive_entry_set_pathname(e, arcname);
+    ar->archive_entry_set_nlink(e, 1);
     if (!S_ISREG(st->st_mode))
-        archive_entry_set_size(e, 0);
-    int r = archive_write_header(w->a, e);
-    archive_entry_free(e);
+        ar->archive_entry_set_size(e, 0);
+    int r = ar->archive_write_header(w->a, e);
+    ar->archive_entry_free(e);
     if (r < ARCHIVE_WARN)
         return archive_fail(w, arcname, err);
     return 0;
@@ -53,6 +54,7 @@ static int write_header(writer *w, const char *arcname, const struct stat *st, b
 
 static int add_file(writer *w, const char *path, const char *arcname, const struct stat *st, byoc_err *err)
 {
+    const byoc_archive_api *ar = byoc_archive_api_get(NULL); /* loaded by the public entry point */
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return byoc_err_set(err, BYOC_E_USAGE, WHAT, "cannot read %s: %s", path, strerror(errno));
@@ -71,7 +73,7 @@ static int add_file(writer *w, const char *path, const char *arcname, const stru
             return byoc_err_set(err, BYOC_E_USAGE, WHAT, "cannot read %s: %s", path,
                                 n == 0 ? "the file shrank while it was being archived" : strerror(e));
         }
-        if (archive_write_data(w->a, w->buf, (size_t)n) < 0) {
+        if (ar->archive_write_data(w->a, w->buf, (size_t)n) < 0) {
             close(fd);
             return archive_fail(w, arcname, err);
         }
@@ -171,6 +173,9 @@ int byoc_source_archive_write(const char *source_module, const char *out_path, b
 {
     if (stats)
         memset(stats, 0, sizeof *stats);
+    const byoc_archive_api *ar = byoc_archive_api_get(err);
+    if (!ar)
+        return -1;
     char *real = realpath(source_module, NULL);
     if (!real)
         return byoc_err_set(err, BYOC_E_USAGE, WHAT, "source module not found: %s (%s)", source_module,
@@ -188,19 +193,19 @@ int byoc_source_archive_write(const char *source_module, const char *out_path, b
     }
     writer *w = byoc_xcalloc(1, sizeof *w);
     w->task = t;
-    w->a = archive_write_new();
+    w->a = ar->archive_write_new();
     int rc = 0;
-    if (archive_write_set_format_pax_restricted(w->a) != ARCHIVE_OK ||
-        archive_write_add_filter_gzip(w->a) != ARCHIVE_OK ||
-        archive_write_set_filter_option(w->a, "gzip", "compression-level", "9") < ARCHIVE_WARN ||
-        archive_write_open_fd(w->a, fd) != ARCHIVE_OK) {
+    if (ar->archive_write_set_format_pax_restricted(w->a) != ARCHIVE_OK ||
+        ar->archive_write_add_filter_gzip(w->a) != ARCHIVE_OK ||
+        ar->archive_write_set_filter_option(w->a, "gzip", "compression-level", "9") < ARCHIVE_WARN ||
+        ar->archive_write_open_fd(w->a, fd) != ARCHIVE_OK) {
         rc = archive_fail(w, out_path, err);
     } else {
         rc = add_path(w, real, name, err);
-        if (archive_write_close(w->a) != ARCHIVE_OK && rc == 0)
+        if (ar->archive_write_close(w->a) != ARCHIVE_OK && rc == 0)
             rc = archive_fail(w, out_path, err);
     }
-    archive_write_free(w->a);
+    ar->archive_write_free(w->a);
     struct stat st;
     if (fstat(fd, &st) == 0)
         w->stats.bytes_out = (uint64_t)st.st_size;

@@ -13,9 +13,13 @@
 #include <time.h>
 #include <unistd.h>
 
-/* Beyond this many pending events, PROGRESS is coalesced and LOG/PROGRESS
- * dropped; STATUS/DONE/ERROR are always queued (there are few of them). */
-#define EVQ_SOFT_LIMIT 4096
+/* Beyond this many pending events a task posting LOG or PROGRESS waits for
+ * the consumer (PROGRESS for a pending key is coalesced first); STATUS, DONE
+ * and ERROR are always queued (there are few of them). A waiting producer
+ * resumes once the queue is down to EVQ_RESUME, so it does not wake for every
+ * single event popped. */
+#define EVQ_LIMIT 4096
+#define EVQ_RESUME (EVQ_LIMIT * 3 / 4)
 
 struct byoc_task {
     byoc_evq *q;             /* NULL for a synchronous task */
@@ -39,7 +43,9 @@ struct byoc_task {
 
 struct byoc_evq {
     pthread_mutex_t lock;
-    pthread_cond_t cond;
+    pthread_cond_t cond;     /* an event was queued */
+    pthread_cond_t space;    /* the queue went down to EVQ_RESUME, or a task was cancelled */
+    size_t waiting;          /* producers waiting on space */
     byoc_event *ring;
     size_t cap, head, len;
     int fd;                  /* eventfd, readable while len > 0 */
@@ -64,7 +70,7 @@ void byoc_event_release(byoc_event *ev)
     ev->result_free = NULL;
 }
 
-static bool droppable(byoc_ev_kind k) { return k == BYOC_EV_LOG || k == BYOC_EV_PROGRESS; }
+static bool throttled(byoc_ev_kind k) { return k == BYOC_EV_LOG || k == BYOC_EV_PROGRESS; }
 
 static bool same_key(const char *a, const char *b)
 {
@@ -86,6 +92,7 @@ byoc_evq *byoc_evq_new(void)
     pthread_condattr_init(&ca);
     pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
     pthread_cond_init(&q->cond, &ca);
+    pthread_cond_init(&q->space, &ca);
     pthread_condattr_destroy(&ca);
     q->cap = 64;
     q->ring = byoc_xcalloc(q->cap, sizeof *q->ring);
@@ -121,7 +128,7 @@ static void fd_drain(byoc_evq *q)
         ;
 }
 
-/* When the queue is over its limit: fold a PROGRESS into a pending one for the
+/* When the queue is at its limit: fold a PROGRESS into a pending one for the
  * same task and key. Returns true if ev was consumed. */
 static bool coalesce_progress(byoc_evq *q, byoc_event *ev)
 {
@@ -140,15 +147,23 @@ static bool coalesce_progress(byoc_evq *q, byoc_event *ev)
     return false;
 }
 
-/* Takes ownership of ev's contents. Called with q->lock held. */
-static void enqueue_locked(byoc_evq *q, byoc_event *ev)
+/* Takes ownership of ev's contents. Called with q->lock held; a LOG or
+ * PROGRESS of a running task (t non-NULL) waits while the queue is full, and
+ * is dropped only once t is cancelled (nobody wants its output then). */
+static void enqueue_locked(byoc_evq *q, byoc_task *t, byoc_event *ev)
 {
-    if (q->len >= EVQ_SOFT_LIMIT && droppable(ev->kind)) {
+    if (q->len >= EVQ_LIMIT && throttled(ev->kind)) {
         if (ev->kind == BYOC_EV_PROGRESS && coalesce_progress(q, ev))
             return;
-        q->dropped++;
-        byoc_event_release(ev);
-        return;
+        q->waiting++;
+        while (q->len > EVQ_RESUME && !byoc_task_cancelled(t))
+            pthread_cond_wait(&q->space, &q->lock);
+        q->waiting--;
+        if (byoc_task_cancelled(t) && q->len >= EVQ_LIMIT) {
+            q->dropped++;
+            byoc_event_release(ev);
+            return;
+        }
     }
     if (q->len == q->cap)
         ring_grow(q);
@@ -170,6 +185,8 @@ bool byoc_evq_pop(byoc_evq *q, byoc_event *out)
         q->len--;
         if (q->len == 0)
             fd_drain(q);
+        if (q->waiting && q->len == EVQ_RESUME)
+            pthread_cond_broadcast(&q->space);
     }
     pthread_mutex_unlock(&q->lock);
     return got;
@@ -238,6 +255,7 @@ void byoc_evq_free(byoc_evq *q)
     free(q->ring);
     close(q->fd);
     pthread_cond_destroy(&q->cond);
+    pthread_cond_destroy(&q->space);
     pthread_mutex_destroy(&q->lock);
     free(q);
 }
@@ -274,7 +292,7 @@ static void post(byoc_task *t, byoc_event *ev, bool final)
         return;
     }
     pthread_mutex_lock(&t->q->lock);
-    enqueue_locked(t->q, ev);
+    enqueue_locked(t->q, final ? NULL : t, ev);
     if (final)
         atomic_store(&t->finished, true);
     pthread_mutex_unlock(&t->q->lock);
@@ -351,8 +369,15 @@ const char *byoc_task_name(const byoc_task *t) { return t ? t->name : ""; }
 
 void byoc_task_cancel(byoc_task *t)
 {
-    if (t)
-        atomic_store(&t->cancel, true);
+    if (!t)
+        return;
+    atomic_store(&t->cancel, true);
+    if (t->q) {                 /* wake it if it waits for room in the queue */
+        pthread_mutex_lock(&t->q->lock);
+        if (t->q->waiting)
+            pthread_cond_broadcast(&t->q->space);
+        pthread_mutex_unlock(&t->q->lock);
+    }
 }
 
 bool byoc_task_cancelled(const byoc_task *t)
@@ -414,6 +439,18 @@ void byoc_task_log(byoc_task *t, const char *fmt, ...)
     va_start(ap, fmt);
     post_text(t, BYOC_EV_LOG, fmt, ap);
     va_end(ap);
+}
+
+void byoc_task_log_text(byoc_task *t, const char *text, size_t len)
+{
+    if (!t)
+        return;
+    char *copy = byoc_xmalloc(len + 1);
+    memcpy(copy, text, len);
+    copy[len] = '\0';
+    byoc_redact_inplace(copy);
+    byoc_event ev = {.kind = BYOC_EV_LOG, .text = copy};
+    post(t, &ev, false);
 }
 
 void byoc_task_status(byoc_task *t, const char *fmt, ...)

@@ -8,11 +8,21 @@
  *
  * Cancellation is cooperative: byoc_task_cancel() sets a flag that the task's
  * code (and net/http's transfer callback) checks with byoc_task_cancelled().
- * A task always ends with exactly one BYOC_EV_DONE or BYOC_EV_ERROR event. */
+ * A task always ends with exactly one BYOC_EV_DONE or BYOC_EV_ERROR event.
+ *
+ * Backpressure: the queue holds a few thousand pending events. A task that
+ * posts a LOG or PROGRESS to a full queue waits until the consumer has taken
+ * some (PROGRESS for a key already pending is folded into it instead), so no
+ * log line is lost however fast a task produces them; a cancelled task stops
+ * waiting at once and its further LOG/PROGRESS are dropped. So the thread that
+ * consumes the queue must never post to it, nor join a task it has not
+ * cancelled while that task may still post. Producers of many lines should
+ * batch them (byoc_task_log_text) to keep the event count down. */
 #ifndef BYOC_CORE_TASK_H
 #define BYOC_CORE_TASK_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "core/err.h"
@@ -21,7 +31,8 @@ typedef struct byoc_evq byoc_evq;
 typedef struct byoc_task byoc_task;
 
 typedef enum {
-    BYOC_EV_LOG,      /* text: one line of output (build log, job log...) */
+    BYOC_EV_LOG,      /* text: one line of output (build log, job log...), or several
+                         separated by '\n' when posted with byoc_task_log_text */
     BYOC_EV_PROGRESS, /* key identifies the item (a layer id, a file), current/total in bytes or steps, text a status */
     BYOC_EV_STATUS,   /* text: a short status change ("pushing", "QUEUED"...) */
     BYOC_EV_DONE,     /* result: the task's result, owned by the event until taken */
@@ -51,8 +62,8 @@ int byoc_evq_fd(const byoc_evq *q);
 bool byoc_evq_pop(byoc_evq *q, byoc_event *out);
 /* Block until an event is pending or timeout_ms passes (-1: forever). true if one is pending. */
 bool byoc_evq_wait(byoc_evq *q, int timeout_ms);
-/* Number of events dropped because the queue was full (LOG/PROGRESS only are ever dropped;
- * PROGRESS for the same key is coalesced first). Bounded memory under floods. */
+/* Number of LOG/PROGRESS events dropped because the queue was full when their
+ * task was cancelled (a running task waits for room instead). */
 uint64_t byoc_evq_dropped(const byoc_evq *q);
 
 /* The task body. Return 0 with *result set (may be NULL) for success, or fill err and return -1. */
@@ -76,6 +87,10 @@ void byoc_task_release(byoc_task *t);
 /* Called from inside a task (t may be NULL: then they do nothing, so backend
  * code can be called outside a task too). Text is redacted before queuing. */
 void byoc_task_log(byoc_task *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* One LOG event holding len bytes of text: several lines separated by '\n'
+ * (no trailing newline needed). For producers of many lines: one event per
+ * batch instead of one per line. */
+void byoc_task_log_text(byoc_task *t, const char *text, size_t len);
 void byoc_task_status(byoc_task *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void byoc_task_progress(byoc_task *t, const char *key, int64_t current, int64_t total,
                         const char *text);

@@ -1,7 +1,5 @@
 #include "docker/context.h"
 
-#include <archive.h>
-#include <archive_entry.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -13,6 +11,7 @@
 #include <unistd.h>
 
 #include "core/buf.h"
+#include "core/libarchive_api.h"
 
 struct byoc_context {
     char *root;
@@ -352,32 +351,34 @@ byoc_context_tar *byoc_context_tar_new(const byoc_context *c)
     t->fd = -1;
     t->io = byoc_xmalloc(IO_CHUNK);
     byoc_buf_reserve(&t->out, OUT_RESERVE);
-    if (walker_init(&t->w, c, false, &t->err) < 0) {
+    const byoc_archive_api *ar = NULL;
+    if (walker_init(&t->w, c, false, &t->err) < 0 || !(ar = byoc_archive_api_get(&t->err))) {
         t->state = T_FAILED;
         return t;
     }
-    t->a = archive_write_new();
+    t->a = ar->archive_write_new();
     /* USTAR, with a PAX header only for what USTAR cannot hold (long or
      * non-ASCII names, long link targets, xattrs). */
-    archive_write_set_format_pax_restricted(t->a);
-    archive_write_set_bytes_in_last_block(t->a, 1);
-    if (archive_write_open2(t->a, t, NULL, tar_sink, NULL, NULL) != ARCHIVE_OK) {
-        byoc_err_set(&t->err, BYOC_E_FAILED, "context", "tar: %s", archive_error_string(t->a));
+    ar->archive_write_set_format_pax_restricted(t->a);
+    ar->archive_write_set_bytes_in_last_block(t->a, 1);
+    if (ar->archive_write_open2(t->a, t, NULL, tar_sink, NULL, NULL) != ARCHIVE_OK) {
+        byoc_err_set(&t->err, BYOC_E_FAILED, "context", "tar: %s", ar->archive_error_string(t->a));
         t->state = T_FAILED;
         return t;
     }
-    t->links = archive_entry_linkresolver_new();
-    archive_entry_linkresolver_set_strategy(t->links, archive_format(t->a));
+    t->links = ar->archive_entry_linkresolver_new();
+    ar->archive_entry_linkresolver_set_strategy(t->links, ar->archive_format(t->a));
     return t;
 }
 
 static void add_capability(const byoc_context_tar *t, struct archive_entry *e, const char *rel)
 {
+    const byoc_archive_api *ar = byoc_archive_api_get(NULL); /* loaded by byoc_context_tar_new */
     char *path = byoc_xasprintf("%s/%s", t->w.c->root, rel);
     char val[256];
     ssize_t n = lgetxattr(path, "security.capability", val, sizeof val);
     if (n > 0)
-        archive_entry_xattr_add_entry(e, "security.capability", val, (size_t)n);
+        ar->archive_entry_xattr_add_entry(e, "security.capability", val, (size_t)n);
     free(path);
 }
 
@@ -391,6 +392,7 @@ static int tar_fail(byoc_context_tar *t, const char *fmt, const char *arg)
 /* Produce the next piece of output: a header, a chunk of data, or the end. */
 static int tar_step(byoc_context_tar *t)
 {
+    const byoc_archive_api *ar = byoc_archive_api_get(NULL); /* loaded by byoc_context_tar_new */
     if (t->state == T_DATA) {
         size_t want = t->remaining < IO_CHUNK ? (size_t)t->remaining : IO_CHUNK;
         ssize_t got = want ? read(t->fd, t->io, want) : 0;
@@ -400,8 +402,8 @@ static int tar_step(byoc_context_tar *t)
             return tar_fail(t, "reading a context file: %s", strerror(errno));
         }
         if (got > 0) {
-            if (archive_write_data(t->a, t->io, (size_t)got) < 0)
-                return tar_fail(t, "tar: %s", archive_error_string(t->a));
+            if (ar->archive_write_data(t->a, t->io, (size_t)got) < 0)
+                return tar_fail(t, "tar: %s", ar->archive_error_string(t->a));
             t->remaining -= got;
             t->content += (uint64_t)got;
         }
@@ -409,8 +411,8 @@ static int tar_step(byoc_context_tar *t)
             /* A file that shrank meanwhile is padded with zeros by libarchive. */
             close(t->fd);
             t->fd = -1;
-            if (archive_write_finish_entry(t->a) != ARCHIVE_OK)
-                return tar_fail(t, "tar: %s", archive_error_string(t->a));
+            if (ar->archive_write_finish_entry(t->a) != ARCHIVE_OK)
+                return tar_fail(t, "tar: %s", ar->archive_error_string(t->a));
             t->state = T_NEXT;
         }
         return 0;
@@ -422,8 +424,8 @@ static int tar_step(byoc_context_tar *t)
         return -1;
     }
     if (r == 0) {
-        if (archive_write_close(t->a) != ARCHIVE_OK)
-            return tar_fail(t, "tar: %s", archive_error_string(t->a));
+        if (ar->archive_write_close(t->a) != ARCHIVE_OK)
+            return tar_fail(t, "tar: %s", ar->archive_error_string(t->a));
         t->state = T_DONE;
         return 0;
     }
@@ -445,40 +447,40 @@ static int tar_step(byoc_context_tar *t)
         }
         target[tlen] = 0;
     }
-    struct archive_entry *e = archive_entry_new2(t->a);
-    archive_entry_copy_stat(e, &st);
+    struct archive_entry *e = ar->archive_entry_new2(t->a);
+    ar->archive_entry_copy_stat(e, &st);
     if (S_ISDIR(st.st_mode)) {
         char *dirname = byoc_xasprintf("%s/", rel);
-        archive_entry_copy_pathname(e, dirname);
+        ar->archive_entry_copy_pathname(e, dirname);
         free(dirname);
     } else {
-        archive_entry_copy_pathname(e, rel);
+        ar->archive_entry_copy_pathname(e, rel);
     }
-    archive_entry_set_uid(e, 0);
-    archive_entry_set_gid(e, 0);
-    archive_entry_set_mtime(e, st.st_mtime, 0);
-    archive_entry_unset_atime(e);
-    archive_entry_unset_ctime(e);
-    archive_entry_unset_birthtime(e);
+    ar->archive_entry_set_uid(e, 0);
+    ar->archive_entry_set_gid(e, 0);
+    ar->archive_entry_set_mtime(e, st.st_mtime, 0);
+    ar->archive_entry_unset_atime(e);
+    ar->archive_entry_unset_ctime(e);
+    ar->archive_entry_unset_birthtime(e);
     if (S_ISLNK(st.st_mode))
-        archive_entry_copy_symlink(e, target);
+        ar->archive_entry_copy_symlink(e, target);
     add_capability(t, e, rel);
     if (S_ISDIR(st.st_mode))
-        archive_entry_set_nlink(e, 1); /* directories never become hard links */
+        ar->archive_entry_set_nlink(e, 1); /* directories never become hard links */
     struct archive_entry *spare = NULL;
-    archive_entry_linkify(t->links, &e, &spare);
+    ar->archive_entry_linkify(t->links, &e, &spare);
     if (spare)
-        archive_entry_free(spare);
-    int64_t size = archive_entry_size(e);
+        ar->archive_entry_free(spare);
+    int64_t size = ar->archive_entry_size(e);
     /* ARCHIVE_WARN: a name that does not convert to UTF-8 in this locale went
      * out as raw bytes (PAX hdrcharset=BINARY), which is what the engine reads. */
-    if (archive_write_header(t->a, e) < ARCHIVE_WARN) {
-        archive_entry_free(e);
+    if (ar->archive_write_header(t->a, e) < ARCHIVE_WARN) {
+        ar->archive_entry_free(e);
         if (fd >= 0)
             close(fd);
-        return tar_fail(t, "tar: %s", archive_error_string(t->a));
+        return tar_fail(t, "tar: %s", ar->archive_error_string(t->a));
     }
-    archive_entry_free(e);
+    ar->archive_entry_free(e);
     if (fd >= 0 && size > 0) {
         t->fd = fd;
         t->remaining = size;
@@ -486,7 +488,7 @@ static int tar_step(byoc_context_tar *t)
     } else {
         if (fd >= 0)
             close(fd);
-        archive_write_finish_entry(t->a);
+        ar->archive_write_finish_entry(t->a);
     }
     return 0;
 }
@@ -529,14 +531,15 @@ uint64_t byoc_context_tar_skipped(const byoc_context_tar *t) { return t->skipped
 
 void byoc_context_tar_free(byoc_context_tar *t)
 {
+    const byoc_archive_api *ar = byoc_archive_api_get(NULL); /* loaded if t->a or t->links is set */
     if (!t)
         return;
     if (t->fd >= 0)
         close(t->fd);
     if (t->a)
-        archive_write_free(t->a);
+        ar->archive_write_free(t->a);
     if (t->links)
-        archive_entry_linkresolver_free(t->links);
+        ar->archive_entry_linkresolver_free(t->links);
     walker_free(&t->w);
     byoc_buf_free(&t->out);
     free(t->io);

@@ -71,11 +71,14 @@ static void trim_space(const char **start, size_t *len)
     *len = n;
 }
 
-char *byoc_path_clean(const char *path)
+/* Go's path.Clean on the n bytes at path, which may hold NULs (Go strings can):
+ * a NUL is an ordinary byte. The result is NUL-terminated; its length in *out_len. */
+static char *path_clean_n(const char *path, size_t n, size_t *out_len)
 {
-    size_t n = strlen(path);
-    if (n == 0)
+    if (n == 0) {
+        *out_len = 1;
         return byoc_xstrdup(".");
+    }
     bool rooted = path[0] == '/';
     char *out = byoc_xmalloc(n + 2);
     size_t w = 0, r = 0, dotdot = 0;
@@ -89,7 +92,7 @@ char *byoc_path_clean(const char *path)
             r++;
         } else if (path[r] == '.' && (r + 1 == n || path[r + 1] == '/')) {
             r++;
-        } else if (path[r] == '.' && path[r + 1] == '.' && (r + 2 == n || path[r + 2] == '/')) {
+        } else if (path[r] == '.' && r + 1 < n && path[r + 1] == '.' && (r + 2 == n || path[r + 2] == '/')) {
             r += 2;
             if (w > dotdot) {
                 w--;
@@ -112,10 +115,70 @@ char *byoc_path_clean(const char *path)
     if (w == 0)
         out[w++] = '.';
     out[w] = 0;
+    *out_len = w;
     return out;
 }
 
+char *byoc_path_clean(const char *path)
+{
+    size_t len;
+    return path_clean_n(path, strlen(path), &len);
+}
+
 /* ---- reading .dockerignore ---- */
+
+/* Is a NUL inside a [ ] class of this pattern (n bytes, syntax already checked)? */
+static bool nul_in_class(const char *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (p[i] == '\\') {
+            i++;
+        } else if (p[i] == '[') {
+            i++;
+            size_t start = i < n && p[i] == '^' ? i + 1 : i;
+            for (i = start; i < n && !(p[i] == ']' && i > start); i++) {
+                if (p[i] == '\\')
+                    i++;
+                if (i < n && p[i] == 0)
+                    return true;
+            }
+        }
+    }
+    return false;
+}
+
+/* A pattern that still holds a NUL after cleaning (the n bytes at clean, '!' already
+ * taken off): nonzero, with err set, if it must refuse the file, else 0 (leave the
+ * pattern out). NUL is not special to filepath.Clean, filepath.Match or the regexp
+ * the pattern becomes, so the CLI's verdict on its syntax is the verdict on the same
+ * pattern with each NUL replaced by a plain letter. Outside a [ ] class a NUL can
+ * only match a NUL, which no path holds: such a pattern never matches. Inside a
+ * class it can stand for other characters ("[\0-b]"): byoc's patterns are C
+ * strings and cannot carry it, so that file is refused rather than misread. */
+static int nul_pattern_refused(const char *clean, size_t n, bool invert, byoc_err *err)
+{
+    char *plain = byoc_xmalloc(n + 1);
+    for (size_t i = 0; i < n; i++)
+        plain[i] = clean[i] ? clean[i] : 'a';
+    plain[n] = 0;
+    const char *pat = plain + (n > 1 && plain[0] == '/');
+    char *full = byoc_xasprintf("%s%s", invert ? "!" : "", pat);
+    const char *one[] = {full};
+    byoc_ignore *m = byoc_ignore_new(one, 1, err);
+    free(full);
+    free(plain);
+    if (!m) {
+        byoc_err_set(err, BYOC_E_USAGE, ".dockerignore", "syntax error in a pattern that holds a NUL byte");
+        return 1;
+    }
+    byoc_ignore_free(m);
+    if (nul_in_class(clean, n)) {
+        byoc_err_set(err, BYOC_E_USAGE, ".dockerignore",
+                     "a NUL byte inside a [ ] class is not supported; remove it from the pattern");
+        return 1;
+    }
+    return 0;
+}
 
 char **byoc_ignore_read(const char *text, size_t len, size_t *count, byoc_err *err)
 {
@@ -154,11 +217,19 @@ char **byoc_ignore_read(const char *text, size_t len, size_t *count, byoc_err *e
         }
         char *pat;
         if (ll > 0) {
-            char *raw = byoc_xstrndup(line, ll);
-            char *clean = byoc_path_clean(raw);
-            free(raw);
+            size_t cl;
+            char *clean = path_clean_n(line, ll, &cl);
+            if (memchr(clean, 0, cl)) {
+                int refused = nul_pattern_refused(clean, cl, invert, err);
+                free(clean);
+                if (refused) {
+                    byoc_ignore_patterns_free(out);
+                    return NULL;
+                }
+                continue;
+            }
             const char *p = clean;
-            if (strlen(p) > 1 && p[0] == '/')
+            if (cl > 1 && p[0] == '/')
                 p++;
             pat = byoc_xasprintf("%s%s", invert ? "!" : "", p);
             free(clean);

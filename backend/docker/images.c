@@ -5,6 +5,7 @@
 #include <time.h>
 
 #include "core/buf.h"
+#include "core/jsonnum.h"
 #include "docker/reference.h"
 
 void byoc_strs_free(char **v)
@@ -38,8 +39,7 @@ static char *dup_member(json_t *o, const char *key)
 
 static int64_t int_member(json_t *o, const char *key)
 {
-    json_t *v = json_object_get(o, key);
-    return json_is_integer(v) ? (int64_t)json_integer_value(v) : (int64_t)json_number_value(v);
+    return byoc_json_int64_or(json_object_get(o, key), 0);
 }
 
 int byoc_images_list(byoc_engine *e, byoc_task *t, bool all, const char *reference, byoc_image_list *out,

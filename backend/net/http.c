@@ -2,6 +2,7 @@
 #include "core/log.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -476,6 +477,34 @@ static void set_method_and_body(CURL *c, const byoc_http_req *req, bool *small_u
     *small_upload = size >= 0 && size < EXPECT_THRESHOLD;
 }
 
+/* With no CA bundle of its own a handle trusts the system's CAs, and libcurl's default has
+ * OpenSSL parse the whole system bundle (about 150 certificates, 1.5 MiB of memory) into every
+ * TLS context. The system's hashed CA directory holds the same certificates (Debian's
+ * update-ca-certificates writes both) and lets OpenSSL read only the few a chain needs, so the
+ * bundle is dropped when libcurl's default directory has hashed certificates in it. */
+static pthread_once_t ca_dir_once = PTHREAD_ONCE_INIT;
+static bool ca_dir_usable;
+
+static bool is_hash_name(const char *name)
+{
+    size_t n = strspn(name, "0123456789abcdef");
+    return n == 8 && name[8] == '.' && isdigit((unsigned char)name[9]) && !name[10];
+}
+
+static void check_ca_dir(void)
+{
+    CURL *c = curl_easy_init();
+    char *dir = NULL;
+    if (c && curl_easy_getinfo(c, CURLINFO_CAPATH, &dir) == CURLE_OK && dir) {
+        DIR *d = opendir(dir);
+        for (struct dirent *e; d && !ca_dir_usable && (e = readdir(d));)
+            ca_dir_usable = is_hash_name(e->d_name);
+        if (d)
+            closedir(d);
+    }
+    curl_easy_cleanup(c);
+}
+
 static void set_transport(CURL *c, const byoc_http_opts *o, bool streaming_response)
 {
     byoc_http_opts none = {0};
@@ -496,8 +525,13 @@ static void set_transport(CURL *c, const byoc_http_opts *o, bool streaming_respo
         curl_easy_setopt(c, CURLOPT_UNIX_SOCKET_PATH, o->unix_socket);
     if (o->no_proxy || o->unix_socket)
         curl_easy_setopt(c, CURLOPT_PROXY, ""); /* "" overrides the proxy variables */
-    if (o->ca_bundle)
+    if (o->ca_bundle) {
         curl_easy_setopt(c, CURLOPT_CAINFO, o->ca_bundle);
+    } else {
+        pthread_once(&ca_dir_once, check_ca_dir);
+        if (ca_dir_usable)
+            curl_easy_setopt(c, CURLOPT_CAINFO, NULL); /* the default CAPATH stays */
+    }
     if (o->client_cert)
         curl_easy_setopt(c, CURLOPT_SSLCERT, o->client_cert);
     if (o->client_key)

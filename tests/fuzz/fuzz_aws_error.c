@@ -3,7 +3,6 @@
  * query protocol (STS, IAM) reads them.
  * Input: one byte picks the HTTP status, header lines "Name: value",
  * "\n----\n", the body. The error is always complete and one line. */
-#include <libxml/tree.h>
 
 #include "aws/request.h"
 #include "fuzz.h"
@@ -37,17 +36,17 @@ static void parse_headers(const char *p, size_t n, byoc_headers *h)
 
 static void query_reply(const char *body, size_t len)
 {
-    xmlDoc *doc = byoc_aws_xml_parse(body, len);
+    byoc_aws_xml *doc = byoc_aws_xml_parse(body, len);
     if (!doc)
         return;
-    xmlNode *root = xmlDocGetRootElement(doc);
+    byoc_aws_xml *root = byoc_aws_xml_root(doc);
     static const char *const paths[] = {"GetCallerIdentityResult/Arn", "AssumeRoleResult/Credentials/SecretAccessKey",
                                         "Error/Code", "ResponseMetadata/RequestId"};
     for (size_t i = 0; i < sizeof paths / sizeof *paths; i++)
         free(byoc_aws_xml_text(root, paths[i]));
     byoc_aws_xml_find(root, "Credentials");
     byoc_aws_xml_child(root, "Error");
-    xmlFreeDoc(doc);
+    byoc_aws_xml_free(doc);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -136,15 +136,15 @@ static int create_role(void)
              "\"Action\":\"sts:AssumeRole\"}]}",
              account, account, role_name);
     const char *params[] = {"RoleName", role_name, "AssumeRolePolicyDocument", trust, "Path", "/", NULL};
-    xmlDoc *doc = NULL;
+    byoc_aws_xml *doc = NULL;
     int rc = byoc_aws_query_call(c, NULL, BYOC_AWS_IAM, "CreateRole", "2010-05-08", params, &doc, &err);
     CHECK_INT(rc, 0);
     if (rc == 0) {
-        char *arn = byoc_aws_xml_text(xmlDocGetRootElement(doc), "CreateRoleResult/Role/Arn");
+        char *arn = byoc_aws_xml_text(byoc_aws_xml_root(doc), "CreateRoleResult/Role/Arn");
         snprintf(role_arn, sizeof role_arn, "arn:aws:iam::%s:role/%s", account, role_name);
         CHECK_STR(arn, role_arn);
         free(arn);
-        xmlFreeDoc(doc);
+        byoc_aws_xml_free(doc);
         const char *policy_params[] = {"RoleName", role_name, "PolicyName", "allow-all", "PolicyDocument",
                                        "{\"Version\":\"2012-10-17\",\"Statement\":[{\"Effect\":\"Allow\","
                                        "\"Action\":\"*\",\"Resource\":\"*\"}]}",

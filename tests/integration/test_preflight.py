@@ -263,7 +263,7 @@ def test_sound_job():
     for name in ("spec", "credentials", "region", "device", "instance-type", "image.ecr", "image.manifest",
                  "image.architecture", "image.digest", "contract.program", "contract.train", "contract.entrypoint",
                  "contract.python", "contract.sagemaker-training", "code.entry-point", "permissions.pull",
-                 "permissions.s3"):
+                 "permissions.s3", "permissions.caller"):
         expect("sound job", checks, name, "pass")
     C.check(all(set(c) == {"name", "status", "message", "fix"} for c in doc.get("checks", [])),
             "sound job: every check has name, status, message, fix")

@@ -10,17 +10,21 @@ It forwards every request to moto unchanged (moto still checks each SigV4 signat
     and returns one page. The request is forwarded as sent, so the signature is moto's to judge.
 
   - optionally (simulate="evaluate") answers IAM SimulatePrincipalPolicy, which moto lacks: the
-    signature is checked with botocore's signer (standin/sigv4.py) against the topology's key,
-    and the role's inline and attached policies (read from moto) plus the ResourcePolicy sent
-    are evaluated (explicit Deny > Allow > implicit; Action/Resource wildcards; statements with
-    a Condition or NotAction are skipped). simulate="deny" answers 403 AccessDenied, as IAM does
-    for a caller without iam:SimulatePrincipalPolicy. Without it the request goes to moto (500).
+    signature is checked with botocore's signer (standin/sigv4.py) against the topology's key
+    (and keys added with front.add_credentials), and the principal's policies read from moto --
+    a role's inline and attached policies, or a user's inline and attached policies and those
+    of its groups -- plus the ResourcePolicy sent are evaluated (explicit Deny > Allow >
+    implicit; Action/Resource wildcards; statements with a Condition or NotAction are skipped).
+    simulate="deny" answers 403 AccessDenied, as IAM does for a caller without
+    iam:SimulatePrincipalPolicy. Without it the request goes to moto (500).
 
   - front.answer_next(op, status, doc) makes the next `op` get that JSON answer instead of
     moto's (after moto has checked and served the request), for replies moto cannot produce.
 
 As a module:   front = EcrFront(upstream).start(); front.url; front.count("DescribeImages");
-               front.counts(); front.reset(); front.answer_next(...); front.stop()
+               front.counts(); front.reset(); front.answer_next(...);
+               front.add_credentials(key_id, secret) (another moto user's key, for its
+               SimulatePrincipalPolicy calls); front.stop()
 As a program:  ecr_front.py --upstream URL   prints "PORT=<n>" and serves until stdin closes
                (for C tests); GET /_front/counts -> {"Op": n}, POST /_front/reset.
 """
@@ -72,6 +76,14 @@ def decode_token(token, key):
     return doc["o"]
 
 
+class NoSuchEntity(Exception):
+    """Shaped like botocore's ClientError, so the handler answers 404 NoSuchEntity."""
+
+    def __init__(self, message):
+        super().__init__(message)
+        self.response = {"Error": {"Code": "NoSuchEntity", "Message": message}}
+
+
 def _as_list(v):
     return [v] if isinstance(v, str) else list(v or [])
 
@@ -80,6 +92,7 @@ class IamSimulator:
     """SimulatePrincipalPolicy over moto's IAM data (see the module's docstring)."""
 
     def __init__(self, upstream):
+        self.extra_keys = {}
         import boto3
         from botocore.config import Config
         self.iam = boto3.session.Session().client(
@@ -89,28 +102,57 @@ class IamSimulator:
             aws_secret_access_key=os.environ["AWS_SECRET_ACCESS_KEY"])
 
     @staticmethod
-    def check_signature(method, path, headers, body):
+    def check_signature(method, path, headers, body, extra_keys=None):
         sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
         from standin.sigv4 import AuthError, verify
         raw_path, _, raw_query = path.partition("?")
-        key = os.environ["AWS_ACCESS_KEY_ID"]
-        secrets = lambda k: (os.environ["AWS_SECRET_ACCESS_KEY"], None) if k == key else None  # noqa: E731
+        keys = dict(extra_keys or {})
+        keys[os.environ["AWS_ACCESS_KEY_ID"]] = os.environ["AWS_SECRET_ACCESS_KEY"]
+        secrets = lambda k: (keys[k], None) if k in keys else None  # noqa: E731
         try:
             verify(method, raw_path, raw_query, list(headers.items()), body, secrets, "iam")
             return None
         except AuthError as exc:
             return exc
 
+    def _managed_documents(self, attached):
+        docs = []
+        for a in attached:
+            arn = a["PolicyArn"]
+            version = self.iam.get_policy(PolicyArn=arn)["Policy"]["DefaultVersionId"]
+            docs.append(self.iam.get_policy_version(PolicyArn=arn, VersionId=version)["PolicyVersion"]["Document"])
+        return docs
+
     def role_documents(self, role_arn):
         name = role_arn.rsplit("/", 1)[-1]
         docs = []
         for policy in self.iam.list_role_policies(RoleName=name)["PolicyNames"]:
             docs.append(self.iam.get_role_policy(RoleName=name, PolicyName=policy)["PolicyDocument"])
-        for attached in self.iam.list_attached_role_policies(RoleName=name)["AttachedPolicies"]:
-            arn = attached["PolicyArn"]
-            version = self.iam.get_policy(PolicyArn=arn)["Policy"]["DefaultVersionId"]
-            docs.append(self.iam.get_policy_version(PolicyArn=arn, VersionId=version)["PolicyVersion"]["Document"])
+        docs += self._managed_documents(self.iam.list_attached_role_policies(RoleName=name)["AttachedPolicies"])
         return [json.loads(d) if isinstance(d, str) else d for d in docs]
+
+    def user_documents(self, user_arn):
+        """The user's inline and attached policies, then those of each group it is in."""
+        name = user_arn.rsplit("/", 1)[-1]
+        docs = []
+        for policy in self.iam.list_user_policies(UserName=name)["PolicyNames"]:
+            docs.append(self.iam.get_user_policy(UserName=name, PolicyName=policy)["PolicyDocument"])
+        docs += self._managed_documents(self.iam.list_attached_user_policies(UserName=name)["AttachedPolicies"])
+        for group in self.iam.list_groups_for_user(UserName=name)["Groups"]:
+            g = group["GroupName"]
+            for policy in self.iam.list_group_policies(GroupName=g)["PolicyNames"]:
+                docs.append(self.iam.get_group_policy(GroupName=g, PolicyName=policy)["PolicyDocument"])
+            docs += self._managed_documents(self.iam.list_attached_group_policies(GroupName=g)["AttachedPolicies"])
+        return [json.loads(d) if isinstance(d, str) else d for d in docs]
+
+    def principal_documents(self, arn):
+        """IAM's identity-based policies of a role or user ARN (arn:aws:iam::<acct>:role|user/[path/]name)."""
+        kind = arn.split(":", 5)[5].split("/", 1)[0] if arn.count(":") >= 5 else ""
+        if kind == "user":
+            return self.user_documents(arn)
+        if kind == "role":
+            return self.role_documents(arn)
+        raise NoSuchEntity("PolicySourceArn %s is neither an IAM role nor an IAM user" % arn)
 
     @staticmethod
     def decide(docs, principal, action, resource):
@@ -140,7 +182,7 @@ class IamSimulator:
         principal = params["PolicySourceArn"][0]
         actions = [params[k][0] for k in sorted(params) if k.startswith("ActionNames.member.")]
         resources = [params[k][0] for k in sorted(params) if k.startswith("ResourceArns.member.")] or ["*"]
-        docs = [(d, False) for d in self.role_documents(principal)]
+        docs = [(d, False) for d in self.principal_documents(principal)]
         if "ResourcePolicy" in params:
             docs.append((json.loads(params["ResourcePolicy"][0]), True))
         members = []
@@ -173,6 +215,12 @@ class EcrFront:
         self.url = "http://%s:%d" % (host, self.server.server_address[1])
         self.thread = None
         self.canned = {}
+
+    def add_credentials(self, key_id, secret):
+        """Accept SimulatePrincipalPolicy calls signed with this key too (another moto user's)."""
+        if self.simulator:
+            with self.lock:
+                self.simulator.extra_keys[key_id] = secret
 
     def answer_next(self, op, status, doc):
         with self.lock:
@@ -294,7 +342,9 @@ class EcrFront:
                 self._reply(status, rheaders, data)
 
             def _simulate(self, headers, body):
-                bad = IamSimulator.check_signature(self.command, self.path, headers, body)
+                with front.lock:
+                    extra = dict(front.simulator.extra_keys) if front.simulator else {}
+                bad = IamSimulator.check_signature(self.command, self.path, headers, body, extra)
                 if bad:
                     status, data = iam_error(bad.status, bad.error_type, bad.message)
                 elif front.simulate == "deny":

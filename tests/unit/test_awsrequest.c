@@ -135,20 +135,20 @@ static void test_helpers(void)
     CHECK_STR(b.data, "Action=AssumeRole&RoleSessionName=a%20b%2Fc%2Bd%3De%26f");
     byoc_buf_free(&b);
     const char *xml = "<R xmlns=\"urn:x\"><A><B>text &amp; more</B></A></R>";
-    xmlDoc *doc = byoc_aws_xml_parse(xml, strlen(xml));
-    char *s = byoc_aws_xml_text(xmlDocGetRootElement(doc), "A/B");
+    byoc_aws_xml *doc = byoc_aws_xml_parse(xml, strlen(xml));
+    char *s = byoc_aws_xml_text(byoc_aws_xml_root(doc), "A/B");
     CHECK_STR(s, "text & more");
     free(s);
-    CHECK(byoc_aws_xml_text(xmlDocGetRootElement(doc), "A/C") == NULL);
-    xmlFreeDoc(doc);
+    CHECK(byoc_aws_xml_text(byoc_aws_xml_root(doc), "A/C") == NULL);
+    byoc_aws_xml_free(doc);
     /* No entity expansion from a DTD and no network. */
     const char *evil = "<?xml version=\"1.0\"?><!DOCTYPE r [<!ENTITY x SYSTEM \"file:///etc/passwd\">]><r>&x;</r>";
     doc = byoc_aws_xml_parse(evil, strlen(evil));
     if (doc) {
-        s = byoc_aws_xml_text((xmlNode *)doc, "r");
+        s = byoc_aws_xml_text(doc, "r");
         CHECK(s == NULL || strstr(s, "root:") == NULL);
         free(s);
-        xmlFreeDoc(doc);
+        byoc_aws_xml_free(doc);
     }
     CHECK(byoc_aws_xml_parse("not xml", 7) == NULL);
 }
@@ -552,7 +552,7 @@ static void test_query_unsigned(void)
     ctx_for(&s, &ep, &ctx, "sts");
     ctx.creds = NULL;
     const char *params[] = {"RoleArn", "arn:aws:iam::123456789012:role/r", "WebIdentityToken", "jwt.token.value", NULL};
-    xmlDoc *doc = NULL;
+    byoc_aws_xml *doc = NULL;
     byoc_err err;
     CHECK_INT(byoc_aws_query_do(&ctx, "AssumeRoleWithWebIdentity", "2011-06-15", params, &doc, &err), 0);
     CHECK(strstr(s.requests[0], "\r\nAuthorization:") == NULL);
@@ -561,11 +561,11 @@ static void test_query_unsigned(void)
     char *ct = header_of(s.requests[0], "Content-Type");
     CHECK_STR(ct, "application/x-www-form-urlencoded; charset=utf-8");
     free(ct);
-    char *token = byoc_aws_xml_text(xmlDocGetRootElement(doc),
+    char *token = byoc_aws_xml_text(byoc_aws_xml_root(doc),
                                     "AssumeRoleWithWebIdentityResult/Credentials/SessionToken");
     CHECK_STR(token, "tmp-token-value");
     free(token);
-    xmlFreeDoc(doc);
+    byoc_aws_xml_free(doc);
     server_stop(&s);
     byoc_aws_endpoint_free(&ep);
 }

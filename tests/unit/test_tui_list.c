@@ -90,6 +90,32 @@ int main(void)
     CHECK_INT(tui_list_selected(&l), 3);
     tui_list_set_filter(&l, "");
 
+    /* typing narrows the shown rows (keeping sort order); deleting widens again;
+     * several keys before the next read, and a row added meanwhile, still count */
+    tui_list_sort_by(&l, 2, true);                            /* size, largest first */
+    tui_list_set_filter(&l, "b");                             /* "KiB" and "MB" too */
+    CHECK_INT(tui_list_visible(&l), 5);
+    tui_list_set_filter(&l, "br");
+    tui_list_set_filter(&l, "bra");
+    CHECK_INT(tui_list_visible(&l), 3);
+    CHECK_STR(cell(&l, 0, 2), "2 GiB");
+    CHECK_STR(cell(&l, 2, 2), "300 MiB");
+    tui_list_set_filter(&l, "braket-");
+    CHECK_INT(tui_list_visible(&l), 3);
+    tui_list_set_filter(&l, "braket-b");
+    CHECK_INT(tui_list_visible(&l), 1);
+    tui_list_set_filter(&l, "braket-");                       /* widening rebuilds */
+    CHECK_INT(tui_list_visible(&l), 3);
+    tui_list_set_filter(&l, "braket-a");
+    tui_list_add(&l, (const char *[]){"braket-algo-new", "v3", "5 GiB"}, NULL);
+    tui_list_set_filter(&l, "braket-al");
+    CHECK_INT(tui_list_visible(&l), 3);
+    CHECK_STR(cell(&l, 0, 0), "braket-algo-new");
+    tui_list_set_filter(&l, "BRAKET-ALGO-N");                 /* case changes still narrow */
+    CHECK_INT(tui_list_visible(&l), 1);
+    tui_list_set_filter(&l, "");
+    tui_list_sort_by(&l, -1, false);
+
     /* scrolling: 100 rows, 10 on screen */
     tui_list_clear(&l);
     tui_list_sort_by(&l, -1, false);

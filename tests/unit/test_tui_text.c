@@ -72,6 +72,9 @@ int main(void)
     CHECK_STR(tui_text_casestr("abcABC", "Bc"), "bcABC");
     CHECK(tui_text_casestr("\xc3\x89t\xc3\xa9", "\xc3\xa9T") != NULL); /* ÉTÉ folds */
     CHECK_STR(tui_text_casestr("abc", ""), "abc");
+    CHECK_STR(tui_text_casestr("\xc3\x89t\xc3\xa9 Job-7", "job-"), "Job-7");   /* ASCII needle past UTF-8 */
+    CHECK_STR(tui_text_casestr("aaab", "AAB"), "aab");        /* a failed partial match restarts */
+    CHECK(tui_text_casestr("ab", "abc") == NULL);
 
     char *s = tui_text_sanitize("\x1b[31mred\x1b[0m\tx\r\x07!", 100);
     CHECK_STR(s, "red     x?!");

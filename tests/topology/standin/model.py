@@ -172,6 +172,13 @@ def _pattern(text):
     return _pattern_cache[text]
 
 
+class Checked(dict):
+    """A structure the service keeps and hands out again unchanged (a job summary): once it
+    validated against a shape, validating it again against that shape is skipped. Whoever
+    changes it must make a new one."""
+    checked_shape = None
+
+
 def validate(shape, value, where="", errors=None):
     """A list of error strings (empty when the value fits the shape)."""
     if errors is None:
@@ -181,6 +188,9 @@ def validate(shape, value, where="", errors=None):
         if not isinstance(value, dict):
             _fail(errors, value, where or shape.name, "Member must be a structure")
             return errors
+        if isinstance(value, Checked) and value.checked_shape is shape:
+            return errors       # unchanged since it was checked against this very shape
+        before = len(errors)
         for required in shape.required_members:
             if value.get(required) is None:
                 _fail(errors, None, _join(where, required), "Member must not be null")
@@ -191,6 +201,8 @@ def validate(shape, value, where="", errors=None):
             if member_value is None:
                 continue
             validate(shape.members[name], member_value, _join(where, name), errors)
+        if isinstance(value, Checked) and len(errors) == before:
+            value.checked_shape = shape
     elif kind == "list":
         if not isinstance(value, list):
             _fail(errors, value, where, "Member must be a list")

@@ -102,6 +102,9 @@ def _now_iso():
 
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    # a buffered writer, flushed once per response: headers and body leave in one segment
+    # (two small writes meet Nagle's algorithm and the client's delayed ACK on every page)
+    wbufsize = 64 * 1024
     def setup(self):
         super().setup()
         self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
@@ -145,6 +148,7 @@ class Handler(BaseHTTPRequestHandler):
         self.end_headers()
         if self.command != "HEAD":
             self.wfile.write(data)
+        self.wfile.flush()
         return status
 
     def _send_error(self, status, error_type, message, extra=None):

@@ -14,6 +14,7 @@ ServiceError. All calls happen under Service.lock.
 """
 
 import base64
+import bisect
 import datetime
 import hashlib
 import json
@@ -22,6 +23,7 @@ import time
 import uuid
 
 from . import devices as device_catalog
+from . import model
 
 TERMINAL = ("COMPLETED", "FAILED", "CANCELLED")
 
@@ -93,6 +95,7 @@ class Job:
         self.failure_reason = None
         self.pinned = False
         self.events = []
+        self.summary = None       # (state key, model.Checked summary) for SearchJobs
 
     def event(self, kind, when, message=None):
         self.events.append({"eventType": kind, "timeOfEvent": when, "message": message or _EVENT_TEXT[kind]})
@@ -122,6 +125,10 @@ class Service:
         self.config = dict(DEFAULT_CONFIG)
         self.jobs = {}            # arn -> Job
         self.by_token = {}        # (region, clientToken) -> Job
+        self.by_name = {}         # (region, jobName) -> Job
+        self.ordered = []         # every Job, oldest first (seq ascending): SearchJobs pages walk it
+        self.seqs = []            # their seq numbers, for bisect
+        self.live = {}            # arn -> Job not in a terminal state: the only ones the clock moves
         self.next_seq = 1
         self.devices = device_catalog.default_devices()
 
@@ -194,7 +201,14 @@ class Service:
             job.event("CANCELLED", iso(now))
             job.enter("CANCELLED", now)
         job.pinned = bool(pin)
+        self._track(job)
         return self.dump_job(job)
+
+    def _track(self, job):
+        if job.status in TERMINAL:
+            self.live.pop(job.arn, None)
+        else:
+            self.live[job.arn] = job
 
     def dump_job(self, job):
         out = self._job_view(job, queue_info=True)
@@ -205,8 +219,9 @@ class Service:
 
     def advance_all(self, now=None):
         now = now or time.time()
-        for job in self.jobs.values():
+        for job in list(self.live.values()):
             self._advance(job, now)
+            self._track(job)
 
     def _start(self, job, when):
         t = iso(when)
@@ -302,14 +317,21 @@ class Service:
         return out
 
     def _summary(self, job):
-        out = {"jobArn": job.arn, "jobName": job.name, "status": job.status,
-               "device": job.params["deviceConfig"]["device"], "createdAt": iso(job.created)}
+        # SearchJobs hands out the same summary until the job changes (a new one then), so
+        # pages cost no timestamp formatting and the server's output check skips it (Checked)
+        key = (job.status, job.started, job.ended, tuple(sorted(job.tags.items())))
+        cached = job.summary
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        out = model.Checked(jobArn=job.arn, jobName=job.name, status=job.status,
+                            device=job.params["deviceConfig"]["device"], createdAt=iso(job.created))
         if job.started is not None:
             out["startedAt"] = iso(job.started)
         if job.ended is not None:
             out["endedAt"] = iso(job.ended)
         if job.tags:
             out["tags"] = dict(job.tags)
+        job.summary = (key, out)
         return out
 
     def _job_for(self, arn, ctx):
@@ -334,13 +356,12 @@ class Service:
         self._check_device(device)
         now = _millis(time.time())
         self.advance_all(now)
-        for job in self.jobs.values():
-            if job.region == region and job.name == params["jobName"]:
-                raise ServiceError(409, "ConflictException",
-                                   "A job with the name %s already exists." % params["jobName"])
+        if (region, params["jobName"]) in self.by_name:
+            raise ServiceError(409, "ConflictException",
+                               "A job with the name %s already exists." % params["jobName"])
         limit = self.config["max_active_jobs"]
         if limit is not None:
-            active = [j for j in self.jobs.values() if j.region == region and j.status not in TERMINAL]
+            active = [j for j in self.live.values() if j.region == region and j.status not in TERMINAL]
             if len(active) >= limit:
                 raise ServiceError(402, "ServiceQuotaExceededException",
                                    "You have reached the limit of %d concurrent hybrid jobs." % limit)
@@ -353,6 +374,10 @@ class Service:
         job.event("QUEUED_FOR_EXECUTION", iso(now))
         self.jobs[arn] = job
         self.by_token[(region, params["clientToken"])] = job
+        self.by_name[(region, job.name)] = job
+        self.ordered.append(job)
+        self.seqs.append(job.seq)
+        self._track(job)
         return 201, {"jobArn": arn}
 
     def _check_device(self, device):
@@ -417,11 +442,18 @@ class Service:
         self.advance_all()
         query = _fingerprint(filters)
         before = _read_token(params.get("nextToken"), query)
-        picked = sorted((j for j in self.jobs.values() if j.region == ctx["region"]
-                         and (before is None or j.seq < before)
-                         and all(self._job_matches(j, f) for f in filters)),
-                        key=lambda j: -j.seq)
         size = params.get("maxResults") or self.config["default_max_results"]
+        # newest first from the token's position: walk the seq-ordered index down, stopping
+        # once a page and one more match are found (one more says whether a next page exists)
+        end = len(self.ordered) if before is None else bisect.bisect_left(self.seqs, before)
+        region = ctx["region"]
+        picked = []
+        for i in range(end - 1, -1, -1):
+            j = self.ordered[i]
+            if j.region == region and all(self._job_matches(j, f) for f in filters):
+                picked.append(j)
+                if len(picked) > size:
+                    break
         page = picked[:size]
         out = {"jobs": [self._summary(j) for j in page]}
         if len(picked) > size:

@@ -1,0 +1,328 @@
+#include "ecr_tasks.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "aws/client.h"
+#include "core/buf.h"
+#include "docker/engine.h"
+#include "docker/images.h"
+
+static char *dup_or_null(const char *s)
+{
+    return s ? byoc_xstrdup(s) : NULL;
+}
+
+tui_ecr_args *tui_ecr_args_new(const char *profile, const char *region)
+{
+    tui_ecr_args *a = byoc_xcalloc(1, sizeof *a);
+    a->profile = dup_or_null(profile);
+    a->region = dup_or_null(region);
+    return a;
+}
+
+void tui_ecr_args_free(void *args)
+{
+    tui_ecr_args *a = args;
+    if (!a)
+        return;
+    free(a->profile);
+    free(a->region);
+    free(a->repository);
+    free(a->uri);
+    free(a->digest);
+    tui_ecr_refs_free(&a->refs);
+    for (size_t i = 0; i < a->n_names; i++)
+        free(a->names[i]);
+    free(a->names);
+    free(a);
+}
+
+static int client(const tui_ecr_args *a, byoc_aws_client **c, byoc_err *err)
+{
+    byoc_aws_config_opts o = {.profile = a->profile, .region = a->region};
+    return byoc_aws_client_new(&o, c, err);
+}
+
+/* ---- repositories ---- */
+
+static void repos_result_free(void *p)
+{
+    tui_ecr_repos_result *r = p;
+    byoc_ecr_repositories_free(r->repos, r->n);
+    free(r->region);
+    free(r);
+}
+
+int tui_ecr_repos_task(byoc_task *t, void *arg, void **result, void (**result_free)(void *), byoc_err *err)
+{
+    byoc_aws_client *c;
+    if (client(arg, &c, err) != 0)
+        return -1;
+    tui_ecr_repos_result *r = byoc_xcalloc(1, sizeof *r);
+    r->region = dup_or_null(byoc_aws_client_region(c));
+    if (byoc_ecr_describe_repositories(c, t, NULL, 0, &r->repos, &r->n, err) != 0) {
+        byoc_aws_client_free(c);
+        repos_result_free(r);
+        return -1;
+    }
+    byoc_aws_client_free(c);
+    *result = r;
+    *result_free = repos_result_free;
+    return 0;
+}
+
+static void counts_result_free(void *p)
+{
+    tui_ecr_counts_result *r = p;
+    for (size_t i = 0; i < r->n; i++)
+        free(r->names[i]);
+    free(r->names);
+    free(r->counts);
+    free(r);
+}
+
+int tui_ecr_counts_task(byoc_task *t, void *arg, void **result, void (**result_free)(void *), byoc_err *err)
+{
+    const tui_ecr_args *a = arg;
+    byoc_aws_client *c;
+    if (client(a, &c, err) != 0)
+        return -1;
+    tui_ecr_counts_result *r = byoc_xcalloc(1, sizeof *r);
+    size_t n = a->n_names < TUI_ECR_COUNT_MAX ? a->n_names : TUI_ECR_COUNT_MAX;
+    r->names = byoc_xcalloc(n + 1, sizeof *r->names);
+    r->counts = byoc_xcalloc(n + 1, sizeof *r->counts);
+    for (size_t i = 0; i < n && !byoc_task_cancelled(t); i++) {
+        r->names[r->n] = byoc_xstrdup(a->names[i]);
+        r->counts[r->n] = -1;
+        byoc_ecr_image_id_list ids;
+        byoc_err ignored;
+        byoc_err_clear(&ignored);
+        if (byoc_ecr_list_images(c, t, a->names[i], BYOC_ECR_TAG_STATUS_ANY, 0, &ids, &ignored) == 0) {
+            /* ListImages names an image once per tag: count distinct digests */
+            tui_ecr_refs digests = {0};
+            for (size_t k = 0; k < ids.n; k++)
+                if (ids.items[k].digest)
+                    tui_ecr_refs_add(&digests, ids.items[k].digest);
+            r->counts[r->n] = (long)digests.n;
+            tui_ecr_refs_free(&digests);
+            byoc_ecr_image_id_list_free(&ids);
+        }
+        r->n++;
+    }
+    byoc_aws_client_free(c);
+    *result = r;
+    *result_free = counts_result_free;
+    return 0;
+}
+
+/* ---- one repository's images ---- */
+
+static void images_result_free(void *p)
+{
+    tui_ecr_images_result *r = p;
+    free(r->repository);
+    free(r->uri);
+    byoc_ecr_image_list_free(&r->images);
+    tui_ecr_refs_free(&r->local);
+    free(r->engine_error);
+    free(r);
+}
+
+static void read_local(byoc_task *t, tui_ecr_images_result *r)
+{
+    byoc_engine *e = NULL;
+    byoc_err err;
+    byoc_err_clear(&err);
+    byoc_image_list l = {0};
+    if (byoc_engine_new(&e, &err) == 0 && byoc_images_list(e, t, false, NULL, &l, &err) == 0) {
+        tui_ecr_local_refs(&l, &r->local);
+        byoc_image_list_free(&l);
+    } else {
+        r->engine_error = byoc_xstrdup(err.message[0] ? err.message : "the engine did not answer");
+    }
+    byoc_engine_free(e);
+}
+
+int tui_ecr_images_task(byoc_task *t, void *arg, void **result, void (**result_free)(void *), byoc_err *err)
+{
+    const tui_ecr_args *a = arg;
+    byoc_aws_client *c;
+    if (client(a, &c, err) != 0)
+        return -1;
+    tui_ecr_images_result *r = byoc_xcalloc(1, sizeof *r);
+    r->repository = byoc_xstrdup(a->repository);
+    r->uri = byoc_xstrdup(a->uri ? a->uri : a->repository);
+    int rc = byoc_ecr_describe_images(c, t, a->repository, NULL, 0, BYOC_ECR_TAG_STATUS_ANY, 0, &r->images, err);
+    byoc_aws_client_free(c);
+    if (rc != 0) {
+        images_result_free(r);
+        return -1;
+    }
+    read_local(t, r);
+    *result = r;
+    *result_free = images_result_free;
+    return 0;
+}
+
+/* ---- delete ---- */
+
+static void delete_result_free(void *p)
+{
+    tui_ecr_delete_result *r = p;
+    free(r->repository);
+    free(r->digest);
+    byoc_ecr_delete_result_free(&r->out);
+    free(r);
+}
+
+int tui_ecr_delete_task(byoc_task *t, void *arg, void **result, void (**result_free)(void *), byoc_err *err)
+{
+    const tui_ecr_args *a = arg;
+    byoc_aws_client *c;
+    if (client(a, &c, err) != 0)
+        return -1;
+    tui_ecr_delete_result *r = byoc_xcalloc(1, sizeof *r);
+    r->repository = byoc_xstrdup(a->repository);
+    r->digest = byoc_xstrdup(a->digest);
+    byoc_ecr_image_id id = {a->digest, NULL};
+    int rc = byoc_ecr_batch_delete_image(c, t, a->repository, &id, 1, &r->out, err);
+    byoc_aws_client_free(c);
+    if (rc != 0) {
+        delete_result_free(r);
+        return -1;
+    }
+    *result = r;
+    *result_free = delete_result_free;
+    return 0;
+}
+
+/* ---- which local images ECR lists ---- */
+
+typedef struct {
+    char *repository;
+    char *host;
+    char **digests;
+    size_t n;
+} repo_group;
+
+static void refs_free_ptr(void *p)
+{
+    tui_ecr_refs_free(p);
+    free(p);
+}
+
+static void confirm(tui_ecr_refs *out, const repo_group *g, const char *digest)
+{
+    char *ref = byoc_xasprintf("%s/%s@%s", g->host, g->repository, digest);
+    tui_ecr_refs_add(out, ref);
+    free(ref);
+}
+
+/* DescribeImages by digest: all at once, or one by one when one is missing. */
+static void check_group(byoc_aws_client *c, byoc_task *t, const repo_group *g, tui_ecr_refs *out)
+{
+    for (size_t start = 0; start < g->n && !byoc_task_cancelled(t); start += 100) {
+        size_t n = g->n - start < 100 ? g->n - start : 100;
+        byoc_ecr_image_id *ids = byoc_xcalloc(n, sizeof *ids);
+        for (size_t i = 0; i < n; i++)
+            ids[i].digest = g->digests[start + i];
+        byoc_ecr_image_list l;
+        byoc_err err;
+        byoc_err_clear(&err);
+        int rc = byoc_ecr_describe_images(c, t, g->repository, ids, n, BYOC_ECR_TAG_STATUS_ANY, 0, &l, &err);
+        if (rc == 0) {
+            for (size_t i = 0; i < l.n; i++)
+                if (l.items[i].digest)
+                    confirm(out, g, l.items[i].digest);
+            byoc_ecr_image_list_free(&l);
+        } else if (strcmp(err.code, "ImageNotFoundException") == 0 && n > 1) {
+            for (size_t i = 0; i < n && !byoc_task_cancelled(t); i++) {
+                byoc_err_clear(&err);
+                if (byoc_ecr_describe_images(c, t, g->repository, &ids[i], 1, BYOC_ECR_TAG_STATUS_ANY, 0, &l, &err) ==
+                    0) {
+                    if (l.n)
+                        confirm(out, g, ids[i].digest);
+                    byoc_ecr_image_list_free(&l);
+                }
+            }
+        }
+        free(ids);
+        if (rc != 0 && strcmp(err.code, "RepositoryNotFoundException") == 0)
+            return;
+    }
+}
+
+static bool any_on_ecr(const tui_ecr_refs *refs)
+{
+    for (size_t i = 0; i < refs->n; i++) {
+        char *host, *repo, *digest;
+        if (!tui_ecr_ref_split(refs->items[i], &host, &repo, &digest))
+            continue;
+        bool ecr = tui_ecr_host_parse(host, NULL, NULL, 0);
+        free(host);
+        free(repo);
+        free(digest);
+        if (ecr)
+            return true;
+    }
+    return false;
+}
+
+int tui_ecr_pushed_task(byoc_task *t, void *arg, void **result, void (**result_free)(void *), byoc_err *err)
+{
+    const tui_ecr_args *a = arg;
+    if (!any_on_ecr(&a->refs)) {         /* nothing to ask: no AWS client, no request */
+        *result = byoc_xcalloc(1, sizeof(tui_ecr_refs));
+        *result_free = refs_free_ptr;
+        return 0;
+    }
+    byoc_aws_client *c;
+    if (client(a, &c, err) != 0)
+        return -1;
+    const char *region = byoc_aws_client_region(c);
+    repo_group *groups = NULL;
+    size_t n_groups = 0, taken = 0;
+    for (size_t i = 0; i < a->refs.n && taken < TUI_ECR_CHECK_MAX; i++) {
+        char *host, *repo, *digest;
+        char account[13], ref_region[64];
+        if (!tui_ecr_ref_split(a->refs.items[i], &host, &repo, &digest))
+            continue;
+        if (!tui_ecr_host_parse(host, account, ref_region, sizeof ref_region) || !region ||
+            strcmp(ref_region, region) != 0 || !byoc_ecr_repository_name_ok(repo, NULL, 0)) {
+            free(host);
+            free(repo);
+            free(digest);
+            continue;
+        }
+        taken++;
+        repo_group *g = NULL;
+        for (size_t k = 0; k < n_groups && !g; k++)
+            if (strcmp(groups[k].repository, repo) == 0 && strcmp(groups[k].host, host) == 0)
+                g = &groups[k];
+        if (!g) {
+            groups = byoc_xrealloc(groups, (n_groups + 1) * sizeof *groups);
+            g = &groups[n_groups++];
+            *g = (repo_group){repo, host, NULL, 0};
+        } else {
+            free(repo);
+            free(host);
+        }
+        g->digests = byoc_xrealloc(g->digests, (g->n + 1) * sizeof *g->digests);
+        g->digests[g->n++] = digest;
+    }
+    tui_ecr_refs *out = byoc_xcalloc(1, sizeof *out);
+    for (size_t k = 0; k < n_groups; k++) {
+        check_group(c, t, &groups[k], out);
+        free(groups[k].repository);
+        free(groups[k].host);
+        for (size_t i = 0; i < groups[k].n; i++)
+            free(groups[k].digests[i]);
+        free(groups[k].digests);
+    }
+    free(groups);
+    byoc_aws_client_free(c);
+    *result = out;
+    *result_free = refs_free_ptr;
+    return 0;
+}

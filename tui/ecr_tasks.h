@@ -1,0 +1,78 @@
+/* ecr_tasks: the image browser's ECR work as tasks for tui_app_start_task.
+ * Each task makes its own AWS client (and engine) from the profile and
+ * region in its tui_ecr_args, so nothing it borrows can go away.
+ *
+ *   repos    DescribeRepositories over every page. DONE: tui_ecr_repos_result *.
+ *   counts   the image count (distinct digests of ListImages, every page) of
+ *            each of args->names, at most TUI_ECR_COUNT_MAX of them; -1 for
+ *            one that could not be counted. DONE: tui_ecr_counts_result *.
+ *   images   DescribeImages of args->repository over every page, and the
+ *            local images' RepoDigests from the engine (an engine that cannot
+ *            be reached only leaves the "local" marks out: engine_error).
+ *            DONE: tui_ecr_images_result *.
+ *   delete   BatchDeleteImage of args->digest in args->repository.
+ *            DONE: tui_ecr_delete_result * (per-image failures are in it).
+ *   pushed   which of args->refs (local RepoDigests) ECR lists: for each one
+ *            on an ECR registry of the client's region, DescribeImages by
+ *            digest (by repository, at most 100 ids a request; one by one
+ *            when one of them is missing). At most TUI_ECR_CHECK_MAX refs.
+ *            DONE: tui_ecr_refs * of the confirmed refs. */
+#ifndef BYOC_TUI_ECR_TASKS_H
+#define BYOC_TUI_ECR_TASKS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "aws/ecr.h"
+#include "core/task.h"
+#include "ecr_view.h"
+
+#define TUI_ECR_COUNT_MAX 50
+#define TUI_ECR_CHECK_MAX 200
+
+typedef struct tui_ecr_args {
+    char *profile, *region;
+    char *repository;        /* images, delete */
+    char *uri;               /* images: the repository's URI */
+    char *digest;            /* delete */
+    tui_ecr_refs refs;       /* pushed */
+    char **names;            /* counts: repository names */
+    size_t n_names;
+} tui_ecr_args;
+
+tui_ecr_args *tui_ecr_args_new(const char *profile, const char *region);
+void tui_ecr_args_free(void *args);
+
+typedef struct tui_ecr_repos_result {
+    byoc_ecr_repository *repos;
+    size_t n;
+    char *region;
+} tui_ecr_repos_result;
+
+typedef struct tui_ecr_counts_result {
+    char **names;
+    long *counts;            /* -1: not counted */
+    size_t n;
+} tui_ecr_counts_result;
+
+typedef struct tui_ecr_images_result {
+    char *repository;
+    char *uri;               /* the repository's URI */
+    byoc_ecr_image_list images;
+    tui_ecr_refs local;      /* every local RepoDigest */
+    char *engine_error;      /* why local is empty, or NULL */
+} tui_ecr_images_result;
+
+typedef struct tui_ecr_delete_result {
+    char *repository;
+    char *digest;
+    byoc_ecr_delete_result out;
+} tui_ecr_delete_result;
+
+int tui_ecr_repos_task(byoc_task *t, void *arg, void **result, void (**result_free)(void *), byoc_err *err);
+int tui_ecr_counts_task(byoc_task *t, void *arg, void **result, void (**result_free)(void *), byoc_err *err);
+int tui_ecr_images_task(byoc_task *t, void *arg, void **result, void (**result_free)(void *), byoc_err *err);
+int tui_ecr_delete_task(byoc_task *t, void *arg, void **result, void (**result_free)(void *), byoc_err *err);
+int tui_ecr_pushed_task(byoc_task *t, void *arg, void **result, void (**result_free)(void *), byoc_err *err);
+
+#endif

@@ -1,0 +1,275 @@
+#include "ecr_view.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/buf.h"
+#include "images_view.h"
+#include "progress.h"
+
+const tui_column tui_ecr_repo_columns[6] = {
+    {"Name", 14, 2, TUI_ALIGN_LEFT, TUI_SORT_TEXT},
+    {"URI", 16, 2, TUI_ALIGN_LEFT, TUI_SORT_TEXT},
+    {"Images", 6, 0, TUI_ALIGN_RIGHT, TUI_SORT_NUMBER},
+    {"Created", 16, 0, TUI_ALIGN_LEFT, TUI_SORT_TEXT},
+    {"Tags", 9, 0, TUI_ALIGN_LEFT, TUI_SORT_TEXT},
+    {"Scan", 4, 0, TUI_ALIGN_LEFT, TUI_SORT_TEXT},
+};
+
+const tui_column tui_ecr_image_columns[6] = {
+    {"Tags", 12, 1, TUI_ALIGN_LEFT, TUI_SORT_TEXT},
+    {"Digest", 12, 0, TUI_ALIGN_LEFT, TUI_SORT_TEXT},
+    {"Size", 10, 0, TUI_ALIGN_RIGHT, TUI_SORT_NUMBER},
+    {"Pushed", 16, 0, TUI_ALIGN_LEFT, TUI_SORT_TEXT},
+    {"Scan", 8, 0, TUI_ALIGN_LEFT, TUI_SORT_TEXT},
+    {"Local", 5, 0, TUI_ALIGN_LEFT, TUI_SORT_TEXT},
+};
+
+/* ---- the reference set ---- */
+
+/* The position of ref, or where it would go. */
+static size_t refs_find(const tui_ecr_refs *s, const char *ref, bool *found)
+{
+    size_t lo = 0, hi = s->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = strcmp(s->items[mid], ref);
+        if (c == 0) {
+            *found = true;
+            return mid;
+        }
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    *found = false;
+    return lo;
+}
+
+void tui_ecr_refs_add(tui_ecr_refs *s, const char *ref)
+{
+    bool found;
+    size_t at = refs_find(s, ref, &found);
+    if (found)
+        return;
+    if (s->n == s->cap) {
+        s->cap = s->cap ? s->cap * 2 : 16;
+        s->items = byoc_xrealloc(s->items, s->cap * sizeof *s->items);
+    }
+    memmove(&s->items[at + 1], &s->items[at], (s->n - at) * sizeof *s->items);
+    s->items[at] = byoc_xstrdup(ref);
+    s->n++;
+}
+
+bool tui_ecr_refs_has(const tui_ecr_refs *s, const char *ref)
+{
+    bool found = false;
+    if (s && ref && s->n)
+        refs_find(s, ref, &found);
+    return found;
+}
+
+void tui_ecr_refs_free(tui_ecr_refs *s)
+{
+    for (size_t i = 0; s && i < s->n; i++)
+        free(s->items[i]);
+    if (s) {
+        free(s->items);
+        memset(s, 0, sizeof *s);
+    }
+}
+
+void tui_ecr_local_refs(const byoc_image_list *l, tui_ecr_refs *out)
+{
+    for (size_t i = 0; l && i < l->n; i++)
+        for (size_t k = 0; k < l->items[i].n_repo_digests; k++)
+            tui_ecr_refs_add(out, l->items[i].repo_digests[k]);
+}
+
+static bool digits(const char *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (p[i] < '0' || p[i] > '9')
+            return false;
+    return true;
+}
+
+bool tui_ecr_host_parse(const char *host, char *account, char *region, size_t region_size)
+{
+    static const char mid[] = ".dkr.ecr.";
+    if (!host || strlen(host) < 12 + sizeof mid || !digits(host, 12) || strncmp(host + 12, mid, sizeof mid - 1) != 0)
+        return false;
+    const char *r = host + 12 + sizeof mid - 1;
+    const char *dot = strchr(r, '.');
+    if (!dot || dot == r || (strcmp(dot, ".amazonaws.com") != 0 && strcmp(dot, ".amazonaws.com.cn") != 0))
+        return false;
+    for (const char *p = r; p < dot; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '-'))
+            return false;
+    if (account)
+        snprintf(account, 13, "%.12s", host);
+    if (region)
+        snprintf(region, region_size, "%.*s", (int)(dot - r), r);
+    return true;
+}
+
+bool tui_ecr_ref_split(const char *ref, char **host, char **repository, char **digest)
+{
+    *host = *repository = *digest = NULL;
+    const char *at = ref ? strchr(ref, '@') : NULL;
+    const char *slash = ref ? strchr(ref, '/') : NULL;
+    if (!at || !slash || slash > at || slash == ref || slash + 1 == at || strncmp(at + 1, "sha256:", 7) != 0)
+        return false;
+    *host = byoc_xstrndup(ref, (size_t)(slash - ref));
+    *repository = byoc_xstrndup(slash + 1, (size_t)(at - slash - 1));
+    *digest = byoc_xstrdup(at + 1);
+    return true;
+}
+
+void tui_ecr_time(double t, char *buf, size_t size)
+{
+    tui_image_time(t > 0 ? (int64_t)floor(t) : 0, buf, size);
+}
+
+/* ---- repositories ---- */
+
+void tui_ecr_repo_entry_free(void *p)
+{
+    tui_ecr_repo_entry *e = p;
+    if (!e)
+        return;
+    free(e->name);
+    free(e->uri);
+    free(e->mutability);
+    free(e);
+}
+
+static const char *or_dash(const char *s)
+{
+    return s && *s ? s : "-";
+}
+
+static void count_text(long n, char *buf, size_t size)
+{
+    if (n >= 0)
+        snprintf(buf, size, "%ld", n);
+    else
+        snprintf(buf, size, "-");
+}
+
+void tui_ecr_repos_fill(tui_list *l, const byoc_ecr_repository *repos, size_t n, const long *image_counts)
+{
+    tui_ecr_repo_entry *sel = tui_list_selected_data(l);
+    char *keep = sel ? byoc_xstrdup(sel->name) : NULL;
+    l->data_free = tui_ecr_repo_entry_free;
+    tui_list_clear(l);
+    for (size_t i = 0; i < n; i++) {
+        tui_ecr_repo_entry *e = byoc_xcalloc(1, sizeof *e);
+        e->name = byoc_xstrdup(or_dash(repos[i].name));
+        e->uri = byoc_xstrdup(or_dash(repos[i].uri));
+        e->mutability = byoc_xstrdup(or_dash(repos[i].tag_mutability));
+        e->created = repos[i].created_at;
+        e->scan_on_push = repos[i].scan_on_push;
+        e->images = image_counts ? image_counts[i] : -1;
+        char count[24], created[32];
+        count_text(e->images, count, sizeof count);
+        tui_ecr_time(e->created, created, sizeof created);
+        const char *cells[6] = {e->name, e->uri, count, created, e->mutability, e->scan_on_push ? "yes" : "no"};
+        tui_list_add(l, cells, e);
+    }
+    for (size_t i = 0; keep && i < l->nrows; i++)
+        if (strcmp(((tui_ecr_repo_entry *)l->rows[i].data)->name, keep) == 0) {
+            tui_list_select_row(l, i);
+            break;
+        }
+    free(keep);
+}
+
+void tui_ecr_repos_set_counts(tui_list *l, const char *const *names, const long *counts, size_t n)
+{
+    for (size_t i = 0; i < l->nrows; i++) {
+        tui_ecr_repo_entry *e = l->rows[i].data;
+        for (size_t k = 0; e && k < n; k++) {
+            if (!names[k] || strcmp(names[k], e->name) != 0)
+                continue;
+            char count[24];
+            e->images = counts[k];
+            count_text(e->images, count, sizeof count);
+            tui_list_set_cell(l, i, 2, count);
+            break;
+        }
+    }
+}
+
+/* ---- images ---- */
+
+void tui_ecr_image_entry_free(void *p)
+{
+    tui_ecr_image_entry *e = p;
+    if (!e)
+        return;
+    free(e->digest);
+    free(e->tags);
+    free(e->uri);
+    free(e->scan);
+    free(e->findings);
+    free(e);
+}
+
+static tui_ecr_image_entry *image_entry(const char *repo_uri, const byoc_ecr_image *im, const tui_ecr_refs *local)
+{
+    tui_ecr_image_entry *e = byoc_xcalloc(1, sizeof *e);
+    e->digest = byoc_xstrdup(im->digest ? im->digest : "");
+    byoc_buf tags = BYOC_BUF_INIT;
+    for (size_t k = 0; k < im->n_tags; k++)
+        byoc_buf_printf(&tags, "%s%s", k ? ", " : "", im->tags[k]);
+    e->tags = tags.len ? byoc_buf_steal(&tags) : byoc_xstrdup("<untagged>");
+    byoc_buf_free(&tags);
+    e->uri = im->n_tags ? byoc_xasprintf("%s:%s", repo_uri, im->tags[0]) : byoc_xasprintf("%s@%s", repo_uri, e->digest);
+    e->size = im->size;
+    e->pushed_at = im->pushed_at;
+    e->scan = im->scan_status ? byoc_xstrdup(im->scan_status) : NULL;
+    e->findings = im->scan_findings ? byoc_xstrdup(im->scan_findings) : NULL;
+    char *ref = byoc_xasprintf("%s@%s", repo_uri, e->digest);
+    e->local = tui_ecr_refs_has(local, ref);
+    free(ref);
+    return e;
+}
+
+void tui_ecr_images_fill(tui_list *l, const char *repo_uri, const byoc_ecr_image_list *images,
+                         const tui_ecr_refs *local)
+{
+    tui_ecr_image_entry *sel = tui_list_selected_data(l);
+    char *keep = sel ? byoc_xstrdup(sel->digest) : NULL;
+    l->data_free = tui_ecr_image_entry_free;
+    tui_list_clear(l);
+    for (size_t i = 0; images && i < images->n; i++) {
+        tui_ecr_image_entry *e = image_entry(repo_uri ? repo_uri : "", &images->items[i], local);
+        char id[16], size[32], pushed[32];
+        tui_image_short_id(e->digest, id, sizeof id);
+        if (e->size >= 0)
+            tui_fmt_bytes(e->size, size, sizeof size);
+        else
+            snprintf(size, sizeof size, "-");
+        tui_ecr_time(e->pushed_at, pushed, sizeof pushed);
+        const char *cells[6] = {e->tags, id, size, pushed, or_dash(e->scan), e->local ? "local" : ""};
+        tui_list_add(l, cells, e);
+    }
+    for (size_t i = 0; keep && i < l->nrows; i++)
+        if (strcmp(((tui_ecr_image_entry *)l->rows[i].data)->digest, keep) == 0) {
+            tui_list_select_row(l, i);
+            break;
+        }
+    free(keep);
+}
+
+size_t tui_ecr_images_local_count(const tui_list *l)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < l->nrows; i++)
+        n += ((const tui_ecr_image_entry *)l->rows[i].data)->local;
+    return n;
+}
