@@ -59,34 +59,8 @@ static void prepared_free(void *p)
     free(r);
 }
 
-/* Is dir inside a git work tree? A cheap look for .git upwards first, so a
- * project outside any repository never pays for starting libgit2. */
-static bool in_git_worktree(const char *dir)
-{
-    const char *gd = getenv("GIT_DIR");
-    if (gd && *gd)
-        return true;
-    char *p = realpath(dir, NULL);
-    if (!p)
-        return false;
-    bool found = false;
-    for (;;) {
-        char *probe = byoc_xasprintf("%s/.git", strcmp(p, "/") == 0 ? "" : p);
-        found = access(probe, F_OK) == 0;
-        free(probe);
-        char *slash = strrchr(p, '/');
-        if (found || !slash || slash == p)
-            break;
-        *slash = '\0';
-    }
-    free(p);
-    return found;
-}
-
 static void git_facts(const char *dir, const char *name, tui_build_prepared *out)
 {
-    if (!in_git_worktree(dir))
-        return;
     byoc_git_rev rev = {0};
     byoc_err gerr;
     if (byoc_git_revision(dir, &rev, &gerr) != 0 || !rev.is_repo) {

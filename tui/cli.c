@@ -62,9 +62,36 @@ int byoc_cli_usage(byoc_err *err, const char *what, const char *fmt, ...)
     return 2;
 }
 
+/* json_dumpf hands stdio every token on its own; a large listing goes out in
+ * 64 KiB pieces instead. */
+typedef struct json_out {
+    char buf[64 * 1024];
+    size_t len;
+} json_out;
+
+static int json_out_put(const char *p, size_t n, void *ud)
+{
+    json_out *o = ud;
+    if (n > sizeof o->buf - o->len) {
+        fwrite(o->buf, 1, o->len, stdout);
+        o->len = 0;
+        if (n > sizeof o->buf) {
+            fwrite(p, 1, n, stdout);
+            return 0;
+        }
+    }
+    memcpy(o->buf + o->len, p, n);
+    o->len += n;
+    return 0;
+}
+
 void byoc_cli_print_json(json_t *doc)
 {
-    json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    json_out *o = byoc_xmalloc(sizeof *o);
+    o->len = 0;
+    json_dump_callback(doc, json_out_put, o, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    fwrite(o->buf, 1, o->len, stdout);
+    free(o);
     fputc('\n', stdout);
     fflush(stdout);
     json_decref(doc);

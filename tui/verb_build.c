@@ -137,30 +137,6 @@ static char *dockerfile_for_lint(const char *project_dir, const char *dockerfile
     return rel;
 }
 
-/* Is dir inside a git work tree? A cheap look for .git upwards, so that a
- * build outside any repository never pays for initialising libgit2. */
-static bool in_git_worktree(const char *dir)
-{
-    const char *gd = getenv("GIT_DIR");
-    if (gd && *gd)
-        return true;
-    char *p = realpath(dir, NULL);
-    if (!p)
-        return false;
-    bool found = false;
-    for (;;) {
-        char *probe = byoc_xasprintf("%s/.git", strcmp(p, "/") == 0 ? "" : p);
-        found = access(probe, F_OK) == 0;
-        free(probe);
-        char *slash = strrchr(p, '/');
-        if (found || !slash || slash == p)
-            break;
-        *slash = 0;
-    }
-    free(p);
-    return found;
-}
-
 /* ---- the verb ---- */
 
 int verb_build(const byoc_globals *g, int argc, char **argv, byoc_err *err)
@@ -228,7 +204,7 @@ int verb_build(const byoc_globals *g, int argc, char **argv, byoc_err *err)
             al_add(&tags, proj.tags[i]);
     byoc_git_rev rev = {0};
     byoc_err gerr;
-    bool have_rev = in_git_worktree(project_dir) && byoc_git_revision(project_dir, &rev, &gerr) == 0 && rev.is_repo;
+    bool have_rev = byoc_git_revision(project_dir, &rev, &gerr) == 0 && rev.is_repo;
     if (have_rev && proj.name) {
         char *gt = byoc_git_image_tag(proj.name, &rev);
         if (gt && !al_has(&tags, gt))

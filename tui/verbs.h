@@ -236,7 +236,8 @@ int verb_logs(const byoc_globals *g, int argc, char **argv, byoc_err *err);
 
 #define VERB_CANCEL_HELP \
     "Cancels a job (CancelJob). A job that already ended is not cancelled: exit 1 with its state.\n" \
-    "JOB is a job ARN or a job name.\n" \
+    "JOB is a job ARN or a job name, or local:job/<name> for a job started with `byoc run --local`\n" \
+    "(its container is stopped and removed).\n" \
     "With --json: {\"job_arn\", \"status\"} (CANCELLING or CANCELLED)."
 int verb_cancel(const byoc_globals *g, int argc, char **argv, byoc_err *err);
 

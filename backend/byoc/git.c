@@ -65,9 +65,35 @@ char *byoc_git_source_url(const char *remote)
     return u;
 }
 
+/* Is dir inside a git work tree? A cheap look for .git upwards first, so a
+ * directory outside any repository never pays for loading libgit2. */
+static bool maybe_in_repository(const char *dir)
+{
+    const char *gd = getenv("GIT_DIR");
+    if (gd && *gd)
+        return true;
+    char *p = realpath(dir, NULL);
+    if (!p)
+        return true;            /* let libgit2 say what is wrong */
+    bool found = false;
+    for (;;) {
+        char *probe = byoc_xasprintf("%s/.git", strcmp(p, "/") == 0 ? "" : p);
+        found = access(probe, F_OK) == 0;
+        free(probe);
+        char *slash = strrchr(p, '/');
+        if (found || !slash || slash == p)
+            break;
+        *slash = '\0';
+    }
+    free(p);
+    return found;
+}
+
 int byoc_git_revision(const char *dir, byoc_git_rev *out, byoc_err *err)
 {
     memset(out, 0, sizeof *out);
+    if (!maybe_in_repository(dir))
+        return 0;
     const byoc_git_api *gt = byoc_git_api_get(err);
     if (!gt)
         return -1;

@@ -31,7 +31,8 @@ typedef struct byoc_git_rev {
 } byoc_git_rev;
 
 /* Read the revision of the repository containing dir. Not being in a
- * repository is not an error (is_repo = false). */
+ * repository is not an error (is_repo = false), and costs no libgit2 when
+ * no .git lies above dir. */
 int byoc_git_revision(const char *dir, byoc_git_rev *out, byoc_err *err);
 void byoc_git_rev_free(byoc_git_rev *r);
 

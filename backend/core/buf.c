@@ -62,9 +62,7 @@ void byoc_wipe(void *p, size_t n)
 {
     if (!p)
         return;
-    volatile unsigned char *v = p;
-    while (n--)
-        *v++ = 0;
+    explicit_bzero(p, n);       /* a memset the compiler may not drop; buffers are wiped on every free */
 }
 
 void byoc_free_secret(char *s)

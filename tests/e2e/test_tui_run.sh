@@ -41,10 +41,13 @@ e2e_wait_gone $s '--job-name \(jobName\)' "a valid name clears the error"
 e2e_type $s "$ROLE"
 e2e_keys $s C-s
 e2e_wait $s 'CreateJob request' "the review page opens"
+e2e_keys $s PgDn    # the preflight checks take the lower part of the page at 80x24
 e2e_wait $s "\"jobName\": \"$JOB\"" "the review shows the exact request body"
 e2e_has $s 'POST .*/job' "and the method and URL"
 if curl -sf "$BYOC_STANDIN_CONTROL/jobs/$JOB" >/dev/null; then e2e_fail "the dry run created a job"; else
     e2e_pass "nothing was sent before y"; fi
+e2e_keys $s y
+e2e_wait $s 'Send anyway' "the image is not in this account's ECR: preflight fails and y asks first"
 e2e_keys $s y
 e2e_wait $s '6 Monitor' "on success the app jumps to Monitor"
 e2e_wait $s "$JOB" "Monitor shows the job"
@@ -87,6 +90,8 @@ e2e_keys $s C-s
 e2e_wait $s 'Run on this machine' "the review shows the local run"
 e2e_wait $s "\"job_name\": \"$LJOB\"" "with the job"
 e2e_keys $s y
+e2e_wait $s 'Run anyway|own entry point ran with: train' "y runs it, or asks first when a preflight check failed"
+e2e_capture $s | grep -q 'Run anyway' && e2e_keys $s y
 e2e_wait $s 'own entry point ran with: train' "the job's output streams into the pane"
 e2e_wait $s "Local job $LJOB COMPLETED" "the local job completes"
 [ -f "$P/$LJOB/log.txt" ] && e2e_pass "its files are in the project" || e2e_fail "no $P/$LJOB/log.txt"

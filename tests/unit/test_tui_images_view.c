@@ -68,7 +68,7 @@ int main(void)
     byoc_image_list il;
     listing(&il);
     tui_list l;
-    tui_list_init(&l, tui_images_columns, 5);
+    tui_list_init(&l, tui_images_columns, sizeof tui_images_columns / sizeof tui_images_columns[0]);
     tui_images_fill(&l, &il);
     CHECK_INT(l.nrows, 4);                              /* app:1, app:latest, base/img:2, <none> */
     long a1 = find_ref(&l, "app:1"), al = find_ref(&l, "app:latest"), b2 = find_ref(&l, "base/img:2");
