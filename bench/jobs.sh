@@ -28,10 +28,8 @@ trap 'rm -rf "$work"' EXIT
 
 BENCH_JOBS=$jobs BENCH_ROOT=$root python3 - <<'EOF'
 import os, sys, uuid
-from concurrent.futures import ThreadPoolExecutor
-from botocore.config import Config
 sys.path.insert(0, os.path.join(os.environ["BENCH_ROOT"], "tests", "topology"))
-from testkit import client, control, env
+from testkit import control, create_minimal_jobs
 want = int(os.environ["BENCH_JOBS"])
 status, listing = control("GET", "/jobs")
 have = sum(1 for j in listing["jobs"] if j["jobName"].startswith("bench-jobs-"))
@@ -39,22 +37,8 @@ missing = want - have
 print("bench: the stand-in holds %d jobs, %d of them bench-jobs-*; creating %d" %
       (len(listing["jobs"]), have, max(missing, 0)), file=sys.stderr)
 if missing > 0:
-    account = env("BYOC_TEST_ACCOUNT")
-    braket = client("braket", config=Config(max_pool_connections=16, retries={"total_max_attempts": 3}))
     stamp = uuid.uuid4().hex[:8]
-    def create(i):
-        name = "bench-jobs-%s-%05d" % (stamp, i)
-        braket.create_job(
-            clientToken=str(uuid.uuid4()), jobName=name,
-            roleArn="arn:aws:iam::%s:role/AmazonBraketJobsExecutionRole" % account,
-            algorithmSpecification={"scriptModeConfig": {"entryPoint": "algo", "s3Uri": "s3://b/src/source.tar.gz"},
-                                    "containerImage": {"uri": "%s.dkr.ecr.us-east-1.amazonaws.com/amazon-braket-b:1" % account}},
-            outputDataConfig={"s3Path": "s3://b/jobs/%s/data" % name},
-            instanceConfig={"instanceType": "ml.m5.large", "volumeSizeInGb": 30, "instanceCount": 1},
-            deviceConfig={"device": "arn:aws:braket:::device/quantum-simulator/amazon/sv1"})
-    with ThreadPoolExecutor(16) as pool:
-        for _ in pool.map(create, range(missing)):
-            pass
+    create_minimal_jobs(["bench-jobs-%s-%05d" % (stamp, i) for i in range(missing)])
 EOF
 
 measure() { # measure OUT CMD...: runs CMD > OUT; prints "<wall s> <cpu s> <max rss KiB>"

@@ -42,33 +42,16 @@ trap 'stop_sleepers; e2e_cleanup' EXIT
 top_up() {
   BENCH_REGION=$1 BENCH_PREFIX=$2 BENCH_JOBS=$3 BENCH_ROOT=$root python3 - <<'EOF'
 import os, sys, uuid
-from concurrent.futures import ThreadPoolExecutor
-from botocore.config import Config
 sys.path.insert(0, os.path.join(os.environ["BENCH_ROOT"], "tests", "topology"))
-from testkit import client, control, env
+from testkit import control, create_minimal_jobs
 region, prefix, want = os.environ["BENCH_REGION"], os.environ["BENCH_PREFIX"], int(os.environ["BENCH_JOBS"])
 status, listing = control("GET", "/jobs")
 have = sum(1 for j in listing["jobs"] if j["jobName"].startswith(prefix) and j["region"] == region)
 missing = want - have
 print("bench: %s: %d %s* jobs in the stand-in; creating %d" % (region, have, prefix, max(missing, 0)), file=sys.stderr)
 if missing > 0:
-    account = env("BYOC_TEST_ACCOUNT")
-    braket = client("braket", region_name=region,
-                    config=Config(max_pool_connections=16, retries={"total_max_attempts": 3}))
     stamp = uuid.uuid4().hex[:8]
-    def create(i):
-        name = "%s%s-%05d" % (prefix, stamp, i)
-        braket.create_job(
-            clientToken=str(uuid.uuid4()), jobName=name,
-            roleArn="arn:aws:iam::%s:role/AmazonBraketJobsExecutionRole" % account,
-            algorithmSpecification={"scriptModeConfig": {"entryPoint": "algo", "s3Uri": "s3://b/src/source.tar.gz"},
-                                    "containerImage": {"uri": "%s.dkr.ecr.us-east-1.amazonaws.com/amazon-braket-b:1" % account}},
-            outputDataConfig={"s3Path": "s3://b/jobs/%s/data" % name},
-            instanceConfig={"instanceType": "ml.m5.large", "volumeSizeInGb": 30, "instanceCount": 1},
-            deviceConfig={"device": "arn:aws:braket:::device/quantum-simulator/amazon/sv1"})
-    with ThreadPoolExecutor(16) as pool:
-        for _ in pool.map(create, range(missing)):
-            pass
+    create_minimal_jobs(["%s%s-%05d" % (prefix, stamp, i) for i in range(missing)], region=region)
 EOF
 }
 

@@ -14,26 +14,11 @@ REGION=us-west-1
 # make N jobs named PREFIX<i> (from FIRST) in REGION
 make_jobs() {
     BENCH_ROOT=$ROOT "$PY" - "$REGION" "$PREFIX" "$1" "$2" <<'PYEOF' || e2e_fail "creating jobs"
-import os, sys, uuid
-from concurrent.futures import ThreadPoolExecutor
-from botocore.config import Config
+import os, sys
 sys.path.insert(0, os.path.join(os.environ["BENCH_ROOT"], "tests", "topology"))
-from testkit import client, env
+from testkit import create_minimal_jobs
 region, prefix, first, n = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
-account = env("BYOC_TEST_ACCOUNT")
-braket = client("braket", region_name=region, config=Config(max_pool_connections=8, retries={"total_max_attempts": 3}))
-def create(i):
-    name = "%s%04d" % (prefix, i)
-    braket.create_job(
-        clientToken=str(uuid.uuid4()), jobName=name,
-        roleArn="arn:aws:iam::%s:role/AmazonBraketJobsExecutionRole" % account,
-        algorithmSpecification={"scriptModeConfig": {"entryPoint": "algo", "s3Uri": "s3://b/src/source.tar.gz"},
-                                "containerImage": {"uri": "%s.dkr.ecr.us-east-1.amazonaws.com/amazon-braket-b:1" % account}},
-        outputDataConfig={"s3Path": "s3://b/jobs/%s/data" % name},
-        instanceConfig={"instanceType": "ml.m5.large", "volumeSizeInGb": 30, "instanceCount": 1},
-        deviceConfig={"device": "arn:aws:braket:::device/quantum-simulator/amazon/sv1"})
-with ThreadPoolExecutor(8) as pool:
-    list(pool.map(create, range(first, first + n)))
+create_minimal_jobs(["%s%04d" % (prefix, i) for i in range(first, first + n)], region=region, workers=8)
 PYEOF
 }
 

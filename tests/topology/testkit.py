@@ -85,6 +85,31 @@ def control(method, path, body=None):
     return resp.status, (json.loads(payload) if payload else None)
 
 
+def create_minimal_jobs(names, region=None, workers=16):
+    """CreateJob, through botocore, for each name: the smallest valid job (for listing tests and benches)."""
+    import uuid
+    from concurrent.futures import ThreadPoolExecutor
+    account = env("BYOC_TEST_ACCOUNT")
+    kwargs = {"region_name": region} if region else {}
+    braket = client("braket", config=Config(max_pool_connections=workers, retries={"total_max_attempts": 3}),
+                    **kwargs)
+
+    def create(name):
+        braket.create_job(
+            clientToken=str(uuid.uuid4()), jobName=name,
+            roleArn="arn:aws:iam::%s:role/AmazonBraketJobsExecutionRole" % account,
+            algorithmSpecification={"scriptModeConfig": {"entryPoint": "algo", "s3Uri": "s3://b/src/source.tar.gz"},
+                                    "containerImage": {"uri": "%s.dkr.ecr.us-east-1.amazonaws.com/amazon-braket-b:1"
+                                                       % account}},
+            outputDataConfig={"s3Path": "s3://b/jobs/%s/data" % name},
+            instanceConfig={"instanceType": "ml.m5.large", "volumeSizeInGb": 30, "instanceCount": 1},
+            deviceConfig={"device": "arn:aws:braket:::device/quantum-simulator/amazon/sv1"})
+
+    with ThreadPoolExecutor(workers) as pool:
+        for _ in pool.map(create, names):
+            pass
+
+
 class Response:
     def __init__(self, status, headers, body):
         self.status = status
