@@ -172,6 +172,8 @@ static const tui_action table[] = {
         "Send this request; asks first while a preflight check failed (q or Esc: back to the form)"),
     ROW(TUI_CTX_REVIEW, PREFLIGHT, "preflight", "p", NULL, NULL, 2, NULL,
         "Run the preflight checks again (they start by themselves when the page opens)"),
+    ROW(TUI_CTX_REVIEW, PREFLIGHT_SMOKE, "preflight-smoke", "P", NULL, NULL, 0, NULL,
+        "Run the checks and a smoke run: the job in local mode on the engine for up to 60 s, timing its first output"),
     ROW(TUI_CTX_REVIEW, NEXT_TAB, "next-tab", "Tab", NULL, NULL, 3, "checks",
         "Move the focus between the request and the preflight checks (the focused one scrolls)"),
 };

@@ -80,6 +80,7 @@ typedef enum {
     /* the image browser: local images <-> ECR */
     TUI_ACT_IMAGE_SOURCE,
     TUI_ACT_PREFLIGHT,   /* the review page: run the preflight checks again */
+    TUI_ACT_PREFLIGHT_SMOKE, /* ... and a short local run of the job */
     TUI_ACT_COUNT
 } tui_action_id;
 

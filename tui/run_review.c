@@ -46,8 +46,8 @@ static void fill(tui_page *p, const json_t *plan)
         pre_json(p, local);
         tui_page_blank(p);
         tui_page_text(p, TUI_STY_DIM,
-                      "y or Enter runs it (asks first when a preflight check failed); p runs the checks again; "
-                      "Tab scrolls the checks; q or Esc goes back to the form.");
+                      "y or Enter runs it (asks first when a preflight check failed); p runs the checks again, P "
+                      "with a smoke run; Tab scrolls the checks; q or Esc goes back to the form.");
         return;
     }
     const json_t *cj = json_object_get(plan, "create_job");
@@ -83,7 +83,8 @@ static void fill(tui_page *p, const json_t *plan)
     tui_page_blank(p);
     tui_page_text(p, TUI_STY_DIM,
                   "y or Enter sends it (the clientToken is fresh on sending; asks first when a preflight check "
-                  "failed); p runs the checks again; Tab scrolls the checks; q or Esc goes back to the form.");
+                  "failed); p runs the checks again, P with a local smoke run; Tab scrolls the checks; q or Esc goes "
+                  "back to the form.");
 }
 
 /* The checks get about two fifths of the height (at 80x24: a summary line and 7 rows). */
@@ -127,8 +128,9 @@ static bool key(tui_screen *base, const tui_keyev *ev)
     switch (ev->action) {
     case TUI_ACT_SEND: s->hooks.send(base->app, s->hooks.ud); return true;   /* may pop (free) s */
     case TUI_ACT_PREFLIGHT:
+    case TUI_ACT_PREFLIGHT_SMOKE:
         if (s->hooks.preflight)
-            s->hooks.preflight(base->app, s->hooks.ud);
+            s->hooks.preflight(base->app, ev->action == TUI_ACT_PREFLIGHT_SMOKE, s->hooks.ud);
         return true;
     case TUI_ACT_NEXT_TAB:
         s->checks_focus = s->checks && !s->checks_focus;

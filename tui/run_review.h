@@ -19,7 +19,7 @@
 
 typedef struct tui_run_review_hooks {
     void (*send)(tui_app *a, void *ud);       /* y/Enter; the page stays until the owner pops it */
-    void (*preflight)(tui_app *a, void *ud);  /* p */
+    void (*preflight)(tui_app *a, bool smoke, void *ud);  /* p; P adds the local smoke run */
     void (*closed)(void *ud);                 /* the page is being destroyed: forget it (no task calls here:
                                                  at exit the tasks are already released) */
     void *ud;

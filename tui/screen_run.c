@@ -164,7 +164,7 @@ static void stop_preflight(run_screen *s, const char *why)
     review_dirty(s);
 }
 
-static void start_preflight(run_screen *s)
+static void start_preflight(run_screen *s, bool smoke)
 {
     tui_app *a = s->base.app;
     stop_preflight(s, "started again");
@@ -176,6 +176,7 @@ static void start_preflight(run_screen *s)
     args->opts.aws = aws_opts(s);
     args->opts.project_dir = tui_app_project(a);
     args->opts.local = s->pending_local;
+    args->opts.smoke = smoke;
     byoc_task *t = tui_app_start_task(a, &s->base, "preflight", byoc_preflight_task_fn, args,
                                       byoc_preflight_args_free);
     if (!t) {
@@ -185,7 +186,9 @@ static void start_preflight(run_screen *s)
     s->pf_task = t;
     s->pf_task_id = byoc_task_id(t);
     tui_pf_view_start(&s->pf, tui_now_ms());
-    log_line(s, "Preflight: checking the image, the container contract, the code and the permissions...");
+    log_line(s, smoke ? "Preflight: checking the image, the container contract, the code and the permissions, "
+                        "then a smoke run of the job on the engine..."
+                      : "Preflight: checking the image, the container contract, the code and the permissions...");
     review_dirty(s);
 }
 
@@ -275,10 +278,10 @@ static void review_send(tui_app *a, void *ud)
     free(text);
 }
 
-static void review_preflight(tui_app *a, void *ud)
+static void review_preflight(tui_app *a, bool smoke, void *ud)
 {
     (void)a;
-    start_preflight(ud);
+    start_preflight(ud, smoke);
 }
 
 static void review_closed(void *ud)
@@ -293,7 +296,7 @@ static void show_review(run_screen *s, const char *title, const json_t *plan)
     const tui_run_review_hooks hooks = {review_send, review_preflight, review_closed, s};
     s->review = tui_run_review_new(a, title, plan, &s->pf, &hooks);
     tui_app_push(a, s->review);
-    start_preflight(s);
+    start_preflight(s, false);
 }
 
 static bool form_ok(run_screen *s)

@@ -124,6 +124,13 @@ e2e_keys $s p
 e2e_wait_gone $s "Preflight at ${first:-none} FAILED" "p runs the checks again"
 e2e_wait $s "$DIV"'Preflight at [0-9:]{8} FAILED \(contract\.program\)' "and they fail again"
 
+# P adds the smoke run: the job in local mode on the engine, which fails without SAGEMAKER_PROGRAM
+e2e_keys $s P
+e2e_wait $s 'Preflight running' "P starts the checks again"
+e2e_wait $s 'FAIL +smoke' "P adds the smoke run, and it fails for this image"
+e2e_wait $s "$DIV"'Preflight at [0-9:]{8} FAILED \([^)]*smoke' "the summary names the smoke run among the failures"
+job_exists && e2e_fail "the smoke run sent a job" || e2e_pass "the smoke run sends nothing to Braket"
+
 # leaving the page cancels checks still running: the stand-in holds the next GetDevice 30 s
 curl -sf -X POST "$BYOC_STANDIN_CONTROL/faults" \
     -d '{"operation": "GetDevice", "action": "delay", "delay_seconds": 30, "count": 1}' >/dev/null ||
