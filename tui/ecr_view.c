@@ -10,8 +10,8 @@
 #include "progress.h"
 
 const tui_column tui_ecr_repo_columns[6] = {
-    {"Name", 14, 2, TUI_ALIGN_LEFT, TUI_SORT_TEXT},
-    {"URI", 16, 2, TUI_ALIGN_LEFT, TUI_SORT_TEXT},
+    {"Name", 24, 3, TUI_ALIGN_LEFT, TUI_SORT_TEXT},    /* the URI differs only by the name: Name first */
+    {"URI", 10, 1, TUI_ALIGN_LEFT, TUI_SORT_TEXT},
     {"Images", 6, 0, TUI_ALIGN_RIGHT, TUI_SORT_NUMBER},
     {"Created", 16, 0, TUI_ALIGN_LEFT, TUI_SORT_TEXT},
     {"Tags", 9, 0, TUI_ALIGN_LEFT, TUI_SORT_TEXT},
