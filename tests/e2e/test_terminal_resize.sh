@@ -27,6 +27,41 @@ alive() { # SESSION WHAT
     e2e_pass "$1: alive after $2"
 }
 
+storm_on() { # SESSION REGEX WHAT: a storm on the screen showing REGEX, redrawn at 80x24 after it
+    local s=$1 re=$2 what=$3
+    e2e_wait "$s" "$re" "$what"
+    storm "$s"
+    e2e_resize "$s" 80 24
+    alive "$s" "a storm on $what" || return 1
+    e2e_wait "$s" "$re" "$what redrawn at 80x24 after the storm"
+}
+
+more_screens() { # SESSION: the screens below the steps (starts and ends on step 6)
+    local s=$1
+    e2e_keys "$s" i
+    storm_on "$s" 'Images: local engine' "the local image browser" || return 1
+    e2e_keys "$s" d                              # asks first; Escape answers No
+    storm_on "$s" 'Delete image\?' "a confirmation dialog" || return 1
+    e2e_keys "$s" Escape
+    e2e_wait_gone "$s" 'Delete image\?' "the dialog closes"
+    e2e_keys "$s" e
+    storm_on "$s" 'Images: Amazon ECR' "the ECR repositories" || return 1
+    e2e_keys "$s" Enter
+    storm_on "$s" 'Images: ECR ' "an ECR repository's images" || return 1
+    e2e_keys "$s" q
+    e2e_keys "$s" q
+    e2e_wait "$s" 'Images: local engine' "back to the local images"
+    e2e_keys "$s" q
+    e2e_keys "$s" 6
+    e2e_wait "$s" "${STEPS[5]}" "back on Monitor"
+    if e2e_capture "$s" | grep -Eq '[0-9]+/[0-9]+ '; then    # a job to open
+        e2e_keys "$s" Enter
+        storm_on "$s" '6 Monitor: [^0-9]' "a job's detail" || return 1
+        e2e_keys "$s" q
+        e2e_wait "$s" "${STEPS[5]}" "back on the jobs table"
+    fi
+}
+
 run_storms() { # SESSION-NAME ENV...
     local s=$1
     shift
@@ -50,6 +85,7 @@ run_storms() { # SESSION-NAME ENV...
     e2e_wait "$s" 'Help: keys and commands' "help redrawn after the storm"
     e2e_keys "$s" Escape
     e2e_wait "$s" "${STEPS[5]}" "back on the step"
+    [ "${EXTRA:-}" = 1 ] && { more_screens "$s" || return; }
     # the command prompt, half typed
     e2e_type "$s" ':goto bui'
     e2e_wait "$s" '^:goto bui' "prompt open"
@@ -73,7 +109,7 @@ run_storms() { # SESSION-NAME ENV...
     e2e_stop "$s"
 }
 
-run_storms xterm TERM=xterm-256color
+EXTRA=1 run_storms xterm TERM=xterm-256color
 run_storms screen TERM=screen
 run_storms vt100 TERM=vt100
 run_storms linux TERM=linux
