@@ -4,7 +4,7 @@
 set -euo pipefail
 
 build_pkgs=(build-essential cmake pkg-config git ca-certificates
-            libcurl4-openssl-dev libssl-dev libjansson-dev libarchive-dev libgit2-dev libxml2-dev libexpat1-dev
+            libcurl4-openssl-dev libssl-dev libjansson-dev libarchive-dev libgit2-dev libexpat1-dev
             libncurses-dev ncurses-term)
 run_pkgs=(docker.io)
 test_pkgs=(docker-registry busybox-static debootstrap debian-archive-keyring apache2-utils openssl util-linux tmux clang

@@ -78,9 +78,16 @@ static bool passes(const monitor_screen *s, const char *status)
     return strcmp(status, filters[s->status_filter]) == 0;
 }
 
+/* Times come from the service or the local record: a value no time_t can
+ * hold (or NaN) shows as "-" instead of an undefined conversion. */
+static bool time_ok(double t)
+{
+    return t > -1e15 && t < 1e15;
+}
+
 static void fmt_created(double t, char *buf, size_t size)
 {
-    if (isnan(t)) {
+    if (!time_ok(t)) {
         snprintf(buf, size, "-");
         return;
     }
@@ -92,11 +99,11 @@ static void fmt_created(double t, char *buf, size_t size)
 
 static void fmt_duration(const tui_mon_row *row, char *buf, size_t size)
 {
-    if (isnan(row->started)) {
+    double end = isnan(row->ended) ? (double)time(NULL) : row->ended;
+    if (!time_ok(row->started) || !time_ok(end)) {
         snprintf(buf, size, "-");
         return;
     }
-    double end = isnan(row->ended) ? (double)time(NULL) : row->ended;
     tui_fmt_duration((int64_t)(end - row->started), buf, size);
 }
 

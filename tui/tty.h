@@ -8,7 +8,10 @@
  *     number to a self-pipe (tui_tty_signal_fd) for the main poll() loop;
  *   - crash handlers (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT) that restore
  *     the terminal with async-signal-safe calls (tcsetattr and a write of the
- *     precomputed reset sequences), then re-raise with the previous action;
+ *     precomputed reset sequences), print "byoc: crashed (SIGSEGV); ..." (the
+ *     signal's name only), then re-raise with the previous action. The test-only
+ *     BYOC_TEST_CRASH=segv|abort makes SIGUSR1 cause a real crash on the UI
+ *     thread (tests/e2e/test_terminal_crash.sh);
  *   - an atexit hook restoring the terminal if tui_tty_stop was skipped.
  * stderr is parked in a memory file while curses runs and replayed after.
  * ESCDELAY: the environment's value if set, else 25 ms. */

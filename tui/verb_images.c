@@ -29,15 +29,16 @@ static void human_size(int64_t b, char *out, size_t n)
 
 static void age(int64_t created, char *out, size_t n)
 {
-    double s = difftime(time(NULL), (time_t)created);
+    double d = difftime(time(NULL), (time_t)created);   /* int64 -> time_t: same width here */
+    long long s = d > -1e15 && d < 1e15 ? (long long)d : 0;
     if (s < 120)
-        snprintf(out, n, "%d seconds ago", (int)s);
+        snprintf(out, n, "%lld seconds ago", s);
     else if (s < 7200)
-        snprintf(out, n, "%d minutes ago", (int)(s / 60));
+        snprintf(out, n, "%lld minutes ago", s / 60);
     else if (s < 2 * 86400)
-        snprintf(out, n, "%d hours ago", (int)(s / 3600));
+        snprintf(out, n, "%lld hours ago", s / 3600);
     else
-        snprintf(out, n, "%d days ago", (int)(s / 86400));
+        snprintf(out, n, "%lld days ago", s / 86400);
 }
 
 static void print_table(const byoc_image_row *rows, size_t n)

@@ -23,7 +23,9 @@ typedef struct byoc_ignore byoc_ignore;
 
 /* Split .dockerignore text into its patterns (exceptions keep their '!').
  * Returns a NULL-terminated array (count in *n, may be NULL); free with
- * byoc_ignore_patterns_free. Fails only on an over-long line. */
+ * byoc_ignore_patterns_free. Fails on an over-long line, and, as the docker CLI
+ * does, on a pattern with bad syntax or a NUL byte (a NUL inside a [class] is refused
+ * even where the CLI would build). */
 char **byoc_ignore_read(const char *text, size_t len, size_t *n, byoc_err *err);
 void byoc_ignore_patterns_free(char **patterns);
 
