@@ -220,7 +220,7 @@ char *tui_pf_view_summary(const tui_pf_view *v, uint64_t now_ms, char *buf, size
     case TUI_PF_RUNNING:
         snprintf(buf, size, "Preflight running%s: %s, %zu checks so far (%.0fs)", failed_part, counts, v->n, secs);
         break;
-    case TUI_PF_DONE:
+    case TUI_PF_DONE: {
         char at[16] = "";
         struct tm tm;
         if (localtime_r(&v->ended_at, &tm))
@@ -228,6 +228,7 @@ char *tui_pf_view_summary(const tui_pf_view *v, uint64_t now_ms, char *buf, size
         snprintf(buf, size, "Preflight%s%s %s%s: %s in %.1fs", stale, at, fail ? "FAILED" : "passed", failed_part,
                  counts, secs);
         break;
+    }
     case TUI_PF_CANCELLED:
         snprintf(buf, size, "Preflight%s cancelled%s: %s, %zu checks ran", stale, failed_part, counts, v->n);
         break;
