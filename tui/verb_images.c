@@ -30,15 +30,15 @@ static void human_size(int64_t b, char *out, size_t n)
 static void age(int64_t created, char *out, size_t n)
 {
     double d = difftime(time(NULL), (time_t)created);   /* int64 -> time_t: same width here */
-    long long s = d > -1e15 && d < 1e15 ? (long long)d : 0;
+    int s = d > -2e9 && d < 2e9 ? (int)d : 0;            /* beyond 63 years: not an image's age */
     if (s < 120)
-        snprintf(out, n, "%lld seconds ago", s);
+        snprintf(out, n, "%d seconds ago", s);
     else if (s < 7200)
-        snprintf(out, n, "%lld minutes ago", s / 60);
+        snprintf(out, n, "%d minutes ago", s / 60);
     else if (s < 2 * 86400)
-        snprintf(out, n, "%lld hours ago", s / 3600);
+        snprintf(out, n, "%d hours ago", s / 3600);
     else
-        snprintf(out, n, "%lld days ago", s / 86400);
+        snprintf(out, n, "%d days ago", s / 86400);
 }
 
 static void print_table(const byoc_image_row *rows, size_t n)
