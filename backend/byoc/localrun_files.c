@@ -121,7 +121,7 @@ int lr_plan_files(run *r, byoc_err *err)
     }
     add_json(r, "opt/ml/input/config/inputdataconfig.json", channels);
     if (r->archive_path) {
-        add_dir(r, BYOC_LOCAL_SOURCE_DIR + 1);
+        add_dir(r, &BYOC_LOCAL_SOURCE_DIR[1]);
         lr_add_item(r, ITEM_FILE, &BYOC_LOCAL_SOURCE_DIR "/source.tar.gz"[1], r->archive_path, NULL, 0);
     }
     if (s->n_channels)

@@ -221,8 +221,9 @@ static void test_entries(void)
     /* lexical order, directory before its children */
     for (size_t i = 1; i < n; i++) {
         char x[401], y[401];
-        snprintf(x, sizeof x, "%s", v[i - 1].name);
-        snprintf(y, sizeof y, "%s", v[i].name);
+        if ((size_t)snprintf(x, sizeof x, "%s", v[i - 1].name) >= sizeof x ||
+            (size_t)snprintf(y, sizeof y, "%s", v[i].name) >= sizeof y)
+            check_fail(__FILE__, __LINE__, "a name longer than the test expects");
         size_t lx = strlen(x), ly = strlen(y);
         if (lx && x[lx - 1] == '/')
             x[lx - 1] = 0;

@@ -223,7 +223,8 @@ static void put_lines(fake_stream *s, const char *instance, int from, int to, in
 {
     char msg[64];
     for (int i = from; i < to; i++) {
-        snprintf(msg, sizeof msg, "%s:%d\n", instance, i);
+        if ((size_t)snprintf(msg, sizeof msg, "%s:%d\n", instance, i) >= sizeof msg)
+            abort();
         fake_put(s, t0 + (int64_t)i * step, msg);
     }
 }
