@@ -36,7 +36,7 @@ sys.path.insert(0, os.path.join(SOURCE, "tests", "topology"))
 from testkit import Checks, client, env  # noqa: E402
 
 C = Checks("test_local_run")
-BYOC = os.environ.get("BYOC_BIN") or os.path.join(SOURCE, "build", "byoc")
+from testkit import BYOC_BIN as BYOC  # noqa: E402
 DOCKER = os.environ.get("BYOC_TEST_DOCKER_CLI") or "/usr/bin/docker"
 FIX = os.path.join(SOURCE, "tests", "fixtures", "local")
 ALGO = os.path.join(FIX, "algorithm")

@@ -31,7 +31,7 @@ T = Checks("test_monitor_logs")
 RUN = uuid.uuid4().hex[:6]
 ACCOUNT = env("BYOC_TEST_ACCOUNT")
 SOURCE = os.environ.get("BYOC_SOURCE_DIR", os.path.join(HERE, "..", ".."))
-BYOC = os.environ.get("BYOC_BIN") or os.path.join(SOURCE, "build", "byoc")
+from testkit import BYOC_BIN as BYOC  # noqa: E402
 GROUP = "/aws/braket/jobs"
 SV1 = "arn:aws:braket:::device/quantum-simulator/amazon/sv1"
 braket = client("braket")

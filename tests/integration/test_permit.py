@@ -25,7 +25,7 @@ from testkit import Checks, client, env  # noqa: E402
 from ecr_front import EcrFront  # noqa: E402
 
 SOURCE = os.environ.get("BYOC_SOURCE_DIR") or os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-BYOC = os.environ.get("BYOC_BIN") or os.path.join(os.environ.get("BYOC_BUILD_DIR", os.path.join(SOURCE, "build")), "byoc")
+from testkit import BYOC_BIN as BYOC  # noqa: E402
 ACCOUNT = env("BYOC_TEST_ACCOUNT")
 RUN_ID = "%d-%d" % (os.getpid(), int(time.time()))
 REPO = "amazon-braket-itest/permit-" + RUN_ID

@@ -32,7 +32,7 @@ from testkit import Checks, client, env  # noqa: E402
 from ecr_front import EcrFront  # noqa: E402
 
 C = Checks("test_preflight")
-BYOC = os.environ.get("BYOC_BIN") or os.path.join(SOURCE, "build", "byoc")
+from testkit import BYOC_BIN as BYOC  # noqa: E402
 FIX = os.path.join(SOURCE, "tests", "fixtures", "preflight")
 ACCOUNT = env("BYOC_TEST_ACCOUNT")
 HOST = env("BYOC_TEST_REGISTRY")

@@ -28,7 +28,7 @@ from testkit import Checks, client, control, env  # noqa: E402
 from ecr_front import EcrFront  # noqa: E402
 
 C = Checks("test_preflight_caller")
-BYOC = os.environ.get("BYOC_BIN") or os.path.join(SOURCE, "build", "byoc")
+from testkit import BYOC_BIN as BYOC  # noqa: E402
 FIX = os.path.join(SOURCE, "tests", "fixtures", "preflight")
 ACCOUNT = env("BYOC_TEST_ACCOUNT")
 HOST = env("BYOC_TEST_REGISTRY")

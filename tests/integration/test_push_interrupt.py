@@ -29,7 +29,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from testkit import Checks, client, env  # noqa: E402
 
 SOURCE = os.environ.get("BYOC_SOURCE_DIR") or os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-BYOC = os.environ.get("BYOC_BIN") or os.path.join(os.environ.get("BYOC_BUILD_DIR", os.path.join(SOURCE, "build")), "byoc")
+from testkit import BYOC_BIN as BYOC  # noqa: E402
 STATE = env("BYOC_TOPO_DIR")
 DOCKER = env("BYOC_TEST_DOCKER_CLI")
 REGISTRY = env("BYOC_TEST_REGISTRY")

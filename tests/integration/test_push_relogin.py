@@ -33,7 +33,7 @@ from testkit import Checks, client, env  # noqa: E402
 from ecr_front import EcrFront  # noqa: E402
 
 SOURCE = os.environ.get("BYOC_SOURCE_DIR") or os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-BYOC = os.environ.get("BYOC_BIN") or os.path.join(os.environ.get("BYOC_BUILD_DIR", os.path.join(SOURCE, "build")), "byoc")
+from testkit import BYOC_BIN as BYOC  # noqa: E402
 DOCKER = env("BYOC_TEST_DOCKER_CLI")
 REGISTRY = env("BYOC_TEST_REGISTRY")
 BASE = env("BYOC_TEST_BASE_BUSYBOX")

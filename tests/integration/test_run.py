@@ -34,7 +34,7 @@ from testkit import Checks, client, control, env, signed_request  # noqa: E402
 import sdk_expect as sdk  # noqa: E402
 
 C = Checks("test_run")
-BYOC = os.environ.get("BYOC_BIN") or os.path.join(SOURCE, "build", "byoc")
+from testkit import BYOC_BIN as BYOC  # noqa: E402
 FIXTURES = os.path.join(SOURCE, "tests", "fixtures", "jobs")
 ACCOUNT = env("BYOC_TEST_ACCOUNT")
 REGION = env("AWS_DEFAULT_REGION")

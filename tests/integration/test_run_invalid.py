@@ -18,7 +18,7 @@ sys.path.insert(0, os.path.join(SOURCE, "tests", "topology"))
 from testkit import Checks, client, control, env  # noqa: E402
 
 C = Checks("test_run_invalid")
-BYOC = os.environ.get("BYOC_BIN") or os.path.join(SOURCE, "build", "byoc")
+from testkit import BYOC_BIN as BYOC  # noqa: E402
 ACCOUNT = env("BYOC_TEST_ACCOUNT")
 IMAGE = "%s.dkr.ecr.us-east-1.amazonaws.com/amazon-braket-my-qtc:latest" % ACCOUNT
 ROLE = "arn:aws:iam::%s:role/service-role/AmazonBraketJobsExecutionRole-byoc-run" % ACCOUNT

@@ -24,7 +24,7 @@ sys.path.insert(0, os.path.join(SOURCE, "tests", "topology"))
 from testkit import Checks, client, control, env  # noqa: E402
 
 C = Checks("test_run_preflight")
-BYOC = os.environ.get("BYOC_BIN") or os.path.join(SOURCE, "build", "byoc")
+from testkit import BYOC_BIN as BYOC  # noqa: E402
 ACCOUNT = env("BYOC_TEST_ACCOUNT")
 RUN_ID = "%x" % random.getrandbits(24)
 REPO = "amazon-braket-rpf-" + RUN_ID

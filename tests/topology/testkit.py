@@ -27,6 +27,12 @@ from botocore.config import Config
 from botocore.credentials import Credentials
 
 
+# The byoc under test: $BYOC_BIN (ctest and with-env.sh set it), else the default build's.
+SOURCE_DIR = os.environ.get("BYOC_SOURCE_DIR") or os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BYOC_BIN = os.environ.get("BYOC_BIN") or os.path.join(os.environ.get("BYOC_BUILD_DIR") or os.path.join(SOURCE_DIR, "build"),
+                                                      "byoc")
+
+
 def env(name):
     value = os.environ.get(name)
     if not value:
