@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "aws/client.h"
+#include "byoc/imagecheck.h"
 #include "core/buf.h"
 #include "docker/engine.h"
 #include "docker/images.h"
@@ -199,9 +200,12 @@ int tui_ecr_delete_task(byoc_task *t, void *arg, void **result, void (**result_f
 
 /* ---- which local images ECR lists ---- */
 
+/* The local references into one repository, as they were written (the
+ * confirmed ones are handed back unchanged) with their digests. */
 typedef struct {
+    char *account;
     char *repository;
-    char *host;
+    const char **refs;       /* borrowed from the task's args */
     char **digests;
     size_t n;
 } repo_group;
@@ -212,11 +216,20 @@ static void refs_free_ptr(void *p)
     free(p);
 }
 
+/* An ECR reference with a digest ("<account>.dkr.ecr.<region>.amazonaws.com/<repo>@sha256:..."). */
+static bool ecr_digest_ref(const char *ref, byoc_ecr_image_uri *u)
+{
+    if (byoc_ecr_image_uri_parse(ref, u, NULL, 0) && u->digest)
+        return true;
+    byoc_ecr_image_uri_free(u);
+    return false;
+}
+
 static void confirm(tui_ecr_refs *out, const repo_group *g, const char *digest)
 {
-    char *ref = byoc_xasprintf("%s/%s@%s", g->host, g->repository, digest);
-    tui_ecr_refs_add(out, ref);
-    free(ref);
+    for (size_t i = 0; i < g->n; i++)
+        if (strcmp(g->digests[i], digest) == 0)
+            tui_ecr_refs_add(out, g->refs[i]);
 }
 
 /* DescribeImages by digest: all at once, or one by one when one is missing. */
@@ -256,15 +269,11 @@ static void check_group(byoc_aws_client *c, byoc_task *t, const repo_group *g, t
 static bool any_on_ecr(const tui_ecr_refs *refs)
 {
     for (size_t i = 0; i < refs->n; i++) {
-        char *host, *repo, *digest;
-        if (!tui_ecr_ref_split(refs->items[i], &host, &repo, &digest))
-            continue;
-        bool ecr = tui_ecr_host_parse(host, NULL, NULL, 0);
-        free(host);
-        free(repo);
-        free(digest);
-        if (ecr)
+        byoc_ecr_image_uri u;
+        if (ecr_digest_ref(refs->items[i], &u)) {
+            byoc_ecr_image_uri_free(&u);
             return true;
+        }
     }
     return false;
 }
@@ -284,38 +293,35 @@ int tui_ecr_pushed_task(byoc_task *t, void *arg, void **result, void (**result_f
     repo_group *groups = NULL;
     size_t n_groups = 0, taken = 0;
     for (size_t i = 0; i < a->refs.n && taken < TUI_ECR_CHECK_MAX; i++) {
-        char *host, *repo, *digest;
-        char account[13], ref_region[64];
-        if (!tui_ecr_ref_split(a->refs.items[i], &host, &repo, &digest))
+        byoc_ecr_image_uri u;
+        if (!ecr_digest_ref(a->refs.items[i], &u))
             continue;
-        if (!tui_ecr_host_parse(host, account, ref_region, sizeof ref_region) || !region ||
-            strcmp(ref_region, region) != 0 || !byoc_ecr_repository_name_ok(repo, NULL, 0)) {
-            free(host);
-            free(repo);
-            free(digest);
+        if (!region || strcmp(u.region, region) != 0) {
+            byoc_ecr_image_uri_free(&u);
             continue;
         }
         taken++;
         repo_group *g = NULL;
         for (size_t k = 0; k < n_groups && !g; k++)
-            if (strcmp(groups[k].repository, repo) == 0 && strcmp(groups[k].host, host) == 0)
+            if (strcmp(groups[k].repository, u.repository) == 0 && strcmp(groups[k].account, u.account) == 0)
                 g = &groups[k];
         if (!g) {
             groups = byoc_xrealloc(groups, (n_groups + 1) * sizeof *groups);
             g = &groups[n_groups++];
-            *g = (repo_group){repo, host, NULL, 0};
-        } else {
-            free(repo);
-            free(host);
+            *g = (repo_group){byoc_xstrdup(u.account), byoc_xstrdup(u.repository), NULL, NULL, 0};
         }
+        g->refs = byoc_xrealloc(g->refs, (g->n + 1) * sizeof *g->refs);
         g->digests = byoc_xrealloc(g->digests, (g->n + 1) * sizeof *g->digests);
-        g->digests[g->n++] = digest;
+        g->refs[g->n] = a->refs.items[i];
+        g->digests[g->n++] = byoc_xstrdup(u.digest);
+        byoc_ecr_image_uri_free(&u);
     }
     tui_ecr_refs *out = byoc_xcalloc(1, sizeof *out);
     for (size_t k = 0; k < n_groups; k++) {
         check_group(c, t, &groups[k], out);
+        free(groups[k].account);
         free(groups[k].repository);
-        free(groups[k].host);
+        free(groups[k].refs);
         for (size_t i = 0; i < groups[k].n; i++)
             free(groups[k].digests[i]);
         free(groups[k].digests);

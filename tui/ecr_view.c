@@ -89,46 +89,6 @@ void tui_ecr_local_refs(const byoc_image_list *l, tui_ecr_refs *out)
             tui_ecr_refs_add(out, l->items[i].repo_digests[k]);
 }
 
-static bool digits(const char *p, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if (p[i] < '0' || p[i] > '9')
-            return false;
-    return true;
-}
-
-bool tui_ecr_host_parse(const char *host, char *account, char *region, size_t region_size)
-{
-    static const char mid[] = ".dkr.ecr.";
-    if (!host || strlen(host) < 12 + sizeof mid || !digits(host, 12) || strncmp(host + 12, mid, sizeof mid - 1) != 0)
-        return false;
-    const char *r = host + 12 + sizeof mid - 1;
-    const char *dot = strchr(r, '.');
-    if (!dot || dot == r || (strcmp(dot, ".amazonaws.com") != 0 && strcmp(dot, ".amazonaws.com.cn") != 0))
-        return false;
-    for (const char *p = r; p < dot; p++)
-        if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '-'))
-            return false;
-    if (account)
-        snprintf(account, 13, "%.12s", host);
-    if (region)
-        snprintf(region, region_size, "%.*s", (int)(dot - r), r);
-    return true;
-}
-
-bool tui_ecr_ref_split(const char *ref, char **host, char **repository, char **digest)
-{
-    *host = *repository = *digest = NULL;
-    const char *at = ref ? strchr(ref, '@') : NULL;
-    const char *slash = ref ? strchr(ref, '/') : NULL;
-    if (!at || !slash || slash > at || slash == ref || slash + 1 == at || strncmp(at + 1, "sha256:", 7) != 0)
-        return false;
-    *host = byoc_xstrndup(ref, (size_t)(slash - ref));
-    *repository = byoc_xstrndup(slash + 1, (size_t)(at - slash - 1));
-    *digest = byoc_xstrdup(at + 1);
-    return true;
-}
-
 void tui_ecr_time(double t, char *buf, size_t size)
 {
     tui_image_time(t > 0 ? (int64_t)floor(t) : 0, buf, size);

@@ -37,14 +37,6 @@ void tui_ecr_refs_free(tui_ecr_refs *s);
 /* Every RepoDigest of the local images, added to out. */
 void tui_ecr_local_refs(const byoc_image_list *l, tui_ecr_refs *out);
 
-/* An ECR registry host "<12 digits>.dkr.ecr.<region>.amazonaws.com" (or
- * ".com.cn"): true, with its account (13 bytes) and region. */
-bool tui_ecr_host_parse(const char *host, char *account, char *region, size_t region_size);
-
-/* One reference split: "host/repo/path@sha256:x" -> host, "repo/path",
- * "sha256:x" (malloc'd). False when it has no host part or no digest. */
-bool tui_ecr_ref_split(const char *ref, char **host, char **repository, char **digest);
-
 /* ---- repositories ---- */
 
 typedef struct tui_ecr_repo_entry {

@@ -8,6 +8,7 @@
 
 #include "check.h"
 #include "core/buf.h"
+#include "byoc/imagecheck.h"
 #include "ecr_view.h"
 #include "images_view.h"
 
@@ -82,33 +83,41 @@ static void test_refs(void)
     CHECK_INT(s.n, 0);
 }
 
+/* A local RepoDigest counts for ECR when byoc_ecr_image_uri_parse (imagecheck.h) reads an
+ * ECR host and a sha256 digest from it: the references the "pushed" task asks about. */
+static bool ecr_ref(const char *ref, byoc_ecr_image_uri *u)
+{
+    if (byoc_ecr_image_uri_parse(ref, u, NULL, 0) && u->digest)
+        return true;
+    byoc_ecr_image_uri_free(u);
+    return false;
+}
+
 static void test_hosts(void)
 {
-    char account[13], region[32];
-    CHECK(tui_ecr_host_parse(HOST, account, region, sizeof region));
-    CHECK_STR(account, "123456789012");
-    CHECK_STR(region, "us-east-1");
-    CHECK(tui_ecr_host_parse("000000000001.dkr.ecr.cn-north-1.amazonaws.com.cn", account, region, sizeof region));
-    CHECK_STR(region, "cn-north-1");
-    CHECK(!tui_ecr_host_parse("12345678901.dkr.ecr.us-east-1.amazonaws.com", NULL, NULL, 0));   /* 11 digits */
-    CHECK(!tui_ecr_host_parse("123456789012.dkr.ecr.us-east-1.example.com", NULL, NULL, 0));
-    CHECK(!tui_ecr_host_parse("123456789012.dkr.ecr..amazonaws.com", NULL, NULL, 0));
-    CHECK(!tui_ecr_host_parse("registry.example.com:5000", NULL, NULL, 0));
-    CHECK(!tui_ecr_host_parse(NULL, NULL, NULL, 0));
+    byoc_ecr_image_uri u;
+    CHECK(ecr_ref(HOST "/app@" D1, &u));
+    CHECK_STR(u.account, "123456789012");
+    CHECK_STR(u.region, "us-east-1");
+    byoc_ecr_image_uri_free(&u);
+    CHECK(ecr_ref("000000000001.dkr.ecr.cn-north-1.amazonaws.com.cn/app@" D1, &u));
+    CHECK_STR(u.region, "cn-north-1");
+    byoc_ecr_image_uri_free(&u);
+    CHECK(!ecr_ref("12345678901.dkr.ecr.us-east-1.amazonaws.com/app@" D1, &u));   /* 11 digits */
+    CHECK(!ecr_ref("123456789012.dkr.ecr.us-east-1.example.com/app@" D1, &u));
+    CHECK(!ecr_ref("123456789012.dkr.ecr..amazonaws.com/app@" D1, &u));
+    CHECK(!ecr_ref("registry.example.com:5000/app@" D1, &u));
+    CHECK(!ecr_ref(NULL, &u));
 
-    char *h, *r, *d;
-    CHECK(tui_ecr_ref_split(HOST "/team/app@" D1, &h, &r, &d));
-    CHECK_STR(h, HOST);
-    CHECK_STR(r, "team/app");
-    CHECK_STR(d, D1);
-    free(h);
-    free(r);
-    free(d);
-    CHECK(!tui_ecr_ref_split("app@" D1, &h, &r, &d));                   /* no host */
-    CHECK(h == NULL && r == NULL && d == NULL);
-    CHECK(!tui_ecr_ref_split(HOST "/app:latest", &h, &r, &d));          /* no digest */
-    CHECK(!tui_ecr_ref_split(HOST "/app@md5:abc", &h, &r, &d));
-    CHECK(!tui_ecr_ref_split(HOST "/@" D1, &h, &r, &d));
+    CHECK(ecr_ref(HOST "/team/app@" D1, &u));
+    CHECK_STR(u.repository, "team/app");
+    CHECK_STR(u.digest, D1);
+    byoc_ecr_image_uri_free(&u);
+    CHECK(!ecr_ref("app@" D1, &u));                                    /* no host */
+    CHECK(u.account == NULL && u.repository == NULL && u.digest == NULL);
+    CHECK(!ecr_ref(HOST "/app:latest", &u));                           /* no digest */
+    CHECK(!ecr_ref(HOST "/app@md5:abc", &u));
+    CHECK(!ecr_ref(HOST "/@" D1, &u));
 }
 
 static void test_repositories(void)
