@@ -132,6 +132,17 @@ void tui_mon_rows_swap(tui_mon_rows *a, tui_mon_rows *b)
     *b = t;
 }
 
+void tui_mon_rows_move(tui_mon_rows *dst, tui_mon_rows *src)
+{
+    if (dst->n == 0) {
+        tui_mon_rows_free(dst);
+        tui_mon_rows_swap(dst, src);
+    } else {
+        tui_mon_rows_append(dst, src);
+        tui_mon_rows_free(src);
+    }
+}
+
 void tui_mon_known_init(tui_mon_known *k)
 {
     memset(k, 0, sizeof *k);

@@ -45,6 +45,8 @@ tui_mon_row *tui_mon_rows_add(tui_mon_rows *r, const tui_mon_row *src);
 void tui_mon_rows_append(tui_mon_rows *r, const tui_mon_rows *src);
 /* Exchange the contents of a and b. */
 void tui_mon_rows_swap(tui_mon_rows *a, tui_mon_rows *b);
+/* Move every row of src to the end of dst (no copy when dst is empty); src ends empty. */
+void tui_mon_rows_move(tui_mon_rows *dst, tui_mon_rows *src);
 
 typedef struct tui_mon_known {
     const char **keys, **values;      /* open addressing on keys */

@@ -155,12 +155,8 @@ size_t tui_mon_lister_take(tui_mon_lister *l, tui_mon_rows *dst)
 {
     pthread_mutex_lock(&l->lock);
     size_t n = l->handed.n;
-    if (n && dst->n == 0) {
-        tui_mon_rows_swap(dst, &l->handed);
-    } else if (n) {
-        tui_mon_rows_append(dst, &l->handed);
-        tui_mon_rows_free(&l->handed);
-    }
+    if (n)
+        tui_mon_rows_move(dst, &l->handed);
     pthread_mutex_unlock(&l->lock);
     return n;
 }
@@ -169,14 +165,10 @@ static void hand_over(byoc_task *t, tui_mon_lister *l, tui_mon_rows *page, size_
 {
     if (!page->n)
         return;
-    pthread_mutex_lock(&l->lock);
-    if (l->handed.n == 0)
-        tui_mon_rows_swap(&l->handed, page);
-    else
-        tui_mon_rows_append(&l->handed, page);
-    pthread_mutex_unlock(&l->lock);
     *listed += page->n;
-    tui_mon_rows_free(page);
+    pthread_mutex_lock(&l->lock);
+    tui_mon_rows_move(&l->handed, page);
+    pthread_mutex_unlock(&l->lock);
     byoc_task_progress(t, "rows", (int64_t)*listed, -1, NULL);
 }
 

@@ -55,6 +55,24 @@ static void test_rows(void)
     CHECK_INT(empty.n, 20001);
     tui_mon_rows_free(&empty);
     tui_mon_rows_free(&r);
+
+    /* move: into an empty set it takes the rows over; into a filled one it copies them */
+    tui_mon_rows a, b;
+    tui_mon_rows_init(&a);
+    tui_mon_rows_init(&b);
+    tui_mon_rows_add(&b, &extra);
+    tui_mon_rows_move(&a, &b);
+    CHECK_INT(a.n, 1);
+    CHECK_INT(b.n, 0);
+    tui_mon_row other = {.arn = "local:job/y", .name = "y", .status = "RUNNING", .local = true};
+    tui_mon_rows_add(&b, &other);
+    tui_mon_rows_move(&a, &b);
+    CHECK_INT(a.n, 2);
+    CHECK_INT(b.n, 0);
+    CHECK_STR(a.items[0].arn, "local:job/x");
+    CHECK_STR(a.items[1].arn, "local:job/y");
+    tui_mon_rows_free(&b);
+    tui_mon_rows_free(&a);
 }
 
 static void test_known(void)
