@@ -285,7 +285,7 @@ int byoc_localjobs_load_changed(const char *path, byoc_localjobs_stamp *stamp, b
     int rc = read_file_stamped(p, &b, &missing, stamp, &unchanged, err);
     if (rc == 0 && !missing && !unchanged) {
         rc = parse_record(p, byoc_buf_str(&b), b.len, out, err);
-        if (rc != 0)
+        if (rc != 0 && stamp)
             stamp->valid = false;
     }
     byoc_buf_free(&b);
@@ -297,17 +297,7 @@ int byoc_localjobs_load_changed(const char *path, byoc_localjobs_stamp *stamp, b
 
 int byoc_localjobs_load(const char *path, byoc_local_jobs *out, byoc_err *err)
 {
-    memset(out, 0, sizeof *out);
-    char *def = path ? NULL : byoc_localjobs_default_path();
-    const char *p = path ? path : def;
-    byoc_buf b = BYOC_BUF_INIT;
-    bool missing;
-    int rc = read_file(p, &b, &missing, err);
-    if (rc == 0 && !missing)
-        rc = parse_record(p, byoc_buf_str(&b), b.len, out, err);
-    byoc_buf_free(&b);
-    free(def);
-    return rc;
+    return byoc_localjobs_load_changed(path, NULL, out, err) < 0 ? -1 : 0;
 }
 
 static char *parent_dir(const char *path)

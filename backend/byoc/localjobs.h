@@ -74,7 +74,7 @@ typedef struct byoc_localjobs_stamp {
 } byoc_localjobs_stamp;
 
 /* byoc_localjobs_load, but only when the file changed (device, inode, size or
- * mtime) since *stamp (zeroed at first), which is then updated: returns 0
+ * mtime) since *stamp (zeroed at first; NULL: always), which is then updated: returns 0
  * with *out loaded (a missing file: empty), 1 when unchanged (*out empty),
  * -1 on error. For pollers of the record: a 10,000-job record is parsed once. */
 int byoc_localjobs_load_changed(const char *path, byoc_localjobs_stamp *stamp, byoc_local_jobs *out, byoc_err *err);
