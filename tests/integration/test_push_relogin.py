@@ -6,7 +6,7 @@ The real parts: dockerd, the TLS registry (htpasswd: the password is moto's ECR 
 password), moto (SigV4 checked) behind tests/topology/ecr_front.py. The front serves the
 first GetAuthorizationToken from moto as usual (the request is signed and checked) but
 hands byoc a token that the registry refuses, as ECR does once a token has expired: its
-password is wrong and its expiresAt already past. Nothing of byoc is stubbed.
+password is wrong and its expiresAt already past. byoc itself runs unmodified.
 
   - one refused token: the push succeeds on the second token; exactly two
     GetAuthorizationToken calls; the JSON says login_retried; stderr says why; the
