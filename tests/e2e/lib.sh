@@ -23,6 +23,9 @@ E2E_DIR=$(mktemp -d "${TMPDIR:-/tmp}/byoc-e2e.XXXXXX")
 E2E_SOCK="$E2E_DIR/tmux.sock"
 E2E_FAILED=0
 E2E_PASSED=0
+# A step is on screen when its panel title is ("─ 3 Push ─", "─ 6 Monitor: 12 ─"; "-" in ASCII).
+E2E_STEP_TITLES=('[─-] 1 Decide[ :]' '[─-] 2 Build[ :]' '[─-] 3 Push[ :]' '[─-] 4 Permit[ :]' '[─-] 5 Run[ :]'
+                 '[─-] 6 Monitor[ :]')
 
 e2e_tmux() { tmux -S "$E2E_SOCK" -f /dev/null "$@"; }
 

@@ -8,8 +8,7 @@
 # and none of the canary credentials in byoc's environment reached the terminal.
 . "$(dirname "$0")/lib.sh"
 
-STEPS=('[─-] 1 Decide[ :]' '[─-] 2 Build[ :]' '[─-] 3 Push[ :]' '[─-] 4 Permit[ :]' '[─-] 5 Run[ :]'
-       '[─-] 6 Monitor[ :]')
+STEPS=("${E2E_STEP_TITLES[@]}")
 CANARY_KEY=AKIACANARYCRASH00001
 CANARY_SECRET=canarySecretCrash/0123456789abcdefghijKLMNOP
 CANARY_TOKEN=canaryTokenCrash+ZYXWVUTSRQPONMLKJIHGFEDCBA

@@ -7,9 +7,7 @@
 # left, no alternate screen), and the exit code says what happened (143, 130, non-zero).
 . "$(dirname "$0")/lib.sh"
 
-# A step is on screen when its panel title is ("─ 3 Push ─", "─ 6 Monitor: 12 ─"; "-" in ASCII).
-STEPS=('[─-] 1 Decide[ :]' '[─-] 2 Build[ :]' '[─-] 3 Push[ :]' '[─-] 4 Permit[ :]' '[─-] 5 Run[ :]'
-       '[─-] 6 Monitor[ :]')
+STEPS=("${E2E_STEP_TITLES[@]}")
 n=0
 # A session that outlives the others, so the private tmux server never shuts down
 # between two tests (a new session could race its exit).
