@@ -83,59 +83,80 @@ static bool link_stays_inside(const char *path, const char *target)
 }
 
 /* What is at each path unpacked so far (a hash table of clean relative
- * paths; directories made implicitly for a deeper entry count as DIR). */
+ * paths; directories made implicitly for a deeper entry count as DIR).
+ * An entry's parents are looked up prefix by prefix, so the prefixes' hashes
+ * are carried forward rather than recomputed: a hostile name of thousands of
+ * components would otherwise cost time quadratic in its length. */
 enum { K_FILE = 1, K_DIR, K_LINK };
 
 typedef struct pathset {
     char **keys;
+    size_t *klen;
+    uint64_t *hash;
     unsigned char *kind;
     size_t cap, len;
 } pathset;
 
-static uint64_t path_hash(const char *s, size_t n)
+#define PATH_HASH_SEED 1469598103934665603ULL
+
+/* FNV-1a of s[0..n), continued from h. */
+static uint64_t path_hash_more(uint64_t h, const char *s, size_t n)
 {
-    uint64_t h = 1469598103934665603ULL;
     for (size_t i = 0; i < n; i++)
         h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
     return h;
 }
 
-/* The slot of key[0..n) (empty slot when absent). cap is a power of two. */
-static size_t pathset_slot(const pathset *ps, const char *key, size_t n)
+/* The slot of key[0..n) with hash h (empty slot when absent). cap is a power of two. */
+static size_t pathset_slot(const pathset *ps, const char *key, size_t n, uint64_t h)
 {
-    size_t i = (size_t)path_hash(key, n) & (ps->cap - 1);
-    while (ps->keys[i] && !(strlen(ps->keys[i]) == n && memcmp(ps->keys[i], key, n) == 0))
+    size_t i = (size_t)h & (ps->cap - 1);
+    while (ps->keys[i] && !(ps->hash[i] == h && ps->klen[i] == n && memcmp(ps->keys[i], key, n) == 0))
         i = (i + 1) & (ps->cap - 1);
     return i;
 }
 
-static int pathset_get(const pathset *ps, const char *key, size_t n)
+static int pathset_get(const pathset *ps, const char *key, size_t n, uint64_t h)
 {
     if (!ps->cap)
         return 0;
-    size_t i = pathset_slot(ps, key, n);
+    size_t i = pathset_slot(ps, key, n, h);
     return ps->keys[i] ? ps->kind[i] : 0;
 }
 
-static void pathset_put(pathset *ps, const char *key, size_t n, int kind)
+static int pathset_get_str(const pathset *ps, const char *key)
+{
+    size_t n = strlen(key);
+    return pathset_get(ps, key, n, path_hash_more(PATH_HASH_SEED, key, n));
+}
+
+static void pathset_put(pathset *ps, const char *key, size_t n, uint64_t h, int kind)
 {
     if ((ps->len + 1) * 2 > ps->cap) {
         pathset old = *ps;
         ps->cap = old.cap ? old.cap * 2 : 64;
         ps->keys = byoc_xcalloc(ps->cap, sizeof *ps->keys);
+        ps->klen = byoc_xcalloc(ps->cap, sizeof *ps->klen);
+        ps->hash = byoc_xcalloc(ps->cap, sizeof *ps->hash);
         ps->kind = byoc_xcalloc(ps->cap, 1);
         for (size_t i = 0; i < old.cap; i++)
             if (old.keys[i]) {
-                size_t j = pathset_slot(ps, old.keys[i], strlen(old.keys[i]));
+                size_t j = pathset_slot(ps, old.keys[i], old.klen[i], old.hash[i]);
                 ps->keys[j] = old.keys[i];
+                ps->klen[j] = old.klen[i];
+                ps->hash[j] = old.hash[i];
                 ps->kind[j] = old.kind[i];
             }
         free(old.keys);
+        free(old.klen);
+        free(old.hash);
         free(old.kind);
     }
-    size_t i = pathset_slot(ps, key, n);
+    size_t i = pathset_slot(ps, key, n, h);
     if (!ps->keys[i]) {
         ps->keys[i] = byoc_xstrndup(key, n);
+        ps->klen[i] = n;
+        ps->hash[i] = h;
         ps->len++;
     }
     ps->kind[i] = (unsigned char)kind;
@@ -146,6 +167,8 @@ static void pathset_free(pathset *ps)
     for (size_t i = 0; i < ps->cap; i++)
         free(ps->keys[i]);
     free(ps->keys);
+    free(ps->klen);
+    free(ps->hash);
     free(ps->kind);
 }
 
@@ -153,8 +176,12 @@ static void pathset_free(pathset *ps)
  * no directory, else 0. */
 static int parent_kind(const pathset *ps, const char *path)
 {
+    uint64_t h = PATH_HASH_SEED;
+    const char *hashed = path;
     for (const char *s = strchr(path, '/'); s; s = strchr(s + 1, '/')) {
-        int k = pathset_get(ps, path, (size_t)(s - path));
+        h = path_hash_more(h, hashed, (size_t)(s - hashed));
+        hashed = s;
+        int k = pathset_get(ps, path, (size_t)(s - path), h);
         if (k == K_LINK || k == K_FILE)
             return k;
     }
@@ -164,10 +191,16 @@ static int parent_kind(const pathset *ps, const char *path)
 /* Record path and, as directories, its parents. */
 static void record(pathset *ps, const char *path, int kind)
 {
-    for (const char *s = strchr(path, '/'); s; s = strchr(s + 1, '/'))
-        if (!pathset_get(ps, path, (size_t)(s - path)))
-            pathset_put(ps, path, (size_t)(s - path), K_DIR);
-    pathset_put(ps, path, strlen(path), kind);
+    uint64_t h = PATH_HASH_SEED;
+    const char *hashed = path;
+    for (const char *s = strchr(path, '/'); s; s = strchr(s + 1, '/')) {
+        h = path_hash_more(h, hashed, (size_t)(s - hashed));
+        hashed = s;
+        if (!pathset_get(ps, path, (size_t)(s - path), h))
+            pathset_put(ps, path, (size_t)(s - path), h, K_DIR);
+    }
+    size_t n = strlen(path);
+    pathset_put(ps, path, n, path_hash_more(h, hashed, (size_t)(path + n - hashed)), kind);
 }
 
 static bool dir_is_empty(const char *path)
@@ -214,8 +247,17 @@ typedef struct unpack {
     uint64_t entries;
 } unpack;
 
+/* A hostile name can be thousands of bytes: shown whole, it would push the
+ * reason out of the error message, so a long one keeps its two ends. */
+#define ENTRY_SHOWN_MAX 160
+
 static int refuse(unpack *u, const char *entry, const char *why, byoc_err *err)
 {
+    size_t n = strlen(entry);
+    if (n > ENTRY_SHOWN_MAX)
+        return byoc_err_set(err, BYOC_E_FAILED, "results",
+                            "%s: entry '%.*s...%s' (%zu bytes) %s: the archive was refused, nothing unpacked",
+                            u->tarball, ENTRY_SHOWN_MAX / 2, entry, entry + n - ENTRY_SHOWN_MAX / 2, n, why);
     return byoc_err_set(err, BYOC_E_FAILED, "results", "%s: entry '%s' %s: the archive was refused, nothing unpacked",
                         u->tarball, entry, why);
 }
@@ -266,7 +308,7 @@ static int vet_entry(unpack *u, struct archive_entry *e, char **clean_out, byoc_
     int above = parent_kind(&u->paths, clean);
     if (above)
         return refuse(u, raw, above == K_LINK ? "lies below a symbolic link" : "lies below a file", err);
-    int here = pathset_get(&u->paths, clean, strlen(clean));
+    int here = pathset_get_str(&u->paths, clean);
     if (here == K_LINK)
         return refuse(u, raw, "replaces a symbolic link unpacked before it", err);
     if (here && !(here == K_DIR && type == AE_IFDIR && !hardlink))
@@ -280,7 +322,7 @@ static int vet_entry(unpack *u, struct archive_entry *e, char **clean_out, byoc_
             free(target);
             return refuse(u, raw, "is a hard link that leaves the destination", err);
         }
-        bool ok = pathset_get(&u->paths, target, strlen(target)) == K_FILE;
+        bool ok = pathset_get_str(&u->paths, target) == K_FILE;
         if (ok) {
             char *full = byoc_xasprintf("%s/%s", u->tmp, target);
             ar->archive_entry_set_hardlink(e, full);
@@ -369,67 +411,110 @@ static int unpack_entries(unpack *u, struct archive *in, struct archive *out, by
 
 #define MAX_LINK_HOPS 40
 
+/* The directories walked so far below root, innermost last: each with an
+ * O_PATH descriptor, or -1 where the name is not (yet) a directory (below
+ * which nothing can be a link). Descriptors rather than joined paths: an
+ * archive may nest deeper than PATH_MAX, and rebuilding the path at every
+ * step would cost time quadratic in its depth. */
+typedef struct walk {
+    int *fd;
+    size_t n, cap;
+} walk;
+
+static int walk_top(const walk *w, int root_fd)
+{
+    return w->n ? w->fd[w->n - 1] : root_fd;
+}
+
+static void walk_push(walk *w, int fd)
+{
+    if (w->n == w->cap) {
+        w->cap = w->cap ? w->cap * 2 : 16;
+        w->fd = byoc_xrealloc(w->fd, w->cap * sizeof *w->fd);
+    }
+    w->fd[w->n++] = fd;
+}
+
+static void walk_pop(walk *w)
+{
+    int fd = w->fd[--w->n];
+    if (fd >= 0)
+        close(fd);
+}
+
+static void walk_free(walk *w)
+{
+    while (w->n)
+        walk_pop(w);
+    free(w->fd);
+}
+
 /* Does the symlink at rel (inside root) resolve inside root when followed as
  * the kernel does, component by component, through other links? Each link
  * passed its own lexical check, but "a/.." after a link "a" is physical: a
  * chain of links can leave where no single one does. Loops are refused too. */
 static bool resolves_inside(const char *root, const char *rel)
 {
-    byoc_strv stack = BYOC_STRV_INIT; /* the directory we are in, below root */
-    byoc_buf todo = BYOC_BUF_INIT;    /* path components still to walk */
+    int root_fd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
+    if (root_fd < 0)
+        return false;
+    walk w = {0};
+    byoc_buf todo = BYOC_BUF_INIT; /* path components still to walk */
     char target[4096];
-    char *path = byoc_xasprintf("%s/%s", root, rel);
-    ssize_t n = readlink(path, target, sizeof target - 1);
-    free(path);
-    bool inside = n > 0;
-    if (inside) {
-        target[n] = '\0';
-        const char *slash = strrchr(rel, '/');
-        if (slash) {
-            byoc_buf_append(&todo, rel, (size_t)(slash - rel));
-            byoc_buf_putc(&todo, '/');
-        }
-        byoc_buf_puts(&todo, target);
-    }
     /* the link's own directory components are real directories: walk them first, then the target */
+    const char *slash = strrchr(rel, '/');
+    if (slash)
+        byoc_buf_append(&todo, rel, (size_t)(slash - rel));
+    byoc_buf_puts(&todo, "");
+    bool inside = true;
     int hops = 0;
     size_t pos = 0;
-    while (inside && pos < todo.len) {
-        const char *c = todo.data + pos;
-        const char *e = memchr(c, '/', todo.len - pos);
-        size_t len = e ? (size_t)(e - c) : todo.len - pos;
-        char *comp = byoc_xstrndup(c, len);
-        pos += len + (e ? 1 : 0);
-        if (!*comp || strcmp(comp, ".") == 0) {
-            free(comp);
-            continue;
-        }
-        if (strcmp(comp, "..") == 0) {
-            free(comp);
-            if (stack.n == 0) {
+    bool target_queued = false;
+    for (;;) {
+        if (pos >= todo.len) {
+            if (target_queued)
+                break;
+            /* now the link itself, read from the directory just walked */
+            ssize_t n = readlinkat(walk_top(&w, root_fd), slash ? slash + 1 : rel, target, sizeof target - 1);
+            if (n <= 0 || (w.n && w.fd[w.n - 1] < 0)) {
                 inside = false;
                 break;
             }
-            free(stack.v[--stack.n]);
-            stack.v[stack.n] = NULL;
+            target[n] = '\0';
+            byoc_buf_free(&todo);
+            byoc_buf_puts(&todo, target);
+            pos = 0;
+            target_queued = true;
             continue;
         }
-        byoc_strv_push_owned(&stack, comp);
-        byoc_buf here = BYOC_BUF_INIT;
-        byoc_buf_puts(&here, root);
-        for (size_t i = 0; i < stack.n; i++)
-            byoc_buf_printf(&here, "/%s", stack.v[i]);
-        n = readlink(here.data, target, sizeof target - 1);
-        byoc_buf_free(&here);
-        if (n < 0)
-            continue; /* a directory, a file, or nothing yet: a plain component */
+        const char *c = todo.data + pos;
+        const char *e = memchr(c, '/', todo.len - pos);
+        size_t len = e ? (size_t)(e - c) : todo.len - pos;
+        pos += len + (e ? 1 : 0);
+        if (len == 0 || (len == 1 && c[0] == '.'))
+            continue;
+        if (len == 2 && c[0] == '.' && c[1] == '.') {
+            if (w.n == 0) {
+                inside = false;
+                break;
+            }
+            walk_pop(&w);
+            continue;
+        }
+        char *comp = byoc_xstrndup(c, len);
+        int parent = walk_top(&w, root_fd);
+        ssize_t n = parent < 0 ? -1 : readlinkat(parent, comp, target, sizeof target - 1);
+        if (n < 0) { /* a directory, a file, or nothing yet: a plain component */
+            walk_push(&w, parent < 0 ? -1 : openat(parent, comp, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+            free(comp);
+            continue;
+        }
+        free(comp);
         target[n] = '\0';
         if (target[0] == '/' || ++hops > MAX_LINK_HOPS) {
             inside = false;
             break;
         }
-        free(stack.v[--stack.n]);
-        stack.v[stack.n] = NULL;
         byoc_buf rest = BYOC_BUF_INIT;
         byoc_buf_puts(&rest, target);
         if (pos < todo.len) {
@@ -441,7 +526,8 @@ static bool resolves_inside(const char *root, const char *rel)
         pos = 0;
     }
     byoc_buf_free(&todo);
-    byoc_strv_free(&stack);
+    walk_free(&w);
+    close(root_fd);
     return inside;
 }
 

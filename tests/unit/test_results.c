@@ -13,6 +13,8 @@
 #include <unistd.h>
 
 #include "byoc/results.h"
+#include "core/buf.h"
+#include "core/fs.h"
 #include "check.h"
 
 static char *root; /* the test's temporary directory */
@@ -311,10 +313,53 @@ static int rm_rf(const char *dir)
     return status;
 }
 
+/* Links inside a tree nested deeper than PATH_MAX are followed with directory
+ * descriptors: a harmless one there is accepted, and a chain that leaves only
+ * physically ("a" is ".", so "a/.." is one level above where it reads) is refused. */
+static void test_deep_links(void)
+{
+    enum { DEPTH = 400 };
+    byoc_buf deep = BYOC_BUF_INIT, up = BYOC_BUF_INIT;
+    for (int i = 0; i < DEPTH; i++)
+        byoc_buf_puts(&deep, i ? "/dddddddddd" : "dddddddddd");
+    byoc_buf_puts(&up, "a/..");
+    for (int i = 0; i < DEPTH; i++)
+        byoc_buf_puts(&up, "/..");
+    char a[4500], f[4500], c[4500], b[4500];
+    snprintf(a, sizeof a, "%s/a", deep.data);
+    snprintf(f, sizeof f, "%s/f", deep.data);
+    snprintf(c, sizeof c, "%s/c", deep.data);
+    snprintf(b, sizeof b, "%s/b", deep.data);
+
+    spec fine[] = {{a, 'l', "."}, {f, 'f', "x"}, {c, 'l', "a/f"}};
+    char *tar = write_tarball("deep.tar.gz", fine, 3);
+    char dest[4096];
+    snprintf(dest, sizeof dest, "%s/deep", root);
+    byoc_unpacked u;
+    byoc_err err;
+    byoc_err_clear(&err);
+    int rc = byoc_results_unpack(tar, dest, NULL, NULL, &u, &err);
+    CHECK_INT(rc, 0);
+    if (rc != 0)
+        fprintf(stderr, "deep links: %s\n", err.message);
+    else {
+        CHECK_INT(u.files.n, 1);
+        byoc_unpacked_free(&u);
+    }
+    byoc_remove_tree(dest);
+    free(tar);
+
+    spec escape[] = {{a, 'l', "."}, {b, 'l', up.data}};
+    expect_refused("symlink chain escaping below PATH_MAX's depth", escape, 2, "through other links", NULL);
+    byoc_buf_free(&deep);
+    byoc_buf_free(&up);
+}
+
 int main(void)
 {
     root = check_tmpdir();
     test_hostile();
+    test_deep_links();
     test_good_archive();
     test_limits_and_garbage();
     test_s3_uri();
