@@ -24,6 +24,7 @@
 #include <jansson.h>
 
 #include "background.h"
+#include "byoc/imagecheck.h"
 #include "byoc/jobsubmit.h"
 #include "byoc/localrun.h"
 #include "byoc/preflight.h"
@@ -333,7 +334,7 @@ static void review(run_screen *s)
     tui_run_form_to_spec(&s->form, true, &args->spec, NULL);
     args->opts.aws = aws_opts(s);
     args->opts.dry_run = true;
-    args->opts.image_check = byoc_job_ecr_image_check;
+    args->opts.image_check = byoc_ecr_image_check;
     byoc_task *t = tui_app_start_task(a, &s->base, "plan the job", byoc_job_submit_task_fn, args,
                                       byoc_job_submit_args_free);
     if (!t) {
@@ -383,7 +384,7 @@ static void send_pending(tui_app *a, void *ud)
     args->spec = s->pending;
     s->have_pending = false;
     args->opts.aws = aws_opts(s);
-    args->opts.image_check = byoc_job_ecr_image_check;
+    args->opts.image_check = byoc_ecr_image_check;
     byoc_task *t = tui_app_start_task(a, &s->base, "submit the job", byoc_job_submit_task_fn, args,
                                       byoc_job_submit_args_free);
     if (!t) {

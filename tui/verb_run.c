@@ -14,6 +14,7 @@
 
 #include "aws/braket.h"
 #include "byoc/jobspec.h"
+#include "byoc/imagecheck.h"
 #include "byoc/jobsubmit.h"
 #include "byoc/localrun.h"
 #include "byoc/preflight.h"
@@ -271,7 +272,7 @@ int verb_run(const byoc_globals *g, int argc, char **argv, byoc_err *err)
         .aws = {.profile = g->profile, .region = g->region},
         .dry_run = f.dry_run,
         .wait = f.wait,
-        .image_check = byoc_job_ecr_image_check,
+        .image_check = byoc_ecr_image_check,
     };
 
     byoc_job_result res;

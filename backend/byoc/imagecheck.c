@@ -5,8 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <jansson.h>
-
 #include "aws/client.h"
 #include "aws/ecr.h"
 #include "core/buf.h"
@@ -87,8 +85,10 @@ bool byoc_ecr_image_uri_parse(const char *uri, byoc_ecr_image_uri *out, char *wh
     return true;
 }
 
-int byoc_ecr_image_check(void *ud, byoc_task *t, const byoc_aws_config_opts *aws, const char *image_uri, char *note,
-                         size_t note_size, byoc_err *err)
+#define WHAT "--image-uri (algorithmSpecification.containerImage.uri)"
+
+int byoc_ecr_image_check(void *ud, byoc_task *t, const byoc_aws_config_opts *aws, const char *account,
+                         const char *image_uri, char *note, size_t note_size, byoc_err *err)
 {
     (void)ud;
     if (note && note_size)
@@ -100,36 +100,41 @@ int byoc_ecr_image_check(void *ud, byoc_task *t, const byoc_aws_config_opts *aws
             snprintf(note, note_size, "%s is not an ECR image URI (%s); not checked", image_uri, why);
         return 1;
     }
+    if (account && *account && strcmp(account, u.account) != 0) {
+        if (note)
+            snprintf(note, note_size, "%s is in account %s's registry, not yours (%s)", image_uri, u.account, account);
+        byoc_ecr_image_uri_free(&u);
+        return 1;
+    }
     byoc_aws_config_opts o = aws ? *aws : (byoc_aws_config_opts){0};
     o.region = u.region;
-    byoc_aws_client *c = NULL;
-    byoc_err local;
-    byoc_err_clear(&local);
-    int rc = 1;
-    if (byoc_aws_client_new(&o, &c, &local) == 0) {
-        json_t *id = json_object();
-        json_object_set_new(id, u.digest ? "imageDigest" : "imageTag", json_string(u.digest ? u.digest : u.tag));
-        json_t *body = json_pack("{s:s, s:s, s:[o]}", "registryId", u.account, "repositoryName", u.repository,
-                                 "imageIds", id);
-        json_t *reply = NULL;
-        if (byoc_aws_json_call(c, t, BYOC_AWS_ECR, BYOC_ECR_TARGET_PREFIX "DescribeImages", body, &reply, &local) == 0)
-            rc = json_array_size(json_object_get(reply, "imageDetails")) ? 0 : 1;
-        json_decref(reply);
-        json_decref(body);
-        byoc_aws_client_free(c);
+    byoc_aws_client *c;
+    if (byoc_aws_client_new(&o, &c, err) != 0) {
+        byoc_ecr_image_uri_free(&u);
+        return -1;
     }
-    const char *what = u.digest ? u.digest : u.tag;
-    if (strcmp(local.code, "ImageNotFoundException") == 0) {
-        rc = byoc_err_set(err, BYOC_E_USAGE, "--image-uri", "%s: no image %s in the ECR repository %s (%s, %s)",
-                          image_uri, what, u.repository, u.account, u.region);
-    } else if (strcmp(local.code, "RepositoryNotFoundException") == 0) {
-        rc = byoc_err_set(err, BYOC_E_USAGE, "--image-uri", "%s: there is no ECR repository %s in %s, %s", image_uri,
-                          u.repository, u.account, u.region);
-    } else if (rc == 1 && note) {
-        char line[900];
-        snprintf(note, note_size, "could not check %s in ECR: %s", image_uri,
-                 local.kind != BYOC_OK ? byoc_err_format(&local, line, sizeof line) : "no answer");
+    byoc_ecr_image_id id = {.digest = u.digest, .tag = u.tag};
+    byoc_ecr_image_list found = {0};
+    int rc = byoc_ecr_describe_images(c, t, u.repository, &id, 1, BYOC_ECR_TAG_STATUS_ANY, 0, &found, err);
+    if (rc == 0 && found.n == 0)
+        rc = byoc_err_set(err, BYOC_E_FAILED, "ecr", "DescribeImages: no image");
+    if (rc != 0) {
+        if (strcmp(err->code, "RepositoryNotFoundException") == 0) {
+            rc = byoc_err_set(err, BYOC_E_USAGE, WHAT,
+                              "the image is not in ECR: repository %s does not exist in %s (push it first: byoc push)",
+                              u.repository, u.region);
+        } else if (strcmp(err->code, "ImageNotFoundException") == 0 || found.n == 0) {
+            rc = byoc_err_set(err, BYOC_E_USAGE, WHAT, "the image is not in ECR: %s has no %s %s (push it first: byoc push)",
+                              u.repository, u.tag ? "tag" : "digest", u.tag ? u.tag : u.digest);
+        } else if (strcmp(err->code, "AccessDeniedException") == 0) {
+            if (note)
+                snprintf(note, note_size, "ecr:DescribeImages is not allowed for these credentials");
+            byoc_err_clear(err);
+            rc = 1;
+        }
     }
+    byoc_ecr_image_list_free(&found);
+    byoc_aws_client_free(c);
     byoc_ecr_image_uri_free(&u);
     return rc;
 }

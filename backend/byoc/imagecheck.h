@@ -1,6 +1,6 @@
-/* imagecheck: does the image a job names exist in ECR? For the Run step:
- * byoc_ecr_image_check has the shape of jobsubmit.h's byoc_job_image_check_fn,
- * so `byoc run` and preflight can pass it as the image hook.
+/* imagecheck: ECR image URIs, and does the image a job names exist in ECR?
+ * byoc_ecr_image_check is the image hook `byoc run` and the Run screen pass
+ * to jobsubmit.
  *
  * An ECR image URI is <account>.dkr.ecr[-fips].<region>.amazonaws.com[.cn]/<repository>[:tag|@sha256:hex]
  * (no tag: latest). The image is looked up with DescribeImages in the URI's
@@ -27,10 +27,13 @@ typedef struct byoc_ecr_image_uri {
 bool byoc_ecr_image_uri_parse(const char *uri, byoc_ecr_image_uri *out, char *why, size_t why_size);
 void byoc_ecr_image_uri_free(byoc_ecr_image_uri *u);
 
-/* 0: the image exists. -1 with err: it does not, or its repository does not
- * (BYOC_E_USAGE naming --image-uri). 1: it could not be checked (not an ECR
- * URI, no permission, the service unreachable): note says why. ud is unused. */
-int byoc_ecr_image_check(void *ud, byoc_task *t, const byoc_aws_config_opts *aws, const char *image_uri, char *note,
-                         size_t note_size, byoc_err *err);
+/* The Run step's image check (the shape of jobsubmit.h's
+ * byoc_job_image_check_fn), through ECR DescribeImages in the image's own
+ * region. 0: the image exists. -1 with err: its repository or its tag/digest
+ * does not (BYOC_E_USAGE naming --image-uri), or the call failed. 1, with
+ * note saying why: not verified (not an ECR URI, another account's registry
+ * than account, or DescribeImages not allowed). ud is unused. */
+int byoc_ecr_image_check(void *ud, byoc_task *t, const byoc_aws_config_opts *aws, const char *account,
+                         const char *image_uri, char *note, size_t note_size, byoc_err *err);
 
 #endif

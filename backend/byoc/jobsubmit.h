@@ -38,15 +38,9 @@
  * err when it does not exist (BYOC_E_USAGE naming --image-uri) or the check
  * itself failed. aws: the options the run uses (profile, files), so a hook
  * can reach the image's own region; account: the caller's account. */
+/* byoc_ecr_image_check (imagecheck.h) is the one byoc uses. */
 typedef int (*byoc_job_image_check_fn)(void *ud, byoc_task *t, const byoc_aws_config_opts *aws, const char *account,
                                        const char *image_uri, char *note, size_t note_size, byoc_err *err);
-
-/* The image check through ECR DescribeImages (aws/ecr.h), in the image's
- * region: a missing repository or tag/digest is BYOC_E_USAGE naming
- * --image-uri; an image in another account's registry or an AccessDenied is
- * "not verified" (1). ud is unused. */
-int byoc_job_ecr_image_check(void *ud, byoc_task *t, const byoc_aws_config_opts *aws, const char *account,
-                             const char *image_uri, char *note, size_t note_size, byoc_err *err);
 
 typedef struct byoc_job_submit_opts {
     byoc_aws_config_opts aws;      /* profile, region, config files */

@@ -2,7 +2,6 @@
  * instance type) and the concurrent run of the check groups. */
 #include "byoc/preflight.h"
 
-#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +10,7 @@
 #include "aws/braket.h"
 #include "aws/iam.h"
 #include "aws/sts.h"
+#include "byoc/imagecheck.h"
 #include "byoc/preflight_internal.h"
 #include "core/buf.h"
 #include "core/log.h"
@@ -99,40 +99,19 @@ void pf_add(pf_ctx *c, int order, const char *name, byoc_pf_status st, const cha
 
 /* ---- the image URI ---- */
 
-/* <account>.dkr.ecr[-fips].<region>.amazonaws.com[.cn]/<repository>[:tag|@digest]; no tag: latest. */
+/* The image URI's parts as imagecheck.h reads an ECR image URI (no tag: latest). */
 static bool parse_ecr_uri(pf_ctx *c, const char *uri)
 {
-    const char *slash = strchr(uri, '/');
-    const char *dkr = strstr(uri, ".dkr.ecr");
-    if (!slash || !dkr || dkr > slash || dkr - uri != 12)
+    byoc_ecr_image_uri u;
+    if (!byoc_ecr_image_uri_parse(uri, &u, c->image_not_ecr, sizeof c->image_not_ecr))
         return false;
-    for (int i = 0; i < 12; i++)
-        if (!isdigit((unsigned char)uri[i]))
-            return false;
-    const char *reg = dkr + strlen(".dkr.ecr");
-    if (strncmp(reg, "-fips", 5) == 0)
-        reg += 5;
-    if (*reg != '.')
-        return false;
-    reg++;
-    size_t rl = strcspn(reg, ".");
-    if (rl == 0 || reg + rl >= slash)
-        return false;
-    c->image_account = byoc_xstrndup(uri, 12);
-    c->image_region = byoc_xstrndup(reg, rl);
-    c->image_host = byoc_xstrndup(uri, (size_t)(slash - uri));
-    const char *path = slash + 1, *at = strchr(path, '@'), *colon = strrchr(path, ':');
-    if (at) {
-        c->repository = byoc_xstrndup(path, (size_t)(at - path));
-        c->digest = byoc_xstrdup(at + 1);
-    } else if (colon && !strchr(colon, '/')) {
-        c->repository = byoc_xstrndup(path, (size_t)(colon - path));
-        c->tag = byoc_xstrdup(colon + 1);
-    } else {
-        c->repository = byoc_xstrdup(path);
-        c->tag = byoc_xstrdup("latest");
-    }
-    return *c->repository != '\0';
+    c->image_account = u.account;
+    c->image_region = u.region;
+    c->repository = u.repository;
+    c->tag = u.tag;
+    c->digest = u.digest;
+    c->image_host = byoc_xstrndup(uri, strcspn(uri, "/"));
+    return true;
 }
 
 /* ---- setup checks ---- */
@@ -206,7 +185,9 @@ static void check_region(pf_ctx *c, const char *configured, const char *device_r
     if (!c->image_is_ecr) {
         pf_add(c, PF_ORD_SETUP + 3, "region", BYOC_PF_FAIL,
                "push the image to ECR and pass its URI <account>.dkr.ecr.<region>.amazonaws.com/<repo>:<tag>",
-               "'%s' is not an ECR image URI: Braket jobs pull only from ECR", c->spec->image_uri);
+               "'%s' is not an ECR image URI (%s): Braket jobs pull only from ECR",
+               c->spec->image_uri ? c->spec->image_uri : "",
+               c->image_not_ecr);
         return;
     }
     if (strcmp(c->image_region, c->job_region) != 0) {
@@ -374,7 +355,7 @@ int byoc_preflight(const byoc_jobspec *spec, const byoc_preflight_opts *opts, by
         return finish(&c, err);
     }
     check_spec(&c);
-    c.image_is_ecr = spec->image_uri && parse_ecr_uri(&c, spec->image_uri);
+    c.image_is_ecr = parse_ecr_uri(&c, spec->image_uri);
 
     const char *dev = spec->device ? spec->device : BYOC_JOB_DEFAULT_DEVICE;
     char *device_region = byoc_job_device_region(dev);

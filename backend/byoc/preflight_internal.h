@@ -18,6 +18,7 @@ typedef struct pf_ctx {
     char *caller_arn;
     char *role_arn;               /* NULL when none could be resolved */
     bool image_is_ecr;
+    char image_not_ecr[256];      /* why, when !image_is_ecr */
     char *image_account, *image_region, *image_host, *repository, *tag, *digest;
     bool arm_ok;                  /* the instance type is not an ml.* x86 one */
 } pf_ctx;

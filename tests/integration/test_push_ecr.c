@@ -335,20 +335,24 @@ static void test_images(void)
     /* The Run step's image check. */
     char note[600];
     char *image = byoc_xasprintf("%s/%s:t155", check_env("BYOC_TEST_REGISTRY"), repo);
-    CHECK_INT(byoc_ecr_image_check(NULL, NULL, NULL, image, note, sizeof note, &err), 0);
+    CHECK_INT(byoc_ecr_image_check(NULL, NULL, NULL, NULL, image, note, sizeof note, &err), 0);
     free(image);
     image = byoc_xasprintf("%s/%s:t001", check_env("BYOC_TEST_REGISTRY"), repo); /* deleted above */
-    CHECK_INT(byoc_ecr_image_check(NULL, NULL, NULL, image, note, sizeof note, &err), -1);
+    CHECK_INT(byoc_ecr_image_check(NULL, NULL, NULL, NULL, image, note, sizeof note, &err), -1);
     CHECK_INT(err.kind, BYOC_E_USAGE);
-    CHECK_STR(err.what, "--image-uri");
-    CHECK(strstr(err.message, "no image t001") != NULL);
+    CHECK_STR(err.what, "--image-uri (algorithmSpecification.containerImage.uri)");
+    CHECK(strstr(err.message, "has no tag t001") != NULL);
     free(image);
     image = byoc_xasprintf("%s/byoc-no-such-repo-x:1", check_env("BYOC_TEST_REGISTRY"));
-    CHECK_INT(byoc_ecr_image_check(NULL, NULL, NULL, image, note, sizeof note, &err), -1);
-    CHECK(strstr(err.message, "no ECR repository") != NULL);
+    CHECK_INT(byoc_ecr_image_check(NULL, NULL, NULL, NULL, image, note, sizeof note, &err), -1);
+    CHECK(strstr(err.message, "repository byoc-no-such-repo-x does not exist") != NULL);
     free(image);
-    CHECK_INT(byoc_ecr_image_check(NULL, NULL, NULL, "busybox:1", note, sizeof note, &err), 1);
+    CHECK_INT(byoc_ecr_image_check(NULL, NULL, NULL, NULL, "busybox:1", note, sizeof note, &err), 1);
     CHECK(strstr(note, "not an ECR image URI") != NULL);
+    image = byoc_xasprintf("%s/%s:t155", check_env("BYOC_TEST_REGISTRY"), repo);
+    CHECK_INT(byoc_ecr_image_check(NULL, NULL, NULL, "210987654321", image, note, sizeof note, &err), 1);
+    CHECK(strstr(note, "not yours (210987654321)") != NULL);
+    free(image);
 }
 
 /* ---- policies ---- */
