@@ -9,27 +9,44 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* The first entry of the directory open at fd other than . and .., malloc'd; NULL if empty. */
-static char *first_entry(int fd)
+/* One directory being emptied: the names it held when entered, and the next
+ * one to remove. Names are read once per directory; going back to the parent
+ * resumes its list, so the walk is linear in the number of entries. */
+typedef struct level {
+    char **names;
+    size_t n, next;
+} level;
+
+/* The entries of the directory open at fd other than . and .. (fd stays open). */
+static void list_dir(int fd, level *out)
 {
+    memset(out, 0, sizeof *out);
     int dup_fd = dup(fd);
-    if (dup_fd < 0)
-        return NULL;
-    DIR *d = fdopendir(dup_fd);
+    DIR *d = dup_fd >= 0 ? fdopendir(dup_fd) : NULL;
     if (!d) {
-        close(dup_fd);
-        return NULL;
+        if (dup_fd >= 0)
+            close(dup_fd);
+        return;
     }
-    rewinddir(d);
-    char *name = NULL;
+    size_t cap = 0;
     struct dirent *de;
-    while ((de = readdir(d)))
-        if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0) {
-            name = byoc_xstrdup(de->d_name);
-            break;
+    while ((de = readdir(d))) {
+        if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+            continue;
+        if (out->n == cap) {
+            cap = cap ? cap * 2 : 8;
+            out->names = byoc_xrealloc(out->names, cap * sizeof *out->names);
         }
+        out->names[out->n++] = byoc_xstrdup(de->d_name);
+    }
     closedir(d);
-    return name;
+}
+
+static void level_free(level *l)
+{
+    for (size_t i = 0; i < l->n; i++)
+        free(l->names[i]);
+    free(l->names);
 }
 
 int byoc_remove_tree(const char *path)
@@ -42,61 +59,60 @@ int byoc_remove_tree(const char *path)
     int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     if (fd < 0)
         return -1;
-    /* Depth-first with one descriptor: go down into the first subdirectory,
-     * unlink files, and when a directory is empty go up through ".." and remove it. */
-    size_t depth = 0;
-    int rc = 0, first_errno = 0;
-    for (;;) {
-        char *name = first_entry(fd);
-        if (name) {
-            if (fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode)) {
-                int child = openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-                if (child >= 0) {
-                    close(fd);
-                    fd = child;
-                    depth++;
-                    free(name);
-                    continue;
-                }
+    /* Depth-first with one descriptor (a tree may nest deeper than PATH_MAX and
+     * than the descriptor limit): down into a subdirectory by name, back up
+     * through "..", where the emptied child is removed by the name we came by. */
+    level *stack = byoc_xmalloc(sizeof *stack);
+    size_t depth = 1, cap = 1;
+    list_dir(fd, &stack[0]);
+    int first_errno = 0;
+    while (depth) {
+        level *top = &stack[depth - 1];
+        if (top->next < top->n) {
+            const char *name = top->names[top->next++];
+            if (unlinkat(fd, name, 0) == 0)
+                continue;
+            int unlink_errno = errno, child = -1;
+            if (unlink_errno == EISDIR || unlink_errno == EPERM) /* EPERM: POSIX's word for a directory */
+                child = openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+            if (child < 0) {
+                if (!first_errno)
+                    first_errno = unlink_errno == EISDIR ? errno : unlink_errno;
+                continue;
             }
-            if (unlinkat(fd, name, 0) != 0 && unlinkat(fd, name, AT_REMOVEDIR) != 0) {
-                /* Cannot make progress here: stop rather than loop. */
-                first_errno = errno;
-                free(name);
-                rc = -1;
-                break;
+            close(fd);
+            fd = child;
+            if (depth == cap) {
+                cap *= 2;
+                stack = byoc_xrealloc(stack, cap * sizeof *stack);
             }
-            free(name);
+            list_dir(fd, &stack[depth++]);
             continue;
         }
-        if (depth == 0)
+        level_free(top);
+        if (--depth == 0)
             break;
-        /* This directory is empty: find its name from the parent, then remove it. */
-        struct stat self;
-        fstat(fd, &self);
         int parent = openat(fd, "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         close(fd);
-        if (parent < 0)
-            return -1;
         fd = parent;
-        depth--;
-        int pd = dup(fd);
-        DIR *d = pd >= 0 ? fdopendir(pd) : NULL;
-        struct dirent *de;
-        while (d && (de = readdir(d)))
-            if (de->d_ino == self.st_ino && strcmp(de->d_name, "..") != 0 && strcmp(de->d_name, ".") != 0) {
-                unlinkat(fd, de->d_name, AT_REMOVEDIR);
-                break;
-            }
-        if (d)
-            closedir(d);
-        else if (pd >= 0)
-            close(pd);
+        if (fd < 0) {
+            first_errno = errno;
+            while (depth)
+                level_free(&stack[--depth]);
+            break;
+        }
+        level *up = &stack[depth - 1];
+        if (unlinkat(fd, up->names[up->next - 1], AT_REMOVEDIR) != 0 && !first_errno)
+            first_errno = errno;
     }
-    close(fd);
-    if (rc == 0 && rmdir(path) != 0)
-        return -1;
-    if (rc != 0)
+    free(stack);
+    if (fd >= 0)
+        close(fd);
+    if (!first_errno && rmdir(path) != 0)
+        first_errno = errno;
+    if (first_errno) {
         errno = first_errno;
-    return rc;
+        return -1;
+    }
+    return 0;
 }

@@ -26,7 +26,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <linux/openat2.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "byoc/results.h"
@@ -185,28 +187,57 @@ static ssize_t look_below(const char *root, const char *rel, struct stat *st, ch
     return rc;
 }
 
+/* The kernel's own walk from root (openat2 with RESOLVE_BENEATH): one system
+ * call where look_below and resolves_inside make one per component, or per
+ * prefix. O_PATH descriptor, or -1 with errno: EXDEV when the walk would leave
+ * root; ENAMETOOLONG, ENOSYS (no openat2) and the like when it cannot tell. */
+static int open_beneath(const char *root, const char *rel, int flags, unsigned long long resolve)
+{
+    int root_fd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
+    if (root_fd < 0)
+        return -1;
+    struct open_how how = {.flags = (unsigned long long)(flags | O_PATH | O_CLOEXEC),
+                           .resolve = resolve | RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS};
+    long fd = syscall(SYS_openat2, root_fd, rel, &how, sizeof how);
+    int e = errno;
+    close(root_fd);
+    errno = e;
+    return (int)fd;
+}
+
 static int lstat_below(const char *root, const char *rel, struct stat *st)
 {
+    int fd = open_beneath(root, rel, O_NOFOLLOW, RESOLVE_NO_SYMLINKS);
+    if (fd >= 0) {
+        int rc = fstat(fd, st);
+        close(fd);
+        return rc;
+    }
     return (int)look_below(root, rel, st, NULL, 0);
 }
 
 /* Does relpath (inside root) resolve inside root, links followed as the kernel does?
- * Components that do not exist are taken lexically (the kernel would fail there). */
+ * Components that do not exist are taken lexically (the kernel would fail there).
+ * Each level walked keeps an O_PATH descriptor (-1 where nothing is there), so a
+ * step is one readlinkat and one openat. */
 static bool resolves_inside(const char *root, const char *relpath)
 {
-    char stack[64][256];
+    enum { MAX_DEPTH = 64 };
+    int fds[MAX_DEPTH + 1];
+    fds[0] = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
+    FUZZ_ASSERT(fds[0] >= 0);
     int depth = 0, hops = 0;
     byoc_buf todo = BYOC_BUF_INIT;
     byoc_buf_puts(&todo, relpath);
     bool inside = true;
-    while (todo.len) {
-        char *slash = strchr(todo.data, '/');
-        size_t n = slash ? (size_t)(slash - todo.data) : todo.len;
+    size_t pos = 0;
+    while (pos < todo.len) {
+        const char *c = todo.data + pos;
+        const char *slash = memchr(c, '/', todo.len - pos);
+        size_t n = slash ? (size_t)(slash - c) : todo.len - pos;
+        pos += n + (slash ? 1 : 0);
         char comp[256];
-        snprintf(comp, sizeof comp, "%.*s", (int)(n < 255 ? n : 255), todo.data);
-        size_t drop = n + (slash ? 1 : 0);
-        memmove(todo.data, todo.data + drop, todo.len - drop + 1);
-        todo.len -= drop;
+        snprintf(comp, sizeof comp, "%.*s", (int)(n < 255 ? n : 255), c);
         if (!comp[0] || !strcmp(comp, "."))
             continue;
         if (!strcmp(comp, "..")) {
@@ -214,21 +245,20 @@ static bool resolves_inside(const char *root, const char *relpath)
                 inside = false;
                 break;
             }
+            if (fds[depth] >= 0)
+                close(fds[depth]);
             depth--;
             continue;
         }
-        if (depth == 64)
+        if (depth == MAX_DEPTH)
             break;
-        snprintf(stack[depth++], sizeof stack[0], "%s", comp);
-        byoc_buf p = BYOC_BUF_INIT;
-        byoc_buf_puts(&p, "");
-        for (int i = 0; i < depth; i++)
-            byoc_buf_printf(&p, "%s%s", i ? "/" : "", stack[i]);
+        int dir = fds[depth];
         char target[4096];
-        ssize_t tl = look_below(root, p.data, NULL, target, sizeof target - 1);
-        byoc_buf_free(&p);
-        if (tl < 0)
-            continue; /* not a link (or absent): a plain component */
+        ssize_t tl = dir >= 0 ? readlinkat(dir, comp, target, sizeof target - 1) : -1;
+        if (tl < 0) { /* not a link (or absent): a plain component */
+            fds[++depth] = dir >= 0 ? openat(dir, comp, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) : -1;
+            continue;
+        }
         target[tl] = '\0';
         if (target[0] == '/') {
             inside = false;
@@ -236,16 +266,19 @@ static bool resolves_inside(const char *root, const char *relpath)
         }
         if (++hops > 40)
             break; /* a loop: the kernel gives ELOOP, nothing escapes */
-        depth--;
         byoc_buf rest = BYOC_BUF_INIT;
         byoc_buf_puts(&rest, target);
-        if (todo.len) {
+        if (pos < todo.len) {
             byoc_buf_putc(&rest, '/');
-            byoc_buf_append(&rest, todo.data, todo.len);
+            byoc_buf_append(&rest, todo.data + pos, todo.len - pos);
         }
         byoc_buf_free(&todo);
         todo = rest;
+        pos = 0;
     }
+    for (int i = 0; i <= depth; i++)
+        if (fds[i] >= 0)
+            close(fds[i]);
     byoc_buf_free(&todo);
     return inside;
 }
@@ -269,7 +302,13 @@ static int check_one(const char *path, const struct stat *st, int flag, struct F
         const char *rel = path + strlen(walk_root);
         while (*rel == '/')
             rel++;
-        if (!resolves_inside(walk_root, rel)) {
+        /* the kernel's answer when it has one; else (a component missing, a loop,
+         * a name beyond PATH_MAX) the walk by hand, missing components taken lexically */
+        int fd = open_beneath(walk_root, rel, 0, 0);
+        bool inside = fd >= 0 || (errno != EXDEV && resolves_inside(walk_root, rel));
+        if (fd >= 0)
+            close(fd);
+        if (!inside) {
             char target[4096];
             ssize_t n = readlink(path, target, sizeof target - 1);
             target[n < 0 ? 0 : n] = '\0';
