@@ -20,10 +20,14 @@ echo "== libFuzzer: a short run of every fuzz target (clang, ASan+UBSan)" >&2
 trap '"$root/tests/topology/down.sh" --force || true' EXIT
 "$root/tests/topology/up.sh" --hold
 
-for dir in build build-asan; do
-  echo "== ctest in $dir" >&2
-  ctest --test-dir "$root/$dir" --output-on-failure --timeout 900 "$@" || status=1
-done
+# Every test runs under ASan+UBSan. The release build runs them all but the fault-injection
+# ones, which spend their time in retry back-off (real waits: about 4 minutes) exercising code
+# that does not differ between the builds; skipping them there keeps the command under 20 minutes.
+echo "== ctest in build" >&2
+ctest --test-dir "$root/build" --output-on-failure --timeout 900 \
+  -E '^integration\.test_(faults_aws|faults_braket|push_interrupt)$' "$@" || status=1
+echo "== ctest in build-asan" >&2
+ctest --test-dir "$root/build-asan" --output-on-failure --timeout 900 "$@" || status=1
 echo "== valgrind memcheck of the unit suite (build)" >&2
 "$root/scripts/valgrind-unit.sh" "$root/build" -j "$(nproc)" || status=1
 exit $status
