@@ -101,15 +101,25 @@ static int leftovers(void)
     return n;
 }
 
+/* Write entries as root/<tarname> and unpack it into root/<destname> (dest, 4096 bytes). */
+static int unpack_spec(const char *tarname, const spec *entries, size_t n, const char *destname, char *dest,
+                       byoc_unpacked *u, byoc_err *err)
+{
+    char *tar = write_tarball(tarname, entries, n);
+    snprintf(dest, 4096, "%s/%s", root, destname);
+    byoc_err_clear(err);
+    int rc = byoc_results_unpack(tar, dest, NULL, NULL, u, err);
+    unlink(tar);
+    free(tar);
+    return rc;
+}
+
 static void expect_refused(const char *label, const spec *entries, size_t n, const char *why, const char *outside)
 {
-    char *tar = write_tarball("hostile.tar.gz", entries, n);
     char dest[4096];
-    snprintf(dest, sizeof dest, "%s/out", root);
     byoc_unpacked u;
     byoc_err err;
-    byoc_err_clear(&err);
-    int rc = byoc_results_unpack(tar, dest, NULL, NULL, &u, &err);
+    int rc = unpack_spec("hostile.tar.gz", entries, n, "out", dest, &u, &err);
     if (rc == 0) {
         check_fail(__FILE__, __LINE__, "%s: unpacked, want refused", label);
         byoc_unpacked_free(&u);
@@ -126,8 +136,6 @@ static void expect_refused(const char *label, const spec *entries, size_t n, con
         check_fail(__FILE__, __LINE__, "%s: %s was written outside the destination", label, outside);
     CHECK_INT(leftovers(), 0);
     CHECK_INT(u.files.n, 0);
-    unlink(tar);
-    free(tar);
 }
 
 static void test_hostile(void)
@@ -332,13 +340,10 @@ static void test_deep_links(void)
     snprintf(b, sizeof b, "%s/b", deep.data);
 
     spec fine[] = {{a, 'l', "."}, {f, 'f', "x"}, {c, 'l', "a/f"}};
-    char *tar = write_tarball("deep.tar.gz", fine, 3);
     char dest[4096];
-    snprintf(dest, sizeof dest, "%s/deep", root);
     byoc_unpacked u;
     byoc_err err;
-    byoc_err_clear(&err);
-    int rc = byoc_results_unpack(tar, dest, NULL, NULL, &u, &err);
+    int rc = unpack_spec("deep.tar.gz", fine, 3, "deep", dest, &u, &err);
     CHECK_INT(rc, 0);
     if (rc != 0)
         fprintf(stderr, "deep links: %s\n", err.message);
@@ -347,7 +352,6 @@ static void test_deep_links(void)
         byoc_unpacked_free(&u);
     }
     byoc_remove_tree(dest);
-    free(tar);
 
     spec escape[] = {{a, 'l', "."}, {b, 'l', up.data}};
     expect_refused("symlink chain escaping below PATH_MAX's depth", escape, 2, "through other links", NULL);
