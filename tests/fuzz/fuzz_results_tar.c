@@ -26,9 +26,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
-#include <linux/openat2.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "byoc/results.h"
@@ -187,32 +185,8 @@ static ssize_t look_below(const char *root, const char *rel, struct stat *st, ch
     return rc;
 }
 
-/* The kernel's own walk from root (openat2 with RESOLVE_BENEATH): one system
- * call where look_below and resolves_inside make one per component, or per
- * prefix. O_PATH descriptor, or -1 with errno: EXDEV when the walk would leave
- * root; ENAMETOOLONG, ENOSYS (no openat2) and the like when it cannot tell. */
-static int open_beneath(const char *root, const char *rel, int flags, unsigned long long resolve)
-{
-    int root_fd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
-    if (root_fd < 0)
-        return -1;
-    struct open_how how = {.flags = (unsigned long long)(flags | O_PATH | O_CLOEXEC),
-                           .resolve = resolve | RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS};
-    long fd = syscall(SYS_openat2, root_fd, rel, &how, sizeof how);
-    int e = errno;
-    close(root_fd);
-    errno = e;
-    return (int)fd;
-}
-
 static int lstat_below(const char *root, const char *rel, struct stat *st)
 {
-    int fd = open_beneath(root, rel, O_NOFOLLOW, RESOLVE_NO_SYMLINKS);
-    if (fd >= 0) {
-        int rc = fstat(fd, st);
-        close(fd);
-        return rc;
-    }
     return (int)look_below(root, rel, st, NULL, 0);
 }
 
@@ -302,13 +276,7 @@ static int check_one(const char *path, const struct stat *st, int flag, struct F
         const char *rel = path + strlen(walk_root);
         while (*rel == '/')
             rel++;
-        /* the kernel's answer when it has one; else (a component missing, a loop,
-         * a name beyond PATH_MAX) the walk by hand, missing components taken lexically */
-        int fd = open_beneath(walk_root, rel, 0, 0);
-        bool inside = fd >= 0 || (errno != EXDEV && resolves_inside(walk_root, rel));
-        if (fd >= 0)
-            close(fd);
-        if (!inside) {
+        if (!resolves_inside(walk_root, rel)) {
             char target[4096];
             ssize_t n = readlink(path, target, sizeof target - 1);
             target[n < 0 ? 0 : n] = '\0';
