@@ -411,42 +411,56 @@ static int unpack_entries(unpack *u, struct archive *in, struct archive *out, by
 
 #define MAX_LINK_HOPS 40
 
-/* The directories walked so far below root, innermost last: each with an
- * O_PATH descriptor, or -1 where the name is not (yet) a directory (below
- * which nothing can be a link). Descriptors rather than joined paths: an
- * archive may nest deeper than PATH_MAX, and rebuilding the path at every
- * step would cost time quadratic in its depth. */
+/* Where a walk below root stands: a descriptor on the deepest directory that
+ * exists, and how many names below it do not (taken lexically: nothing below
+ * them can be a link). One descriptor whatever the depth: a chain of links can
+ * lead thousands of levels down, past PATH_MAX for a joined path and past the
+ * descriptor limit for one descriptor a level. */
 typedef struct walk {
-    int *fd;
-    size_t n, cap;
+    int fd;
+    size_t depth;   /* levels below root */
+    size_t missing; /* of which the innermost this many do not exist */
 } walk;
 
-static int walk_top(const walk *w, int root_fd)
+static void walk_down(walk *w, const char *name)
 {
-    return w->n ? w->fd[w->n - 1] : root_fd;
-}
-
-static void walk_push(walk *w, int fd)
-{
-    if (w->n == w->cap) {
-        w->cap = w->cap ? w->cap * 2 : 16;
-        w->fd = byoc_xrealloc(w->fd, w->cap * sizeof *w->fd);
+    w->depth++;
+    if (w->missing) {
+        w->missing++;
+        return;
     }
-    w->fd[w->n++] = fd;
+    int child = openat(w->fd, name, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (child < 0) {
+        w->missing = 1;
+        return;
+    }
+    close(w->fd);
+    w->fd = child;
 }
 
-static void walk_pop(walk *w)
+/* Up one level; false when that leaves root or the parent cannot be opened. */
+static bool walk_up(walk *w)
 {
-    int fd = w->fd[--w->n];
-    if (fd >= 0)
-        close(fd);
+    if (w->depth == 0)
+        return false;
+    w->depth--;
+    if (w->missing) {
+        w->missing--;
+        return true;
+    }
+    /* a directory entered by name with O_NOFOLLOW: its ".." is the level above */
+    int parent = openat(w->fd, "..", O_PATH | O_DIRECTORY | O_CLOEXEC);
+    if (parent < 0)
+        return false;
+    close(w->fd);
+    w->fd = parent;
+    return true;
 }
 
-static void walk_free(walk *w)
+/* The link name in the directory the walk stands in: its length, or -1. */
+static ssize_t walk_readlink(const walk *w, const char *name, char *target, size_t size)
 {
-    while (w->n)
-        walk_pop(w);
-    free(w->fd);
+    return w->missing ? -1 : readlinkat(w->fd, name, target, size);
 }
 
 /* Does the symlink at rel (inside root) resolve inside root when followed as
@@ -455,10 +469,9 @@ static void walk_free(walk *w)
  * chain of links can leave where no single one does. Loops are refused too. */
 static bool resolves_inside(const char *root, const char *rel)
 {
-    int root_fd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
-    if (root_fd < 0)
+    walk w = {.fd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC)};
+    if (w.fd < 0)
         return false;
-    walk w = {0};
     byoc_buf todo = BYOC_BUF_INIT; /* path components still to walk */
     char target[4096];
     /* the link's own directory components are real directories: walk them first, then the target */
@@ -466,17 +479,16 @@ static bool resolves_inside(const char *root, const char *rel)
     if (slash)
         byoc_buf_append(&todo, rel, (size_t)(slash - rel));
     byoc_buf_puts(&todo, "");
-    bool inside = true;
+    bool inside = true, target_queued = false;
     int hops = 0;
     size_t pos = 0;
-    bool target_queued = false;
     for (;;) {
         if (pos >= todo.len) {
             if (target_queued)
                 break;
             /* now the link itself, read from the directory just walked */
-            ssize_t n = readlinkat(walk_top(&w, root_fd), slash ? slash + 1 : rel, target, sizeof target - 1);
-            if (n <= 0 || (w.n && w.fd[w.n - 1] < 0)) {
+            ssize_t n = walk_readlink(&w, slash ? slash + 1 : rel, target, sizeof target - 1);
+            if (n <= 0) {
                 inside = false;
                 break;
             }
@@ -494,18 +506,16 @@ static bool resolves_inside(const char *root, const char *rel)
         if (len == 0 || (len == 1 && c[0] == '.'))
             continue;
         if (len == 2 && c[0] == '.' && c[1] == '.') {
-            if (w.n == 0) {
+            if (!walk_up(&w)) {
                 inside = false;
                 break;
             }
-            walk_pop(&w);
             continue;
         }
         char *comp = byoc_xstrndup(c, len);
-        int parent = walk_top(&w, root_fd);
-        ssize_t n = parent < 0 ? -1 : readlinkat(parent, comp, target, sizeof target - 1);
+        ssize_t n = walk_readlink(&w, comp, target, sizeof target - 1);
         if (n < 0) { /* a directory, a file, or nothing yet: a plain component */
-            walk_push(&w, parent < 0 ? -1 : openat(parent, comp, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+            walk_down(&w, comp);
             free(comp);
             continue;
         }
@@ -526,8 +536,7 @@ static bool resolves_inside(const char *root, const char *rel)
         pos = 0;
     }
     byoc_buf_free(&todo);
-    walk_free(&w);
-    close(root_fd);
+    close(w.fd);
     return inside;
 }
 

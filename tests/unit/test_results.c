@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -359,11 +360,52 @@ static void test_deep_links(void)
     byoc_buf_free(&up);
 }
 
+/* Links 100 levels down, with the descriptor limit lowered to 40 (a walk that
+ * held a descriptor a level would run out and have to refuse): a chain that
+ * stays inside is accepted, and one that climbs back to root and one ".." more
+ * is refused. */
+static void test_links_past_descriptor_limit(void)
+{
+    enum { DEPTH = 100 };
+    byoc_buf down = BYOC_BUF_INIT, climb = BYOC_BUF_INIT;
+    for (int i = 0; i < DEPTH; i++) {
+        byoc_buf_puts(&down, i ? "/d" : "d");
+        byoc_buf_puts(&climb, i ? "/.." : "..");
+    }
+    char a[512], b[512];
+    snprintf(a, sizeof a, "%s/a", down.data);
+    snprintf(b, sizeof b, "%s/b", down.data);
+    struct rlimit old, low;
+    CHECK_INT(getrlimit(RLIMIT_NOFILE, &old), 0);
+    low = old;
+    low.rlim_cur = 40;
+    CHECK_INT(setrlimit(RLIMIT_NOFILE, &low), 0);
+
+    spec inside[] = {{"p", 'l', down.data}, {b, 'l', "../.."}, {"s", 'l', "p/b/d"}};
+    char dest[4096];
+    byoc_unpacked u;
+    byoc_err err;
+    int rc = unpack_spec("chain.tar.gz", inside, 3, "chain", dest, &u, &err);
+    CHECK_INT(rc, 0);
+    if (rc != 0)
+        fprintf(stderr, "links past the descriptor limit: %s\n", err.message);
+    else
+        byoc_unpacked_free(&u);
+    byoc_remove_tree(dest);
+
+    spec escape[] = {{"p", 'l', down.data}, {a, 'l', climb.data}, {"s", 'l', "p/a/.."}};
+    expect_refused("symlink chain escaping 100 levels down", escape, 3, "through other links", NULL);
+    CHECK_INT(setrlimit(RLIMIT_NOFILE, &old), 0);
+    byoc_buf_free(&down);
+    byoc_buf_free(&climb);
+}
+
 int main(void)
 {
     root = check_tmpdir();
     test_hostile();
     test_deep_links();
+    test_links_past_descriptor_limit();
     test_good_archive();
     test_limits_and_garbage();
     test_s3_uri();
