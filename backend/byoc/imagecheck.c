@@ -116,22 +116,18 @@ int byoc_ecr_image_check(void *ud, byoc_task *t, const byoc_aws_config_opts *aws
     byoc_ecr_image_id id = {.digest = u.digest, .tag = u.tag};
     byoc_ecr_image_list found = {0};
     int rc = byoc_ecr_describe_images(c, t, u.repository, &id, 1, BYOC_ECR_TAG_STATUS_ANY, 0, &found, err);
-    if (rc == 0 && found.n == 0)
-        rc = byoc_err_set(err, BYOC_E_FAILED, "ecr", "DescribeImages: no image");
-    if (rc != 0) {
-        if (strcmp(err->code, "RepositoryNotFoundException") == 0) {
-            rc = byoc_err_set(err, BYOC_E_USAGE, WHAT,
-                              "the image is not in ECR: repository %s does not exist in %s (push it first: byoc push)",
-                              u.repository, u.region);
-        } else if (strcmp(err->code, "ImageNotFoundException") == 0 || found.n == 0) {
-            rc = byoc_err_set(err, BYOC_E_USAGE, WHAT, "the image is not in ECR: %s has no %s %s (push it first: byoc push)",
-                              u.repository, u.tag ? "tag" : "digest", u.tag ? u.tag : u.digest);
-        } else if (strcmp(err->code, "AccessDeniedException") == 0) {
-            if (note)
-                snprintf(note, note_size, "ecr:DescribeImages is not allowed for these credentials");
-            byoc_err_clear(err);
-            rc = 1;
-        }
+    if (rc == 0 ? found.n == 0 : strcmp(err->code, "ImageNotFoundException") == 0) {
+        rc = byoc_err_set(err, BYOC_E_USAGE, WHAT, "the image is not in ECR: %s has no %s %s (push it first: byoc push)",
+                          u.repository, u.tag ? "tag" : "digest", u.tag ? u.tag : u.digest);
+    } else if (rc != 0 && strcmp(err->code, "RepositoryNotFoundException") == 0) {
+        rc = byoc_err_set(err, BYOC_E_USAGE, WHAT,
+                          "the image is not in ECR: repository %s does not exist in %s (push it first: byoc push)",
+                          u.repository, u.region);
+    } else if (rc != 0 && strcmp(err->code, "AccessDeniedException") == 0) {
+        if (note)
+            snprintf(note, note_size, "ecr:DescribeImages is not allowed for these credentials");
+        byoc_err_clear(err);
+        rc = 1;
     }
     byoc_ecr_image_list_free(&found);
     byoc_aws_client_free(c);

@@ -352,6 +352,18 @@ static void test_images(void)
     image = byoc_xasprintf("%s/%s:t155", check_env("BYOC_TEST_REGISTRY"), repo);
     CHECK_INT(byoc_ecr_image_check(NULL, NULL, NULL, "210987654321", image, note, sizeof note, &err), 1);
     CHECK(strstr(note, "not yours (210987654321)") != NULL);
+    /* A call that fails for another reason says so: it is not "the image is not in ECR". */
+    const char *front = getenv("AWS_ENDPOINT_URL_ECR");
+    char *saved = front ? byoc_xstrdup(front) : NULL;
+    setenv("AWS_ENDPOINT_URL_ECR", "http://127.0.0.1:9", 1); /* nothing listens there */
+    setenv("AWS_MAX_ATTEMPTS", "1", 1);
+    CHECK_INT(byoc_ecr_image_check(NULL, NULL, NULL, NULL, image, note, sizeof note, &err), -1);
+    CHECK(err.kind != BYOC_E_USAGE);
+    CHECK(strstr(err.message, "not in ECR") == NULL);
+    unsetenv("AWS_MAX_ATTEMPTS");
+    if (saved)
+        setenv("AWS_ENDPOINT_URL_ECR", saved, 1);
+    free(saved);
     free(image);
 }
 
