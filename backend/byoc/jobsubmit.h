@@ -37,8 +37,8 @@
  * (note says why: the run goes on and the note becomes a warning); -1 with
  * err when it does not exist (BYOC_E_USAGE naming --image-uri) or the check
  * itself failed. aws: the options the run uses (profile, files), so a hook
- * can reach the image's own region; account: the caller's account. */
-/* byoc_ecr_image_check (imagecheck.h) is the one byoc uses. */
+ * can reach the image's own region; account: the caller's account.
+ * byoc_ecr_image_check (imagecheck.h) is the one byoc uses. */
 typedef int (*byoc_job_image_check_fn)(void *ud, byoc_task *t, const byoc_aws_config_opts *aws, const char *account,
                                        const char *image_uri, char *note, size_t note_size, byoc_err *err);
 
