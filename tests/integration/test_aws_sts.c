@@ -6,6 +6,7 @@
  * signed IAM call, a real error reply from each protocol, and an S3 round
  * trip (payload hash, UNSIGNED-PAYLOAD, aws-chunked). */
 #include "check.h"
+#include "chunked_body.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -393,44 +394,6 @@ static int s3_call(byoc_aws_client *c, const char *op, const char *method, const
     return rc;
 }
 
-typedef struct {
-    const char *data;
-    size_t len, chunk, data_off, out_off;
-    bool final_sent;
-    byoc_sigv4_chunker ck;
-    byoc_buf out;
-} chunked_body;
-
-static void chunked_signed(void *ud, const byoc_sigv4_params *p, const byoc_sigv4_result *r)
-{
-    chunked_body *cb = ud;
-    byoc_err err;
-    byoc_sigv4_chunker_init(&cb->ck, p, r, &err);
-}
-
-static size_t chunked_read(char *dst, size_t n, void *ud)
-{
-    chunked_body *cb = ud;
-    if (cb->out_off == cb->out.len) {
-        byoc_buf_reset(&cb->out);
-        cb->out_off = 0;
-        if (cb->data_off < cb->len) {
-            size_t take = cb->len - cb->data_off < cb->chunk ? cb->len - cb->data_off : cb->chunk;
-            byoc_sigv4_chunk_frame(&cb->ck, cb->data + cb->data_off, take, &cb->out);
-            cb->data_off += take;
-        } else if (!cb->final_sent) {
-            byoc_sigv4_chunk_frame(&cb->ck, "", 0, &cb->out);
-            cb->final_sent = true;
-        } else {
-            return 0;
-        }
-    }
-    size_t take = cb->out.len - cb->out_off < n ? cb->out.len - cb->out_off : n;
-    memcpy(dst, cb->out.data + cb->out_off, take);
-    cb->out_off += take;
-    return take;
-}
-
 static void test_s3_roundtrip(void)
 {
     byoc_err err;
@@ -468,17 +431,16 @@ static void test_s3_roundtrip(void)
     CHECK_INT(byoc_aws_client_endpoint(c, BYOC_AWS_S3, &ep, &err), 0);
     char *url = byoc_aws_s3_url(ep, bucket, "jobs/chunked.bin");
     byoc_aws_call call = {.protocol = BYOC_AWS_REST_XML, .operation = "PutObject", .method = "PUT", .url = url,
-                          .headers = &extra, .body_reader = chunked_read, .body_ud = &cb,
+                          .headers = &extra, .body_reader = chunked_body_read, .body_ud = &cb,
                           .body_size = (int64_t)total, .payload_hash = BYOC_SIGV4_STREAMING_PAYLOAD,
-                          .on_signed = chunked_signed};
+                          .on_signed = chunked_body_signed};
     int rc = byoc_aws_call_do(c, NULL, BYOC_AWS_S3, &call, NULL, &err);
     if (rc) {
         char buf[1024];
         fprintf(stderr, "chunked PutObject: %s\n", byoc_err_format(&err, buf, sizeof buf));
     }
     CHECK_INT(rc, 0);
-    byoc_sigv4_chunker_free(&cb.ck);
-    byoc_buf_free(&cb.out);
+    chunked_body_free(&cb);
     byoc_headers_free(&extra);
     free(url);
     CHECK_INT(s3_call(c, "GetObject", "GET", bucket, "jobs/chunked.bin", NULL, 0, NULL, &r, &err), 0);

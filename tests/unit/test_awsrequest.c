@@ -5,6 +5,7 @@
  * errors, max attempts, streamed bodies restarted, S3's 200-with-<Error>,
  * unsigned calls, and the protocol shapes (JSON target, query form). */
 #include "check.h"
+#include "chunked_body.h"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -430,47 +431,6 @@ static void test_s3_stream_and_200_error(void)
     byoc_aws_endpoint_free(&ep);
 }
 
-/* An aws-chunked upload: the body reader frames chunks signed from the seed
- * signature each attempt hands it. */
-typedef struct {
-    const char *data;
-    size_t len, chunk, data_off, out_off;
-    bool final_sent;
-    byoc_sigv4_chunker ck;
-    byoc_buf out;
-} chunked_body;
-
-static void chunked_signed(void *ud, const byoc_sigv4_params *p, const byoc_sigv4_result *r)
-{
-    chunked_body *cb = ud;
-    byoc_err err;
-    byoc_sigv4_chunker_init(&cb->ck, p, r, &err);
-}
-
-static size_t chunked_read(char *dst, size_t n, void *ud)
-{
-    chunked_body *cb = ud;
-    if (cb->out_off == cb->out.len) {
-        byoc_buf_reset(&cb->out);
-        cb->out_off = 0;
-        if (cb->data_off < cb->len) {
-            size_t take = cb->len - cb->data_off < cb->chunk ? cb->len - cb->data_off : cb->chunk;
-            byoc_sigv4_chunk_frame(&cb->ck, cb->data + cb->data_off, take, &cb->out);
-            cb->data_off += take;
-        } else if (!cb->final_sent) {
-            byoc_sigv4_chunk_frame(&cb->ck, "", 0, &cb->out);
-            cb->final_sent = true;
-        } else {
-            return 0;
-        }
-    }
-    size_t left = cb->out.len - cb->out_off;
-    size_t take = left < n ? left : n;
-    memcpy(dst, cb->out.data + cb->out_off, take);
-    cb->out_off += take;
-    return take;
-}
-
 static void test_s3_chunked(void)
 {
     static const reply script[] = {{200, "ETag: \"e\"\r\n", ""}};
@@ -490,9 +450,9 @@ static void test_s3_chunked(void)
     byoc_headers_add(&extra, "x-amz-decoded-content-length", "100");
     char *url = byoc_xasprintf("http://127.0.0.1:%d/bucket/big.bin", s.port);
     byoc_aws_call call = {.protocol = BYOC_AWS_REST_XML, .operation = "PutObject", .method = "PUT", .url = url,
-                          .headers = &extra, .body_reader = chunked_read, .body_ud = &cb,
+                          .headers = &extra, .body_reader = chunked_body_read, .body_ud = &cb,
                           .body_size = (int64_t)total, .payload_hash = BYOC_SIGV4_STREAMING_PAYLOAD,
-                          .on_signed = chunked_signed};
+                          .on_signed = chunked_body_signed};
     byoc_err err;
     CHECK_INT(byoc_aws_do(&ctx, &call, NULL, &err), 0);
     const char *req = s.requests[0];
@@ -524,8 +484,7 @@ static void test_s3_chunked(void)
     CHECK_INT(want.len, total);
     byoc_buf_free(&want);
     byoc_sigv4_chunker_free(&ck);
-    byoc_sigv4_chunker_free(&cb.ck);
-    byoc_buf_free(&cb.out);
+    chunked_body_free(&cb);
     free(cl);
     free(sha);
     free(auth);
