@@ -200,14 +200,17 @@ int tui_ecr_delete_task(byoc_task *t, void *arg, void **result, void (**result_f
 
 /* ---- which local images ECR lists ---- */
 
-/* The local references into one repository, as they were written (the
- * confirmed ones are handed back unchanged) with their digests. */
+/* The local references into one repository (of one account's registry in one
+ * region), as they were written (the confirmed ones are handed back unchanged)
+ * with their digests. */
 typedef struct {
+    char *region;
     char *account;
     char *repository;
     const char **refs;       /* borrowed from the task's args */
     char **digests;
     size_t n;
+    bool checked;
 } repo_group;
 
 static void refs_free_ptr(void *p)
@@ -243,7 +246,7 @@ static void check_group(byoc_aws_client *c, byoc_task *t, const repo_group *g, t
         byoc_ecr_image_list l;
         byoc_err err;
         byoc_err_clear(&err);
-        int rc = byoc_ecr_describe_images(c, t, g->repository, ids, n, BYOC_ECR_TAG_STATUS_ANY, 0, &l, &err);
+        int rc = byoc_ecr_describe_images_in(c, t, g->account, g->repository, ids, n, &l, &err);
         if (rc == 0) {
             for (size_t i = 0; i < l.n; i++)
                 if (l.items[i].digest)
@@ -252,8 +255,7 @@ static void check_group(byoc_aws_client *c, byoc_task *t, const repo_group *g, t
         } else if (strcmp(err.code, "ImageNotFoundException") == 0 && n > 1) {
             for (size_t i = 0; i < n && !byoc_task_cancelled(t); i++) {
                 byoc_err_clear(&err);
-                if (byoc_ecr_describe_images(c, t, g->repository, &ids[i], 1, BYOC_ECR_TAG_STATUS_ANY, 0, &l, &err) ==
-                    0) {
+                if (byoc_ecr_describe_images_in(c, t, g->account, g->repository, &ids[i], 1, &l, &err) == 0) {
                     if (l.n)
                         confirm(out, g, ids[i].digest);
                     byoc_ecr_image_list_free(&l);
@@ -266,68 +268,77 @@ static void check_group(byoc_aws_client *c, byoc_task *t, const repo_group *g, t
     }
 }
 
-static bool any_on_ecr(const tui_ecr_refs *refs)
+static repo_group *group_of(repo_group **groups, size_t *n_groups, const byoc_ecr_image_uri *u)
 {
-    for (size_t i = 0; i < refs->n; i++) {
-        byoc_ecr_image_uri u;
-        if (ecr_digest_ref(refs->items[i], &u)) {
-            byoc_ecr_image_uri_free(&u);
-            return true;
-        }
+    for (size_t k = 0; k < *n_groups; k++) {
+        repo_group *g = &(*groups)[k];
+        if (strcmp(g->repository, u->repository) == 0 && strcmp(g->account, u->account) == 0 &&
+            strcmp(g->region, u->region) == 0)
+            return g;
     }
-    return false;
+    *groups = byoc_xrealloc(*groups, (*n_groups + 1) * sizeof **groups);
+    repo_group *g = &(*groups)[(*n_groups)++];
+    *g = (repo_group){byoc_xstrdup(u->region), byoc_xstrdup(u->account), byoc_xstrdup(u->repository), NULL, NULL, 0,
+                      false};
+    return g;
+}
+
+static void group_free(repo_group *g)
+{
+    free(g->region);
+    free(g->account);
+    free(g->repository);
+    free(g->refs);
+    for (size_t i = 0; i < g->n; i++)
+        free(g->digests[i]);
+    free(g->digests);
 }
 
 int tui_ecr_pushed_task(byoc_task *t, void *arg, void **result, void (**result_free)(void *), byoc_err *err)
 {
     const tui_ecr_args *a = arg;
-    if (!any_on_ecr(&a->refs)) {         /* nothing to ask: no AWS client, no request */
-        *result = byoc_xcalloc(1, sizeof(tui_ecr_refs));
-        *result_free = refs_free_ptr;
-        return 0;
-    }
-    byoc_aws_client *c;
-    if (client(a, &c, err) != 0)
-        return -1;
-    const char *region = byoc_aws_client_region(c);
+    *result = NULL;
+    *result_free = NULL;
     repo_group *groups = NULL;
-    size_t n_groups = 0, taken = 0;
-    for (size_t i = 0; i < a->refs.n && taken < TUI_ECR_CHECK_MAX; i++) {
+    size_t n_groups = 0;
+    for (size_t i = 0, taken = 0; i < a->refs.n && taken < TUI_ECR_CHECK_MAX; i++) {
         byoc_ecr_image_uri u;
         if (!ecr_digest_ref(a->refs.items[i], &u))
             continue;
-        if (!region || strcmp(u.region, region) != 0) {
-            byoc_ecr_image_uri_free(&u);
-            continue;
-        }
         taken++;
-        repo_group *g = NULL;
-        for (size_t k = 0; k < n_groups && !g; k++)
-            if (strcmp(groups[k].repository, u.repository) == 0 && strcmp(groups[k].account, u.account) == 0)
-                g = &groups[k];
-        if (!g) {
-            groups = byoc_xrealloc(groups, (n_groups + 1) * sizeof *groups);
-            g = &groups[n_groups++];
-            *g = (repo_group){byoc_xstrdup(u.account), byoc_xstrdup(u.repository), NULL, NULL, 0};
-        }
+        repo_group *g = group_of(&groups, &n_groups, &u);
         g->refs = byoc_xrealloc(g->refs, (g->n + 1) * sizeof *g->refs);
         g->digests = byoc_xrealloc(g->digests, (g->n + 1) * sizeof *g->digests);
         g->refs[g->n] = a->refs.items[i];
         g->digests[g->n++] = byoc_xstrdup(u.digest);
         byoc_ecr_image_uri_free(&u);
     }
+    /* Each reference is looked up where it points: in its own region (one
+     * client a region) and its own account's registry. */
     tui_ecr_refs *out = byoc_xcalloc(1, sizeof *out);
+    int rc = 0;
     for (size_t k = 0; k < n_groups; k++) {
-        check_group(c, t, &groups[k], out);
-        free(groups[k].account);
-        free(groups[k].repository);
-        free(groups[k].refs);
-        for (size_t i = 0; i < groups[k].n; i++)
-            free(groups[k].digests[i]);
-        free(groups[k].digests);
+        if (groups[k].checked)
+            continue;
+        byoc_aws_config_opts o = {.profile = a->profile, .region = groups[k].region};
+        byoc_aws_client *c;
+        if ((rc = byoc_aws_client_new(&o, &c, err)) != 0)
+            break;
+        for (size_t j = k; j < n_groups; j++) {
+            if (!groups[j].checked && strcmp(groups[j].region, groups[k].region) == 0) {
+                check_group(c, t, &groups[j], out);
+                groups[j].checked = true;
+            }
+        }
+        byoc_aws_client_free(c);
     }
+    for (size_t k = 0; k < n_groups; k++)
+        group_free(&groups[k]);
     free(groups);
-    byoc_aws_client_free(c);
+    if (rc != 0) {
+        refs_free_ptr(out);
+        return -1;
+    }
     *result = out;
     *result_free = refs_free_ptr;
     return 0;

@@ -13,9 +13,10 @@
  *   delete   BatchDeleteImage of args->digest in args->repository.
  *            DONE: tui_ecr_delete_result * (per-image failures are in it).
  *   pushed   which of args->refs (local RepoDigests) ECR lists: for each one
- *            on an ECR registry of the client's region, DescribeImages by
- *            digest (by repository, at most 100 ids a request; one by one
- *            when one of them is missing). At most TUI_ECR_CHECK_MAX refs.
+ *            on an ECR registry, DescribeImages by digest where it points (its
+ *            own region and account's registry; args->region does not matter)
+ *            by repository, at most 100 ids a request, one by one when one of
+ *            them is missing. At most TUI_ECR_CHECK_MAX refs.
  *            DONE: tui_ecr_refs * of the confirmed refs. */
 #ifndef BYOC_TUI_ECR_TASKS_H
 #define BYOC_TUI_ECR_TASKS_H

@@ -462,15 +462,31 @@ static int check_page_size(int page_size, byoc_err *err)
     return 0;
 }
 
-int byoc_ecr_describe_images(byoc_aws_client *c, byoc_task *t, const char *repository,
-                             const byoc_ecr_image_id *ids, size_t n_ids, byoc_ecr_tag_status filter,
-                             int page_size, byoc_ecr_image_list *out, byoc_err *err)
+/* NULL (the caller's registry) or 12 digits. */
+static int check_registry_id(const char *registry_id, byoc_err *err)
+{
+    if (!registry_id)
+        return 0;
+    bool ok = strlen(registry_id) == 12;
+    for (const char *p = registry_id; ok && *p; p++)
+        ok = isdigit((unsigned char)*p);
+    if (!ok)
+        return byoc_err_set(err, BYOC_E_USAGE, "registry", "'%s' is not a 12-digit registry id", registry_id);
+    return 0;
+}
+
+static int describe_images(byoc_aws_client *c, byoc_task *t, const char *registry_id, const char *repository,
+                           const byoc_ecr_image_id *ids, size_t n_ids, byoc_ecr_tag_status filter, int page_size,
+                           byoc_ecr_image_list *out, byoc_err *err)
 {
     memset(out, 0, sizeof *out);
-    if (byoc_ecr_check_repository_name(repository, "--repository", err) < 0 || check_image_ids(ids, n_ids, err) < 0 ||
+    if (check_registry_id(registry_id, err) < 0 ||
+        byoc_ecr_check_repository_name(repository, "--repository", err) < 0 || check_image_ids(ids, n_ids, err) < 0 ||
         check_page_size(page_size, err) < 0)
         return -1;
     json_t *base = json_pack("{s:s}", "repositoryName", repository);
+    if (registry_id)
+        json_object_set_new(base, "registryId", json_string(registry_id));
     if (n_ids) {
         json_object_set_new(base, "imageIds", image_ids_json(ids, n_ids));
         page_size = 0;
@@ -482,6 +498,19 @@ int byoc_ecr_describe_images(byoc_aws_client *c, byoc_task *t, const char *repos
     if (rc < 0)
         byoc_ecr_image_list_free(out);
     return rc;
+}
+
+int byoc_ecr_describe_images(byoc_aws_client *c, byoc_task *t, const char *repository,
+                             const byoc_ecr_image_id *ids, size_t n_ids, byoc_ecr_tag_status filter,
+                             int page_size, byoc_ecr_image_list *out, byoc_err *err)
+{
+    return describe_images(c, t, NULL, repository, ids, n_ids, filter, page_size, out, err);
+}
+
+int byoc_ecr_describe_images_in(byoc_aws_client *c, byoc_task *t, const char *registry_id, const char *repository,
+                                const byoc_ecr_image_id *ids, size_t n_ids, byoc_ecr_image_list *out, byoc_err *err)
+{
+    return describe_images(c, t, registry_id, repository, ids, n_ids, BYOC_ECR_TAG_STATUS_ANY, 0, out, err);
 }
 
 static void take_ids(const json_t *reply, void *ud)
@@ -633,6 +662,24 @@ int byoc_ecr_repository_images_json(byoc_aws_client *c, byoc_task *t, const char
 
 /* ---- repository policies ---- */
 
+/* A call on a repository's policy where "the repository has no policy" is an answer, not a
+ * failure: 0 with *reply NULL. */
+static int policy_call(byoc_aws_client *c, byoc_task *t, const char *op, const char *repository, json_t **reply,
+                       byoc_err *err)
+{
+    byoc_err local;
+    byoc_err_clear(&local);
+    *reply = NULL;
+    if (call(c, t, op, json_pack("{s:s}", "repositoryName", repository), reply, &local) == 0)
+        return 0;
+    *reply = NULL;
+    if (strcmp(local.code, "RepositoryPolicyNotFoundException") == 0)
+        return 0;
+    if (err)
+        *err = local;
+    return -1;
+}
+
 int byoc_ecr_get_repository_policy(byoc_aws_client *c, byoc_task *t, const char *repository, char **text,
                                    byoc_err *err)
 {
@@ -640,15 +687,10 @@ int byoc_ecr_get_repository_policy(byoc_aws_client *c, byoc_task *t, const char 
     if (byoc_ecr_check_repository_name(repository, "repository", err) < 0)
         return -1;
     json_t *reply;
-    byoc_err local;
-    byoc_err_clear(&local);
-    if (call(c, t, "GetRepositoryPolicy", json_pack("{s:s}", "repositoryName", repository), &reply, &local) < 0) {
-        if (strcmp(local.code, "RepositoryPolicyNotFoundException") == 0)
-            return 0;
-        if (err)
-            *err = local;
+    if (policy_call(c, t, "GetRepositoryPolicy", repository, &reply, err) < 0)
         return -1;
-    }
+    if (!reply)
+        return 0;
     *text = jstr(reply, "policyText");
     json_decref(reply);
     return 0;
@@ -679,15 +721,8 @@ int byoc_ecr_delete_repository_policy(byoc_aws_client *c, byoc_task *t, const ch
     if (byoc_ecr_check_repository_name(repository, "repository", err) < 0)
         return -1;
     json_t *reply;
-    byoc_err local;
-    byoc_err_clear(&local);
-    if (call(c, t, "DeleteRepositoryPolicy", json_pack("{s:s}", "repositoryName", repository), &reply, &local) < 0) {
-        if (strcmp(local.code, "RepositoryPolicyNotFoundException") == 0)
-            return 0;
-        if (err)
-            *err = local;
+    if (policy_call(c, t, "DeleteRepositoryPolicy", repository, &reply, err) < 0)
         return -1;
-    }
     json_decref(reply);
     return 0;
 }
@@ -829,13 +864,8 @@ int byoc_ecr_get_authorization_token(byoc_aws_client *c, byoc_task *t, const cha
                                      byoc_ecr_token *out, byoc_err *err)
 {
     memset(out, 0, sizeof *out);
-    if (registry_id) {
-        bool ok = strlen(registry_id) == 12;
-        for (const char *p = registry_id; ok && *p; p++)
-            ok = isdigit((unsigned char)*p);
-        if (!ok)
-            return byoc_err_set(err, BYOC_E_USAGE, "registry", "'%s' is not a 12-digit registry id", registry_id);
-    }
+    if (check_registry_id(registry_id, err) < 0)
+        return -1;
     json_t *body = registry_id ? json_pack("{s:[s]}", "registryIds", registry_id) : json_object();
     json_t *reply;
     if (call(c, t, "GetAuthorizationToken", body, &reply, err) < 0)

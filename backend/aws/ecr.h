@@ -133,6 +133,10 @@ void byoc_ecr_image_list_free(byoc_ecr_image_list *l);
 int byoc_ecr_describe_images(byoc_aws_client *c, byoc_task *t, const char *repository,
                              const byoc_ecr_image_id *ids, size_t n_ids, byoc_ecr_tag_status filter,
                              int page_size, byoc_ecr_image_list *out, byoc_err *err);
+/* As byoc_ecr_describe_images with ids, in registry_id's repository: another
+ * account's registry (12 digits), or NULL for the caller's. */
+int byoc_ecr_describe_images_in(byoc_aws_client *c, byoc_task *t, const char *registry_id, const char *repository,
+                                const byoc_ecr_image_id *ids, size_t n_ids, byoc_ecr_image_list *out, byoc_err *err);
 
 typedef struct byoc_ecr_image_id_list {
     byoc_ecr_image_id *items;
