@@ -91,31 +91,7 @@ static void add_item(tui_pf_view *v, const char *name, byoc_pf_status st, const 
 
 bool tui_pf_view_is_check(const byoc_event *ev)
 {
-    if (ev->kind != BYOC_EV_PROGRESS || !ev->key || !ev->text || ev->total != 2 || ev->current < BYOC_PF_PASS ||
-        ev->current > BYOC_PF_FAIL)
-        return false;
-    const char *name = byoc_pf_status_name((byoc_pf_status)ev->current);
-    size_t n = strlen(name);
-    return strncmp(ev->text, name, n) == 0 && ev->text[n] == ':';
-}
-
-/* "<status>: <message>[ -- fix: <fix>]" into message and fix. */
-static void add_from_progress(tui_pf_view *v, const byoc_event *ev)
-{
-    byoc_pf_status st = (byoc_pf_status)ev->current;
-    const char *text = ev->text + strlen(byoc_pf_status_name(st)) + 1;
-    if (*text == ' ')
-        text++;
-    const char *sep = NULL;
-    for (const char *p = strstr(text, " -- fix: "); p; p = strstr(p + 1, " -- fix: "))
-        sep = p;
-    if (sep && st != BYOC_PF_PASS) {
-        char *message = byoc_xstrndup(text, (size_t)(sep - text));
-        add_item(v, ev->key, st, message, sep + strlen(" -- fix: "));
-        free(message);
-    } else {
-        add_item(v, ev->key, st, text, "");
-    }
+    return ev->kind == BYOC_EV_CHECK && ev->key && ev->current >= BYOC_PF_PASS && ev->current <= BYOC_PF_FAIL;
 }
 
 /* Failures first, then warnings, then passes; the report's order within each. */
@@ -131,10 +107,10 @@ static void take_report(tui_pf_view *v, const byoc_preflight_report *r)
 bool tui_pf_view_event(tui_pf_view *v, const byoc_event *ev, uint64_t now_ms)
 {
     switch (ev->kind) {
-    case BYOC_EV_PROGRESS:
+    case BYOC_EV_CHECK:
         if (v->state != TUI_PF_RUNNING || !tui_pf_view_is_check(ev))
             return false;
-        add_from_progress(v, ev);
+        add_item(v, ev->key, (byoc_pf_status)ev->current, ev->text, ev->detail);
         rebuild(v);
         return false;
     case BYOC_EV_DONE:

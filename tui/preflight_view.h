@@ -2,9 +2,8 @@
  * (backend/byoc/preflight.h does the checking).
  *
  * The model (preflight_view.c) takes the events of a byoc_preflight_task_fn
- * task: every PROGRESS event is one finished check (key = name, current =
- * byoc_pf_status, text = "<status>: <message>[ -- fix: <fix>]"), shown as it
- * comes; DONE brings the report, after which the checks are listed failures
+ * task: every CHECK event is one finished check (key = name, current =
+ * byoc_pf_status, text = message, detail = fix), shown as it comes; DONE brings the report, after which the checks are listed failures
  * first, then warnings, then passes (report order within each). Results go
  * stale when the job they were run for changes (tui_pf_view_mark_stale).
  *
@@ -56,8 +55,7 @@ void tui_pf_view_init(tui_pf_view *v);
 void tui_pf_view_free(tui_pf_view *v);
 /* Forget the checks and show them running from now. */
 void tui_pf_view_start(tui_pf_view *v, uint64_t now_ms);
-/* Whether a PROGRESS event is a finished check (the task also posts other
- * progress, e.g. packing the source). */
+/* Whether an event is one of preflight's finished checks. */
 bool tui_pf_view_is_check(const byoc_event *ev);
 /* One event of the preflight task. Returns true when it ended the run (DONE or ERROR). */
 bool tui_pf_view_event(tui_pf_view *v, const byoc_event *ev, uint64_t now_ms);

@@ -212,6 +212,8 @@ static void on_event(tui_screen *base, const byoc_event *ev)
         s->state = P_FAILED;
         replace(&s->error, ev->err.kind == BYOC_E_CANCELLED ? "cancelled" : ev->err.message);
         break;
+    case BYOC_EV_CHECK:      /* a push posts no checks */
+        break;
     }
     tui_screen_dirty(base);
 }

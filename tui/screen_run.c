@@ -198,7 +198,9 @@ static void preflight_event(run_screen *s, const byoc_event *ev)
     if (!s->pf_task)
         return;              /* cancelled: the rest of its events */
     if (tui_pf_view_is_check(ev)) {
-        char *line = byoc_xasprintf("preflight %s: %s", ev->key, ev->text ? ev->text : "");
+        char *line = byoc_xasprintf("preflight %s %s: %s%s%s", byoc_pf_status_name((byoc_pf_status)ev->current),
+                                    ev->key, ev->text ? ev->text : "", ev->detail ? " -- fix: " : "",
+                                    ev->detail ? ev->detail : "");
         log_line(s, line);
         free(line);
     }
@@ -505,6 +507,8 @@ static void on_event(tui_screen *base, const byoc_event *ev)
     case BYOC_EV_ERROR:
         set_running(s, NULL, st);
         failed(s, &ev->err);
+        break;
+    case BYOC_EV_CHECK:      /* preflight's come through preflight_event */
         break;
     }
     tui_screen_dirty(base);

@@ -15,7 +15,10 @@
 static void on_event(void *ud, const byoc_event *ev)
 {
     (void)ud;
-    if (ev->kind == BYOC_EV_PROGRESS && ev->key)
+    if (ev->kind == BYOC_EV_CHECK && ev->key)
+        fprintf(stderr, "... %s: %s: %s\n", ev->key, byoc_pf_status_name((byoc_pf_status)ev->current),
+                ev->text ? ev->text : "");
+    else if (ev->kind == BYOC_EV_PROGRESS && ev->key)
         fprintf(stderr, "... %s: %s\n", ev->key, ev->text ? ev->text : "");
     else if ((ev->kind == BYOC_EV_LOG || ev->kind == BYOC_EV_STATUS) && ev->text)
         fprintf(stderr, "%s\n", ev->text);

@@ -88,13 +88,10 @@ void pf_add(pf_ctx *c, int order, const char *name, byoc_pf_status st, const cha
     k->message = message;
     k->fix = byoc_redact_dup(fix && st != BYOC_PF_PASS ? fix : "");
     k->order = order;
+    /* k may move once the lock is released (another check's pf_add grows the array); its strings do not */
+    const char *shown_fix = k->fix;
     pthread_mutex_unlock(&c->lock);
-    byoc_buf ev = BYOC_BUF_INIT;
-    byoc_buf_printf(&ev, "%s: %s", byoc_pf_status_name(st), message);
-    if (k->fix[0])
-        byoc_buf_printf(&ev, " -- fix: %s", fix);
-    byoc_task_progress(c->t, name, st, 2, byoc_buf_str(&ev));
-    byoc_buf_free(&ev);
+    byoc_task_check(c->t, name, st, message, shown_fix);
 }
 
 /* ---- the image URI ---- */

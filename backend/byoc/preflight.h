@@ -83,9 +83,9 @@ typedef struct byoc_preflight_opts {
     byoc_engine *engine;       /* NULL: one from the environment */
 } byoc_preflight_opts;
 
-/* Run every check. Each finished check is posted on t as a PROGRESS event:
- * key = the check name, current = its byoc_pf_status, total = 2, text =
- * "<status>: <message>[ -- fix: <fix>]". Returns 0 when the checks ran (read
+/* Run every check. Each finished check is posted on t as a CHECK event:
+ * key = the check name, current = its byoc_pf_status, text = its message,
+ * detail = its fix (NULL when none). Returns 0 when the checks ran (read
  * out for pass/fail), -1 only for cancellation. out is always initialised. */
 int byoc_preflight(const byoc_jobspec *spec, const byoc_preflight_opts *opts, byoc_task *t,
                    byoc_preflight_report *out, byoc_err *err);

@@ -63,14 +63,15 @@ void byoc_event_release(byoc_event *ev)
         return;
     free(ev->key);
     free(ev->text);
+    free(ev->detail);
     if (ev->result && ev->result_free)
         ev->result_free(ev->result);
-    ev->key = ev->text = NULL;
+    ev->key = ev->text = ev->detail = NULL;
     ev->result = NULL;
     ev->result_free = NULL;
 }
 
-static bool throttled(byoc_ev_kind k) { return k == BYOC_EV_LOG || k == BYOC_EV_PROGRESS; }
+static bool throttled(byoc_ev_kind k) { return k == BYOC_EV_LOG || k == BYOC_EV_PROGRESS || k == BYOC_EV_CHECK; }
 
 static bool same_key(const char *a, const char *b)
 {
@@ -147,8 +148,8 @@ static bool coalesce_progress(byoc_evq *q, byoc_event *ev)
     return false;
 }
 
-/* Takes ownership of ev's contents. Called with q->lock held; a LOG or
- * PROGRESS of a running task (t non-NULL) waits while the queue is full, and
+/* Takes ownership of ev's contents. Called with q->lock held; a LOG,
+ * PROGRESS or CHECK of a running task (t non-NULL) waits while the queue is full, and
  * is dropped only once t is cancelled (nobody wants its output then). */
 static void enqueue_locked(byoc_evq *q, byoc_task *t, byoc_event *ev)
 {
@@ -474,6 +475,20 @@ void byoc_task_progress(byoc_task *t, const char *key, int64_t current, int64_t 
         .text = text ? byoc_redact_dup(text) : NULL,
         .current = current,
         .total = total,
+    };
+    post(t, &ev, false);
+}
+
+void byoc_task_check(byoc_task *t, const char *name, int status, const char *finding, const char *fix)
+{
+    if (!t)
+        return;
+    byoc_event ev = {
+        .kind = BYOC_EV_CHECK,
+        .key = name ? byoc_redact_dup(name) : NULL,
+        .text = finding ? byoc_redact_dup(finding) : NULL,
+        .detail = fix && *fix ? byoc_redact_dup(fix) : NULL,
+        .current = status,
     };
     post(t, &ev, false);
 }

@@ -11,10 +11,10 @@
  * A task always ends with exactly one BYOC_EV_DONE or BYOC_EV_ERROR event.
  *
  * Backpressure: the queue holds a few thousand pending events. A task that
- * posts a LOG or PROGRESS to a full queue waits until the consumer has taken
+ * posts a LOG, PROGRESS or CHECK to a full queue waits until the consumer has taken
  * some (PROGRESS for a key already pending is folded into it instead), so no
  * log line is lost however fast a task produces them; a cancelled task stops
- * waiting at once and its further LOG/PROGRESS are dropped. So the thread that
+ * waiting at once and its further LOG/PROGRESS/CHECK are dropped. So the thread that
  * consumes the queue must never post to it, nor join a task it has not
  * cancelled while that task may still post. Producers of many lines should
  * batch them (byoc_task_log_text) to keep the event count down. */
@@ -37,13 +37,16 @@ typedef enum {
     BYOC_EV_STATUS,   /* text: a short status change ("pushing", "QUEUED"...) */
     BYOC_EV_DONE,     /* result: the task's result, owned by the event until taken */
     BYOC_EV_ERROR,    /* err: why it failed (kind BYOC_E_CANCELLED when cancelled) */
+    BYOC_EV_CHECK,    /* a finished check: key its name, current its status (the producer's enum),
+                         text what it found, detail how to fix that (may be NULL) */
 } byoc_ev_kind;
 
 typedef struct byoc_event {
     byoc_ev_kind kind;
     uint64_t task_id;
     char *key;                 /* PROGRESS: item key, may be NULL */
-    char *text;                /* LOG/STATUS/PROGRESS text, may be NULL */
+    char *text;                /* LOG/STATUS/PROGRESS/CHECK text, may be NULL */
+    char *detail;              /* CHECK: how to fix what it found, may be NULL */
     int64_t current, total;    /* PROGRESS; total < 0 when unknown */
     void *result;              /* DONE: task result */
     void (*result_free)(void *);
@@ -62,7 +65,7 @@ int byoc_evq_fd(const byoc_evq *q);
 bool byoc_evq_pop(byoc_evq *q, byoc_event *out);
 /* Block until an event is pending or timeout_ms passes (-1: forever). true if one is pending. */
 bool byoc_evq_wait(byoc_evq *q, int timeout_ms);
-/* Number of LOG/PROGRESS events dropped because the queue was full when their
+/* Number of LOG/PROGRESS/CHECK events dropped because the queue was full when their
  * task was cancelled (a running task waits for room instead). */
 uint64_t byoc_evq_dropped(const byoc_evq *q);
 
@@ -94,6 +97,8 @@ void byoc_task_log_text(byoc_task *t, const char *text, size_t len);
 void byoc_task_status(byoc_task *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void byoc_task_progress(byoc_task *t, const char *key, int64_t current, int64_t total,
                         const char *text);
+/* A CHECK event (never coalesced, unlike PROGRESS). fix may be NULL. */
+void byoc_task_check(byoc_task *t, const char *name, int status, const char *finding, const char *fix);
 
 /* Run fn synchronously on the calling thread with a task handle (so cancellation
  * and progress still work) and forward its events to `sink` as they come, for

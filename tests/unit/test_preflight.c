@@ -1,4 +1,4 @@
-/* preflight without services: the report (order, JSON shape, ok), one PROGRESS event per check
+/* preflight without services: the report (order, JSON shape, ok), one CHECK event per check
  * through a task, what happens with no AWS region and no engine, the run flags parser, manifest media types. */
 #include "check.h"
 
@@ -14,20 +14,22 @@
 #include "runflags.h"
 
 typedef struct {
-    int progress;
+    int checks;
     int fails;
+    int fixes;               /* failures whose fix came as the event's detail, not in its text */
     char names[8][64];
 } seen_events;
 
 static void sink(const byoc_event *ev, void *ud)
 {
     seen_events *s = ud;
-    if (ev->kind != BYOC_EV_PROGRESS)
+    if (ev->kind != BYOC_EV_CHECK)
         return;
-    if (s->progress < 8)
-        snprintf(s->names[s->progress], sizeof s->names[0], "%s", ev->key ? ev->key : "");
-    s->progress++;
-    s->fails += ev->current == BYOC_PF_FAIL && ev->total == 2;
+    if (s->checks < 8)
+        snprintf(s->names[s->checks], sizeof s->names[0], "%s", ev->key ? ev->key : "");
+    s->checks++;
+    s->fails += ev->current == BYOC_PF_FAIL;
+    s->fixes += ev->current == BYOC_PF_FAIL && ev->detail && ev->detail[0] && ev->text && !strstr(ev->text, ev->detail);
 }
 
 static int run_preflight(byoc_task *t, void *arg, void **result, void (**result_free)(void *), byoc_err *err)
@@ -75,8 +77,9 @@ static void test_no_region(void)
         CHECK(contract && contract->status == BYOC_PF_WARN); /* the image checks need no AWS, but an engine */
         CHECK_INT((long long)r->n, 3);
         CHECK_STR(r->items[0].name, "spec"); /* report order, whatever the finishing order */
-        CHECK_INT(seen.progress, 3);
+        CHECK_INT(seen.checks, 3);
         CHECK_INT(seen.fails, 2);
+        CHECK_INT(seen.fixes, 2);
         json_t *doc = byoc_preflight_report_json(r);
         CHECK(json_is_false(json_object_get(doc, "ok")));
         json_t *first = json_array_get(json_object_get(doc, "checks"), 0);

@@ -1,6 +1,6 @@
 /* The TUI's preflight model (tui/preflight_view.h): checks taken from the
- * task's PROGRESS events in the format byoc/preflight.h documents, other
- * progress ignored, the report reordered failures first on DONE, the
+ * task's CHECK events as byoc/preflight.h documents them, its progress ignored
+ * (even a 2-byte one whose text reads like a check), the report reordered failures first on DONE, the
  * summary line in each state, staleness, cancellation, the failed names,
  * and scrolling that stays within the checks. */
 #include <stdlib.h>
@@ -10,6 +10,18 @@
 #include "check.h"
 #include "core/buf.h"
 #include "preflight_view.h"
+
+static byoc_event check_event(const char *key, byoc_pf_status st, const char *message, const char *fix)
+{
+    byoc_event ev;
+    memset(&ev, 0, sizeof ev);
+    ev.kind = BYOC_EV_CHECK;
+    ev.key = (char *)key;
+    ev.text = (char *)message;
+    ev.detail = (char *)fix;
+    ev.current = st;
+    return ev;
+}
 
 static byoc_event progress(const char *key, int64_t current, int64_t total, const char *text)
 {
@@ -51,18 +63,21 @@ int main(void)
     CHECK_INT(v.state, TUI_PF_RUNNING);
 
     /* checks as preflight posts them; the archive's own progress is not one */
-    byoc_event e1 = progress("credentials", BYOC_PF_PASS, 2, "pass: arn:aws:iam::1:user/me (account 1)");
-    byoc_event e2 = progress("image.ecr", BYOC_PF_FAIL, 2,
-                             "fail: repo:tag is not in ECR -- fix: byoc push IMG --repository repo --create");
+    byoc_event e1 = check_event("credentials", BYOC_PF_PASS, "arn:aws:iam::1:user/me (account 1)", NULL);
+    byoc_event e2 = check_event("image.ecr", BYOC_PF_FAIL, "repo:tag is not in ECR",
+                                "byoc push IMG --repository repo --create");
     byoc_event e3 = progress("source.tar.gz", 4096, 8192, "algo.py");
-    byoc_event e4 = progress("permissions.caller", BYOC_PF_WARN, 2,
-                             "warn: cannot tell -- a dash -- fix: allow iam:SimulatePrincipalPolicy");
+    byoc_event e3b = progress("pass.bin", BYOC_PF_FAIL, 2, "fail: a file being packed");
+    byoc_event e4 = check_event("permissions.caller", BYOC_PF_WARN, "cannot tell -- fix: a dash",
+                                "allow iam:SimulatePrincipalPolicy");
     CHECK(tui_pf_view_is_check(&e1));
     CHECK(tui_pf_view_is_check(&e2));
     CHECK(!tui_pf_view_is_check(&e3));
+    CHECK(!tui_pf_view_is_check(&e3b));
     CHECK(!tui_pf_view_event(&v, &e1, 1100));
     CHECK(!tui_pf_view_event(&v, &e2, 1200));
     CHECK(!tui_pf_view_event(&v, &e3, 1250));
+    CHECK(!tui_pf_view_event(&v, &e3b, 1260));
     CHECK(!tui_pf_view_event(&v, &e4, 1300));
     CHECK_INT((int)v.n, 3);
     CHECK_STR(v.items[0].name, "credentials");
@@ -70,7 +85,7 @@ int main(void)
     CHECK_STR(v.items[0].fix, "");
     CHECK_STR(v.items[1].message, "repo:tag is not in ECR");
     CHECK_STR(v.items[1].fix, "byoc push IMG --repository repo --create");
-    CHECK_STR(v.items[2].message, "cannot tell -- a dash");
+    CHECK_STR(v.items[2].message, "cannot tell -- fix: a dash");
     CHECK_STR(v.items[2].fix, "allow iam:SimulatePrincipalPolicy");
     CHECK_INT((int)tui_pf_view_count(&v, BYOC_PF_FAIL), 1);
     char *failed = tui_pf_view_failed_names(&v);

@@ -302,6 +302,9 @@ static int secret_task(byoc_task *t, void *arg, void **result, void (**result_fr
 {
     byoc_task_log(t, "key=%s", "wJalrXUtnFEMI/K7MDENG");
     byoc_task_progress(t, "wJalrXUtnFEMI/K7MDENG", 1, 2, "with wJalrXUtnFEMI/K7MDENG");
+    byoc_task_check(t, "check wJalrXUtnFEMI/K7MDENG", 2, "found wJalrXUtnFEMI/K7MDENG",
+                    "rotate wJalrXUtnFEMI/K7MDENG");
+    byoc_task_check(t, "plain", 0, "fine", "");
     return byoc_err_set(err, BYOC_E_FAILED, "x", "token %s rejected", "wJalrXUtnFEMI/K7MDENG");
 }
 
@@ -318,6 +321,8 @@ static void collect(const byoc_event *ev, void *ud)
     c->last = ev->kind;
     byoc_buf_printf(&c->text, "%d:%s:%s|", (int)ev->kind, ev->key ? ev->key : "",
                     ev->kind == BYOC_EV_ERROR ? ev->err.message : ev->text ? ev->text : "");
+    if (ev->kind == BYOC_EV_CHECK)
+        byoc_buf_printf(&c->text, "%lld:%s|", (long long)ev->current, ev->detail ? ev->detail : "(none)");
 }
 
 static void test_redaction_and_sync(void)
@@ -332,10 +337,11 @@ static void test_redaction_and_sync(void)
     CHECK(result == NULL);
     CHECK_INT(err.kind, BYOC_E_FAILED);
     CHECK_STR(err.message, "token *** rejected");
-    CHECK_INT(c.count, 3);
+    CHECK_INT(c.count, 5);
     CHECK_INT(c.last, BYOC_EV_ERROR);
     CHECK(strstr(byoc_buf_str(&c.text), "wJalr") == NULL);
-    CHECK_STR(byoc_buf_str(&c.text), "0::key=***|1:***:with ***|4::token *** rejected|");
+    CHECK_STR(byoc_buf_str(&c.text), "0::key=***|1:***:with ***|5:check ***:found ***|2:rotate ***|"
+                                     "5:plain:fine|0:(none)|4::token *** rejected|");
     byoc_buf_free(&c.text);
     byoc_secret_clear_all();
 
