@@ -4,7 +4,8 @@
  *
  * An ECR image URI is <account>.dkr.ecr[-fips].<region>.amazonaws.com[.cn]/<repository>[:tag|@sha256:hex]
  * (no tag: latest). The image is looked up with DescribeImages in the URI's
- * own region and registry (the account may be another one's). */
+ * own region; an image in another account's registry is not looked up (see
+ * byoc_ecr_image_check). */
 #ifndef BYOC_BYOC_IMAGECHECK_H
 #define BYOC_BYOC_IMAGECHECK_H
 
