@@ -207,7 +207,7 @@ static int profile_creds(chain *ch, const char *profile, bool top_level, byoc_aw
     const char *process = byoc_aws_config_get(cfg, profile, "credential_process");
     if (process && *process) {
         *found = true;
-        if (byoc_aws_credential_process(profile, process, out, err) != 0)
+        if (byoc_aws_credential_process(profile, process, ch->opts->task, out, err) != 0)
             return -1;
         set_info(info, "credential-process", profile, NULL, out->expiration);
         return 0;

@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <jansson.h>
 #include <poll.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +19,7 @@
 extern char **environ;
 
 #define OUTPUT_MAX (1024 * 1024)
+#define CANCEL_POLL_MS 100
 
 static int fail(byoc_err *err, const char *profile, const char *fmt, const char *a, const char *b)
 {
@@ -72,14 +74,16 @@ int byoc_aws_credential_process_parse(const char *profile, const char *text, byo
     return 0;
 }
 
-/* Read both pipes to their end (bounded), so neither side can block the other. */
-static void drain(int outfd, int errfd, byoc_buf *out, byoc_buf *errb, bool *too_big)
+/* Read both pipes to their end (bounded), so neither side can block the other.
+ * false when task was cancelled first. */
+static bool drain(int outfd, int errfd, const byoc_task *task, byoc_buf *out, byoc_buf *errb, bool *too_big)
 {
     struct pollfd p[2] = {{.fd = outfd, .events = POLLIN}, {.fd = errfd, .events = POLLIN}};
     char chunk[4096];
     int open_fds = 2;
-    while (open_fds > 0) {
-        if (poll(p, 2, -1) < 0) {
+    bool cancelled = false;
+    while (open_fds > 0 && !(cancelled = byoc_task_cancelled(task))) {
+        if (poll(p, 2, task ? CANCEL_POLL_MS : -1) < 0) {
             if (errno == EINTR)
                 continue;
             break;
@@ -103,9 +107,11 @@ static void drain(int outfd, int errfd, byoc_buf *out, byoc_buf *errb, bool *too
         }
     }
     byoc_wipe(chunk, sizeof chunk);
+    return !cancelled;
 }
 
-int byoc_aws_credential_process(const char *profile, const char *command_line, byoc_aws_creds *out, byoc_err *err)
+int byoc_aws_credential_process(const char *profile, const char *command_line, byoc_task *task, byoc_aws_creds *out,
+                                byoc_err *err)
 {
     memset(out, 0, sizeof *out);
     char **argv;
@@ -149,14 +155,32 @@ int byoc_aws_credential_process(const char *profile, const char *command_line, b
     }
     byoc_buf so = BYOC_BUF_INIT, se = BYOC_BUF_INIT;
     bool too_big = false;
-    drain(outp[0], errp[0], &so, &se, &too_big);
+    bool ended = drain(outp[0], errp[0], task, &so, &se, &too_big);
     close(outp[0]);
     close(errp[0]);
+    /* Cancelled: only the process byoc started is killed; one it started in
+     * turn may hold on, but nothing waits for it. A process that closed its
+     * output but runs on is waited for until cancelled, too. */
+    if (!ended)
+        kill(pid, SIGKILL);
     int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-        ;
+    for (;;) {
+        pid_t r = waitpid(pid, &status, task ? WNOHANG : 0);
+        if (r == pid || (r < 0 && errno != EINTR))
+            break;
+        if (r == 0) {
+            if (ended && byoc_task_cancelled(task)) {
+                ended = false;
+                kill(pid, SIGKILL);
+            }
+            poll(NULL, 0, CANCEL_POLL_MS);
+        }
+    }
     int rc;
-    if (WIFSIGNALED(status)) {
+    if (!ended) {
+        rc = byoc_err_set(err, BYOC_E_CANCELLED, "credential_process", "profile %s: cancelled while %s ran", profile,
+                          argv[0]);
+    } else if (WIFSIGNALED(status)) {
         char sig[32];
         snprintf(sig, sizeof sig, "%d", WTERMSIG(status));
         rc = fail(err, profile, "%s was killed by signal %s", argv[0], sig);

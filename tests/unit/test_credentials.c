@@ -5,6 +5,7 @@
  * (AssumeRole itself runs against moto in tests/integration/test_aws_sts.c.) */
 #include "check.h"
 
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -16,7 +17,7 @@
 #include "core/log.h"
 
 static char *dir;
-static char config_path[4096], creds_path[4096], script[4096], failing[4096], counter[4096];
+static char config_path[4096], creds_path[4096], script[4096], failing[4096], counter[4096], started[4096];
 
 static void write_file(const char *path, const char *text, int mode)
 {
@@ -243,6 +244,59 @@ static int count_runs(void)
     return n;
 }
 
+/* A helper that never ends (it waits for a login, say) is waited for until the
+ * task is cancelled: then the wait ends and the error says so. The helper's
+ * own child (sleep, whose pid it writes) keeps the pipes open, so their
+ * closing cannot be what ends the wait; the test kills it at the end. */
+static int resolve_task(byoc_task *t, void *arg, void **result, void (**result_free)(void *), byoc_err *err)
+{
+    (void)arg;
+    *result = NULL;
+    *result_free = NULL;
+    byoc_aws_config *c = load("proc-hang");
+    byoc_aws_chain_opts o = {.task = t};
+    byoc_aws_creds cr;
+    int rc = c ? byoc_aws_credentials_resolve(c, &o, &cr, NULL, err) : -1;
+    if (rc == 0)
+        byoc_aws_creds_free(&cr);
+    byoc_aws_config_free(c);
+    return rc;
+}
+
+static void test_process_cancel(void)
+{
+    byoc_evq *q = byoc_evq_new();
+    byoc_task *t = byoc_task_start(q, "credentials", resolve_task, NULL, NULL);
+    char *pid_text;
+    while (!(pid_text = check_read_file(started, NULL)))
+        usleep(10000);                   /* the helper runs: now cancel it */
+    byoc_task_cancel(t);
+    byoc_event ev;
+    bool ended = false;
+    while (!ended) {
+        byoc_evq_wait(q, -1);
+        while (byoc_evq_pop(q, &ev)) {
+            if (ev.kind == BYOC_EV_ERROR) {
+                ended = true;
+                CHECK_INT(ev.err.kind, BYOC_E_CANCELLED);
+                CHECK(strstr(ev.err.message, "proc-hang") != NULL);
+                CHECK(strstr(ev.err.message, "cancelled") != NULL);
+            } else if (ev.kind == BYOC_EV_DONE) {
+                ended = true;
+                CHECK(!"a helper that never ends gave credentials");
+            }
+            byoc_event_release(&ev);
+        }
+    }
+    byoc_task_release(t);
+    byoc_evq_free(q);
+    pid_t sleeper = (pid_t)atoi(pid_text);
+    CHECK(sleeper > 1);
+    if (sleeper > 1)
+        kill(sleeper, SIGKILL);
+    free(pid_text);
+}
+
 static void test_provider_refresh(void)
 {
     byoc_err err;
@@ -251,6 +305,7 @@ static void test_provider_refresh(void)
     byoc_aws_creds cr;
     byoc_aws_creds_info info;
     unlink(counter);
+    unlink(started);
     /* Long-lived: resolved once, then served from the cache. */
     for (int i = 0; i < 3; i++) {
         CHECK_INT(byoc_aws_creds_provider_get(p, NULL, &cr, &info, &err), 0);
@@ -316,6 +371,7 @@ int main(void)
     snprintf(script, sizeof script, "%s/cred helper.sh", dir);
     snprintf(failing, sizeof failing, "%s/failing.sh", dir);
     snprintf(counter, sizeof counter, "%s/runs", dir);
+    snprintf(started, sizeof started, "%s/started", dir);
 
     /* A credential helper; it is exec'd by path (no shell parses our command line). */
     char text[8192];
@@ -335,6 +391,7 @@ int main(void)
              "count) echo run >> \"$1\"; echo \"{\\\"Version\\\": 1, \\\"AccessKeyId\\\": \\\"AKIDCOUNT\\\", "
              "\\\"SecretAccessKey\\\": \\\"count-secret-value\\\", \\\"SessionToken\\\": \\\"t-token-value\\\", "
              "\\\"Expiration\\\": \\\"$2\\\"}\" ;;\n"
+             "hang) sleep 600 & echo $! > \"$1.tmp\"; mv \"$1.tmp\" \"$1\"; wait ;;\n"
              "esac\n");
     write_file(script, text, 0700);
 
@@ -360,6 +417,7 @@ int main(void)
              "[profile proc-badexp]\ncredential_process = '%s' badexp\n"
              "[profile proc-missing]\ncredential_process = /nonexistent/credential-helper --x\n"
              "[profile proc-quote]\ncredential_process = '%s ok\n"
+             "[profile proc-hang]\ncredential_process = '%s' hang '%s'\n"
              "[profile proc-counting]\ncredential_process = '%s' count '%s' 2099-01-01T00:00:00Z\n"
              "[profile proc-expiring]\ncredential_process = '%s' count '%s' %s\n"
              "[profile loop-a]\nrole_arn = arn:aws:iam::123456789012:role/a\nsource_profile = loop-b\n"
@@ -383,8 +441,8 @@ int main(void)
              "[profile web-missing-token]\nrole_arn = arn:aws:iam::123456789012:role/x\n"
              "web_identity_token_file = %s/no-such-token\n"
              "[sso-session corp]\nsso_region = us-east-1\n",
-             script, script, script, script, script, script, script, script, script, counter, script, counter,
-             soon_s, dir);
+             script, script, script, script, script, script, script, script, script, started, script, counter, script,
+             counter, soon_s, dir);
     write_file(config_path, cfg.data, 0600);
     byoc_buf_free(&cfg);
     write_file(creds_path,
@@ -398,6 +456,7 @@ int main(void)
     test_process();
     test_provider_refresh();
     test_assume_role_config();
+    test_process_cancel();
 
     unlink(config_path);
     unlink(creds_path);
