@@ -279,7 +279,8 @@ void app_handle_key(tui_app *a, int key)
         return;
     }
     if (a->too_small) {                 /* only leaving and redrawing make sense */
-        if (ev.action == TUI_ACT_BACK || ev.action == TUI_ACT_QUIT)
+        /* q quits here, as the notice says; Esc never quits (elsewhere it only goes back) */
+        if (ev.action == TUI_ACT_QUIT || (ev.action == TUI_ACT_BACK && key != TUI_KEY_ESC))
             app_request_quit(a);
         else if (ev.action == TUI_ACT_REDRAW)
             tui_app_redraw(a);

@@ -138,7 +138,22 @@ e2e_lacks() {
         e2e_pass "$1: ${3:-lacks /$2/}"; fi
 }
 
-e2e_resize() { e2e_tmux resize-window -t "$1" -x "$2" -y "$3"; }
+# e2e_resize NAME COLS ROWS: resize the window, then wait until the pane's terminal has
+# that size. tmux gives a window's size to the pty on a timer (about 250 ms later), so
+# without the wait a key sent next could reach byoc before its SIGWINCH, at the old size
+# (a key pressed while byoc is "too small" does nothing, and q quits). A stale screen
+# still matches a wait for text until byoc redraws; the pty's size does not lie.
+# e2e_resize_nowait only asks (a resize storm).
+e2e_resize_nowait() { e2e_tmux resize-window -t "$1" -x "$2" -y "$3"; }
+e2e_resize() {
+    local tty i=0
+    e2e_resize_nowait "$@"
+    tty=$(e2e_tmux display-message -p -t "$1" '#{pane_tty}')
+    while [ "$(stty -F "$tty" size 2>/dev/null)" != "$3 $2" ] && [ $i -lt 50 ]; do
+        sleep 0.05
+        i=$((i + 1))
+    done
+}
 
 e2e_pid() { cat "$E2E_DIR/$1/pid" 2>/dev/null; }
 

@@ -13,7 +13,7 @@ SIZES=(40x10 300x100 41x11 299x99 80x24 45x12 250x90 120x40 60x15 200x60 79x23 3
 
 storm() { # SESSION: every size at once, no waiting
     local s=$1 wh
-    for wh in "${SIZES[@]}"; do e2e_resize "$s" "${wh%x*}" "${wh#*x}"; done
+    for wh in "${SIZES[@]}"; do e2e_resize_nowait "$s" "${wh%x*}" "${wh#*x}"; done
 }
 
 alive() { # SESSION WHAT

@@ -88,8 +88,9 @@ e2e_resize $s 60 20
 e2e_wait $s 'Terminal too small' "60x20 shows the too-small notice"
 e2e_has $s '60x20' "the notice gives the current size"
 e2e_has $s '80x24' "the notice gives the needed size"
+e2e_keys $s Escape      # Esc never quits, not even while the window is too small (q does)
 e2e_resize $s 80 24
-e2e_wait $s "$BUILD" "resizing back restores the screen"
+e2e_wait $s "$BUILD" "resizing back restores the screen (Esc did not quit)"
 e2e_lacks $s 'Terminal too small' "the notice is gone"
 e2e_resize $s 120 40
 e2e_wait $s 'Steps .*2 Build' "120x40 relayouts"
