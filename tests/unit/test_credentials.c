@@ -305,7 +305,6 @@ static void test_provider_refresh(void)
     byoc_aws_creds cr;
     byoc_aws_creds_info info;
     unlink(counter);
-    unlink(started);
     /* Long-lived: resolved once, then served from the cache. */
     for (int i = 0; i < 3; i++) {
         CHECK_INT(byoc_aws_creds_provider_get(p, NULL, &cr, &info, &err), 0);
@@ -462,6 +461,7 @@ int main(void)
     unlink(creds_path);
     unlink(script);
     unlink(counter);
+    unlink(started);
     rmdir(dir);
     free(dir);
     byoc_secret_clear_all();
