@@ -168,7 +168,12 @@ void byoc_log_close(void)
 void byoc_log(byoc_log_level level, const char *fmt, ...)
 {
     static const char *names[] = {"error", "warn", "info", "debug"};
-    if ((int)level > log_stderr_level && (!log_file || (int)level > log_file_level))
+    /* The settings are read under the lock (init and close write them there), so
+     * a worker logging while the log is reopened sees one state or the other. */
+    pthread_mutex_lock(&lock);
+    bool wanted = (int)level <= log_stderr_level || (log_file && (int)level <= log_file_level);
+    pthread_mutex_unlock(&lock);
+    if (!wanted)
         return;
     byoc_buf b = BYOC_BUF_INIT;
     va_list ap;
