@@ -159,12 +159,15 @@ e2e_lacks $s 'stale' "fresh results are not stale"
 e2e_keys $s y
 e2e_wait $s 'Send anyway' "y asks again"
 e2e_keys $s y
-e2e_wait $s '6 Monitor' "Send anyway sends; the app goes to Monitor"
-for i in $(seq 1 50); do job_exists && break; sleep 0.1; done
+e2e_wait $s "${E2E_STEP_TITLES[5]}" "Send anyway sends; the app goes to Monitor when it is done"
 job_exists && e2e_pass "the stand-in has the job" || e2e_fail "the stand-in has no job $JOB"
 e2e_keys $s C-c
-sleep 0.5   # checks cancelled by the send may still be ending: then quitting asks first
-e2e_capture $s | grep -q 'Quit byoc?' && e2e_keys $s y
+# Checks cancelled by the send may still be ending: then quitting asks first.
+for _ in $(seq 1 $((E2E_TIMEOUT * 10))); do
+    [ -s "$E2E_DIR/$s/rc" ] && break
+    if e2e_capture $s | grep -q 'Quit byoc?'; then e2e_keys $s y; break; fi
+    sleep 0.1
+done
 e2e_wait_exit $s
 e2e_expect_rc $s 0     # under ASan a leak or an error shows here
 e2e_stty_same $s

@@ -38,6 +38,7 @@ more_screens() { # SESSION: the screens below the steps (starts and ends on step
     local s=$1
     e2e_keys "$s" i
     storm_on "$s" 'Images: local engine' "the local image browser" || return 1
+    e2e_wait "$s" 'Local images on the Docker engine +[1-9]' "the images listed (d needs a selected one)"
     e2e_keys "$s" d                              # asks first; Escape answers No
     storm_on "$s" 'Delete image\?' "a confirmation dialog" || return 1
     e2e_keys "$s" Escape
@@ -55,6 +56,7 @@ more_screens() { # SESSION: the screens below the steps (starts and ends on step
     e2e_keys "$s" q
     e2e_keys "$s" 6
     e2e_wait "$s" "${STEPS[5]}" "back on Monitor"
+    e2e_wait "$s" 'updated [0-9]' "the jobs listed"
     if e2e_capture "$s" | grep -Eq '[0-9]+/[0-9]+ '; then    # a job to open
         e2e_keys "$s" Enter
         storm_on "$s" '6 Monitor: [^0-9]' "a job's detail" || return 1

@@ -168,6 +168,7 @@ e2e_stop $s
 # --- a failing build: the step and the error (NO_COLOR: attributes only) -------------------------------
 s=fail
 e2e_start $s 80 24 NO_COLOR=1 -- --project "$E2E_DIR/fail" tui
+e2e_wait $s "1 Decide .* 2 Build" "fail: byoc is up (the flow bar is drawn)"
 e2e_keys $s 2
 e2e_wait $s 'Write and lint the Dockerfile' "fail: Build"
 build_without_lint $s
@@ -187,6 +188,7 @@ e2e_stop $s
 # --- cancel a slow build -----------------------------------------------------------------------------
 s=slow
 e2e_start $s 80 24 -- --project "$E2E_DIR/slow" tui
+e2e_wait $s "1 Decide .* 2 Build" "slow: byoc is up (the flow bar is drawn)"
 e2e_keys $s 2
 e2e_wait $s 'Write and lint the Dockerfile' "slow: Build"
 build_without_lint $s

@@ -115,11 +115,18 @@ e2e_keys $s '?'
 e2e_wait $s 'Help: keys and commands' "help opens at 120x40"
 seen="$E2E_DIR/help.txt"
 : > "$seen"
+page=$(e2e_capture $s)
 for _ in $(seq 1 20); do                            # page through, keeping every screen
-    e2e_capture $s >> "$seen"
+    printf '%s\n' "$page" >> "$seen"
     grep -q 'Answer no' "$seen" && break            # the last context's last rows are in
     e2e_keys $s PageDown
-    sleep 0.2
+    for _ in $(seq 1 $((E2E_TIMEOUT * 10))); do     # until the next page is drawn
+        next=$(e2e_capture $s)
+        [ "$next" != "$page" ] && break
+        sleep 0.1
+    done
+    [ "$next" = "$page" ] && break                  # the last page: PageDown changed nothing
+    page=$next
 done
 table="${BYOC_SOURCE_DIR:-$(dirname "$0")/../..}/tui/action.c"
 names=$(grep -o 'ROW([A-Z_]*, [A-Z_]*, "[a-z-]*"' "$table" | sed 's/.*"\(.*\)"/\1/' | sort -u)
