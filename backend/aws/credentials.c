@@ -16,6 +16,7 @@
 #define MAX_CHAIN 16
 #define REFRESH_BEFORE_S (15 * 60)
 #define STILL_USABLE_S 60
+#define REFRESH_RETRY_S 30       /* after a failed early refresh, keep the current ones this long */
 
 typedef struct {
     const byoc_aws_config *cfg;
@@ -399,6 +400,7 @@ struct byoc_aws_creds_provider {
     bool have;
     byoc_aws_creds creds;
     byoc_aws_creds_info info;
+    time_t retry_at;             /* no early refresh before this (one just failed) */
 };
 
 byoc_aws_creds_provider *byoc_aws_creds_provider_new(const byoc_aws_config *cfg, const byoc_aws_chain_opts *opts)
@@ -434,6 +436,12 @@ int byoc_aws_creds_provider_get(byoc_aws_creds_provider *p, byoc_task *task, byo
     pthread_mutex_lock(&p->lock);
     time_t now = time(NULL);
     bool stale = !p->have || (p->creds.expiration && now >= p->creds.expiration - REFRESH_BEFORE_S);
+    bool usable = p->have && (!p->creds.expiration || now < p->creds.expiration - STILL_USABLE_S);
+    /* After a refresh ahead of expiry failed, the current credentials serve
+     * REFRESH_RETRY_S before the next try (each try holds every request on the
+     * lock); with under STILL_USABLE_S left, every request tries. */
+    if (stale && usable && now < p->retry_at)
+        stale = false;
     if (stale) {
         byoc_aws_chain_opts o = p->opts;
         o.task = task;
@@ -444,8 +452,9 @@ int byoc_aws_creds_provider_get(byoc_aws_creds_provider *p, byoc_task *task, byo
             p->creds = fresh;
             p->info = fresh_info;
             p->have = true;
-        } else if (p->have && (!p->creds.expiration || now < p->creds.expiration - STILL_USABLE_S)) {
+        } else if (usable) {
             byoc_log(BYOC_LOG_WARN, "refreshing AWS credentials failed, using the current ones: %s", err->message);
+            p->retry_at = now + REFRESH_RETRY_S;
         } else {
             pthread_mutex_unlock(&p->lock);
             return -1;

@@ -327,6 +327,20 @@ static void test_provider_refresh(void)
     CHECK_INT(count_runs(), 3);
     byoc_aws_creds_provider_free(p);
     byoc_aws_config_free(c);
+
+    /* Expiring within 15 minutes and the refresh fails: the current ones serve, and the
+     * next try waits a while instead of coming with every request. */
+    c = load("proc-flaky");
+    p = byoc_aws_creds_provider_new(c, NULL);
+    unlink(counter);
+    for (int i = 0; i < 3; i++) {
+        CHECK_INT(byoc_aws_creds_provider_get(p, NULL, &cr, &info, &err), 0);
+        CHECK_STR(cr.access_key_id, "AKIDFLAKY");
+        byoc_aws_creds_free(&cr);
+    }
+    CHECK_INT(count_runs(), 2);
+    byoc_aws_creds_provider_free(p);
+    byoc_aws_config_free(c);
 }
 
 static void test_assume_role_config(void)
@@ -390,6 +404,9 @@ int main(void)
              "count) echo run >> \"$1\"; echo \"{\\\"Version\\\": 1, \\\"AccessKeyId\\\": \\\"AKIDCOUNT\\\", "
              "\\\"SecretAccessKey\\\": \\\"count-secret-value\\\", \\\"SessionToken\\\": \\\"t-token-value\\\", "
              "\\\"Expiration\\\": \\\"$2\\\"}\" ;;\n"
+             "flaky) echo run >> \"$1\"; [ $(wc -l < \"$1\") -gt 1 ] && { echo 'login expired' >&2; exit 1; }; "
+             "echo \"{\\\"Version\\\": 1, \\\"AccessKeyId\\\": \\\"AKIDFLAKY\\\", \\\"SecretAccessKey\\\": "
+             "\\\"flaky-secret-value\\\", \\\"Expiration\\\": \\\"$2\\\"}\" ;;\n"
              "hang) sleep 600 & echo $! > \"$1.tmp\"; mv \"$1.tmp\" \"$1\"; wait ;;\n"
              "esac\n");
     write_file(script, text, 0700);
@@ -419,6 +436,7 @@ int main(void)
              "[profile proc-hang]\ncredential_process = '%s' hang '%s'\n"
              "[profile proc-counting]\ncredential_process = '%s' count '%s' 2099-01-01T00:00:00Z\n"
              "[profile proc-expiring]\ncredential_process = '%s' count '%s' %s\n"
+             "[profile proc-flaky]\ncredential_process = '%s' flaky '%s' %s\n"
              "[profile loop-a]\nrole_arn = arn:aws:iam::123456789012:role/a\nsource_profile = loop-b\n"
              "[profile loop-b]\nrole_arn = arn:aws:iam::123456789012:role/b\nsource_profile = loop-a\n"
              "[profile loop-self]\nrole_arn = arn:aws:iam::123456789012:role/s\nsource_profile = loop-self\n"
@@ -441,7 +459,7 @@ int main(void)
              "web_identity_token_file = %s/no-such-token\n"
              "[sso-session corp]\nsso_region = us-east-1\n",
              script, script, script, script, script, script, script, script, script, started, script, counter, script,
-             counter, soon_s, dir);
+             counter, soon_s, script, counter, soon_s, dir);
     write_file(config_path, cfg.data, 0600);
     byoc_buf_free(&cfg);
     write_file(creds_path,
