@@ -184,6 +184,7 @@ static void test_process(void)
     byoc_aws_creds cr;
     byoc_aws_creds_info info;
     byoc_err err;
+    byoc_err_clear(&err);    /* read below even when resolve succeeds (and leaves it alone) */
     /* Arguments arrive split as the CLI splits them, with no shell in between:
      * quotes group, and $HOME ; | stay literal. */
     CHECK_INT(resolve("proc", &cr, &info, &err), 0);
