@@ -298,50 +298,36 @@ static void test_process_cancel(void)
     free(pid_text);
 }
 
-static void test_provider_refresh(void)
+/* Three gets from a fresh provider of profile: each must give want_key from a
+ * credential process. Returns how many times the process ran. */
+static int three_gets(const char *profile, const char *want_key)
 {
     byoc_err err;
-    byoc_aws_config *c = load("proc-counting");
+    byoc_aws_config *c = load(profile);
     byoc_aws_creds_provider *p = byoc_aws_creds_provider_new(c, NULL);
-    byoc_aws_creds cr;
-    byoc_aws_creds_info info;
-    unlink(counter);
-    /* Long-lived: resolved once, then served from the cache. */
-    for (int i = 0; i < 3; i++) {
-        CHECK_INT(byoc_aws_creds_provider_get(p, NULL, &cr, &info, &err), 0);
-        CHECK_STR(cr.access_key_id, "AKIDCOUNT");
-        byoc_aws_creds_free(&cr);
-    }
-    CHECK_INT(count_runs(), 1);
-    byoc_aws_creds_provider_free(p);
-    byoc_aws_config_free(c);
-
-    /* Expiring within 15 minutes: every get runs the process again. */
-    c = load("proc-expiring");
-    p = byoc_aws_creds_provider_new(c, NULL);
     unlink(counter);
     for (int i = 0; i < 3; i++) {
+        byoc_aws_creds cr;
+        byoc_aws_creds_info info;
         CHECK_INT(byoc_aws_creds_provider_get(p, NULL, &cr, &info, &err), 0);
+        CHECK_STR(cr.access_key_id, want_key);
         CHECK_STR(info.source, "credential-process");
         byoc_aws_creds_free(&cr);
     }
-    CHECK_INT(count_runs(), 3);
     byoc_aws_creds_provider_free(p);
     byoc_aws_config_free(c);
+    return count_runs();
+}
 
+static void test_provider_refresh(void)
+{
+    /* Long-lived: resolved once, then served from the cache. */
+    CHECK_INT(three_gets("proc-counting", "AKIDCOUNT"), 1);
+    /* Expiring within 15 minutes: every get runs the process again. */
+    CHECK_INT(three_gets("proc-expiring", "AKIDCOUNT"), 3);
     /* Expiring within 15 minutes and the refresh fails: the current ones serve, and the
      * next try waits a while instead of coming with every request. */
-    c = load("proc-flaky");
-    p = byoc_aws_creds_provider_new(c, NULL);
-    unlink(counter);
-    for (int i = 0; i < 3; i++) {
-        CHECK_INT(byoc_aws_creds_provider_get(p, NULL, &cr, &info, &err), 0);
-        CHECK_STR(cr.access_key_id, "AKIDFLAKY");
-        byoc_aws_creds_free(&cr);
-    }
-    CHECK_INT(count_runs(), 2);
-    byoc_aws_creds_provider_free(p);
-    byoc_aws_config_free(c);
+    CHECK_INT(three_gets("proc-flaky", "AKIDFLAKY"), 2);
 }
 
 static void test_assume_role_config(void)
