@@ -39,9 +39,10 @@ void tui_ecr_args_free(void *args)
     free(a);
 }
 
-static int client(const tui_ecr_args *a, byoc_aws_client **c, byoc_err *err)
+/* A client with the args' profile, in region (NULL: the profile's). */
+static int client(const tui_ecr_args *a, const char *region, byoc_aws_client **c, byoc_err *err)
 {
-    byoc_aws_config_opts o = {.profile = a->profile, .region = a->region};
+    byoc_aws_config_opts o = {.profile = a->profile, .region = region};
     return byoc_aws_client_new(&o, c, err);
 }
 
@@ -57,8 +58,9 @@ static void repos_result_free(void *p)
 
 int tui_ecr_repos_task(byoc_task *t, void *arg, void **result, void (**result_free)(void *), byoc_err *err)
 {
+    const tui_ecr_args *a = arg;
     byoc_aws_client *c;
-    if (client(arg, &c, err) != 0)
+    if (client(a, a->region, &c, err) != 0)
         return -1;
     tui_ecr_repos_result *r = byoc_xcalloc(1, sizeof *r);
     r->region = dup_or_null(byoc_aws_client_region(c));
@@ -87,7 +89,7 @@ int tui_ecr_counts_task(byoc_task *t, void *arg, void **result, void (**result_f
 {
     const tui_ecr_args *a = arg;
     byoc_aws_client *c;
-    if (client(a, &c, err) != 0)
+    if (client(a, a->region, &c, err) != 0)
         return -1;
     tui_ecr_counts_result *r = byoc_xcalloc(1, sizeof *r);
     size_t n = a->n_names < TUI_ECR_COUNT_MAX ? a->n_names : TUI_ECR_COUNT_MAX;
@@ -149,7 +151,7 @@ int tui_ecr_images_task(byoc_task *t, void *arg, void **result, void (**result_f
 {
     const tui_ecr_args *a = arg;
     byoc_aws_client *c;
-    if (client(a, &c, err) != 0)
+    if (client(a, a->region, &c, err) != 0)
         return -1;
     tui_ecr_images_result *r = byoc_xcalloc(1, sizeof *r);
     r->repository = byoc_xstrdup(a->repository);
@@ -181,7 +183,7 @@ int tui_ecr_delete_task(byoc_task *t, void *arg, void **result, void (**result_f
 {
     const tui_ecr_args *a = arg;
     byoc_aws_client *c;
-    if (client(a, &c, err) != 0)
+    if (client(a, a->region, &c, err) != 0)
         return -1;
     tui_ecr_delete_result *r = byoc_xcalloc(1, sizeof *r);
     r->repository = byoc_xstrdup(a->repository);
@@ -320,9 +322,8 @@ int tui_ecr_pushed_task(byoc_task *t, void *arg, void **result, void (**result_f
     for (size_t k = 0; k < n_groups; k++) {
         if (groups[k].checked)
             continue;
-        byoc_aws_config_opts o = {.profile = a->profile, .region = groups[k].region};
         byoc_aws_client *c;
-        if ((rc = byoc_aws_client_new(&o, &c, err)) != 0)
+        if ((rc = client(a, groups[k].region, &c, err)) != 0)
             break;
         for (size_t j = k; j < n_groups; j++) {
             if (!groups[j].checked && strcmp(groups[j].region, groups[k].region) == 0) {

@@ -3,8 +3,9 @@
  *
  * The model (preflight_view.c) takes the events of a byoc_preflight_task_fn
  * task: every CHECK event is one finished check (key = name, current =
- * byoc_pf_status, text = message, detail = fix), shown as it comes; DONE brings the report, after which the checks are listed failures
- * first, then warnings, then passes (report order within each). Results go
+ * byoc_pf_status, text = message, detail = fix), shown as it comes; DONE
+ * brings the report, after which the checks are listed failures first, then
+ * warnings, then passes (report order within each). Results go
  * stale when the job they were run for changes (tui_pf_view_mark_stale).
  *
  * The panel (tui_pf_view_draw): a divider with the summary line, then a

@@ -75,7 +75,7 @@ int byoc_aws_credential_process_parse(const char *profile, const char *text, byo
 }
 
 /* Read both pipes to their end (bounded), so neither side can block the other.
- * false when task was cancelled first. */
+ * true when task was cancelled first. */
 static bool drain(int outfd, int errfd, const byoc_task *task, byoc_buf *out, byoc_buf *errb, bool *too_big)
 {
     struct pollfd p[2] = {{.fd = outfd, .events = POLLIN}, {.fd = errfd, .events = POLLIN}};
@@ -107,7 +107,7 @@ static bool drain(int outfd, int errfd, const byoc_task *task, byoc_buf *out, by
         }
     }
     byoc_wipe(chunk, sizeof chunk);
-    return !cancelled;
+    return cancelled;
 }
 
 int byoc_aws_credential_process(const char *profile, const char *command_line, byoc_task *task, byoc_aws_creds *out,
@@ -155,13 +155,13 @@ int byoc_aws_credential_process(const char *profile, const char *command_line, b
     }
     byoc_buf so = BYOC_BUF_INIT, se = BYOC_BUF_INIT;
     bool too_big = false;
-    bool ended = drain(outp[0], errp[0], task, &so, &se, &too_big);
+    bool cancelled = drain(outp[0], errp[0], task, &so, &se, &too_big);
     close(outp[0]);
     close(errp[0]);
     /* Cancelled: only the process byoc started is killed; one it started in
      * turn may hold on, but nothing waits for it. A process that closed its
      * output but runs on is waited for until cancelled, too. */
-    if (!ended)
+    if (cancelled)
         kill(pid, SIGKILL);
     int status = 0;
     for (;;) {
@@ -169,15 +169,15 @@ int byoc_aws_credential_process(const char *profile, const char *command_line, b
         if (r == pid || (r < 0 && errno != EINTR))
             break;
         if (r == 0) {
-            if (ended && byoc_task_cancelled(task)) {
-                ended = false;
+            if (!cancelled && byoc_task_cancelled(task)) {
+                cancelled = true;
                 kill(pid, SIGKILL);
             }
             poll(NULL, 0, CANCEL_POLL_MS);
         }
     }
     int rc;
-    if (!ended) {
+    if (cancelled) {
         rc = byoc_err_set(err, BYOC_E_CANCELLED, "credential_process", "profile %s: cancelled while %s ran", profile,
                           argv[0]);
     } else if (WIFSIGNALED(status)) {

@@ -669,7 +669,6 @@ static int policy_call(byoc_aws_client *c, byoc_task *t, const char *op, const c
 {
     byoc_err local;
     byoc_err_clear(&local);
-    *reply = NULL;
     if (call(c, t, op, json_pack("{s:s}", "repositoryName", repository), reply, &local) == 0)
         return 0;
     *reply = NULL;
