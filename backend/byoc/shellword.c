@@ -15,7 +15,11 @@ typedef struct {
     bool saw_unset;
 } lexer;
 
-static void process(lexer *lx, byoc_buf *out);
+/* Deeper ${...} nesting than this counts as unset, unexpanded: the lexer
+ * recurses once per level, and a hostile Dockerfile must not exhaust the stack. */
+#define MAX_NESTING 64
+
+static void process(lexer *lx, byoc_buf *out, int depth);
 
 static bool is_name_char(char c)
 {
@@ -49,58 +53,59 @@ static size_t matching_brace(const char *s, size_t len, size_t i, char esc)
     return len; /* unterminated: consume the rest */
 }
 
-static char *expand_sub(lexer *lx, const char *s, size_t len)
+/* ${NAME<op>WORD}, the lexer at the '{'. The word is lexed in the same pass,
+ * up to the unquoted '}' that closes it, so expansion stays linear however
+ * deep the nesting (finding the close first, at every level, was quadratic). */
+static void expand_braced(lexer *lx, byoc_buf *out, int depth)
 {
-    lexer sub = {s, len, 0, lx->esc, lx->lookup, lx->ctx, false};
-    byoc_buf b = BYOC_BUF_INIT;
-    byoc_buf_reserve(&b, 1);
-    process(&sub, &b);
-    lx->saw_unset |= sub.saw_unset;
-    return byoc_buf_steal(&b);
+    const char *s = lx->s;
+    size_t start = lx->pos + 1, n = start;
+    if (depth >= MAX_NESTING) {
+        lx->saw_unset = true;
+        lx->pos = matching_brace(s, lx->len, start, lx->esc);
+        return;
+    }
+    while (n < lx->len && is_name_char(s[n]))
+        n++;
+    char *name = byoc_xstrndup(s + start, n - start);
+    const char *val = lx->lookup(lx->ctx, name);
+    free(name);
+    bool colon = n < lx->len && s[n] == ':';
+    size_t op = colon ? n + 1 : n;
+    char mod = op < lx->len && s[op] != '}' ? s[op] : 0;
+
+    byoc_buf word = BYOC_BUF_INIT;
+    bool unset_before = lx->saw_unset;
+    lx->saw_unset = false;
+    lx->pos = mod ? op + 1 : op;
+    process(lx, &word, depth + 1);
+    bool word_unset = lx->saw_unset;
+    lx->saw_unset = unset_before;
+    if (lx->pos < lx->len) /* at the closing '}' */
+        lx->pos++;
+
+    bool set = val != NULL, nonempty = val && *val;
+    bool use = colon ? nonempty : set;
+    bool use_word = (mod == '-' && !use) || (mod == '+' && use);
+    if (use_word) {
+        byoc_buf_append(out, word.data, word.len);
+        lx->saw_unset |= word_unset;
+    } else if (mod == '-' || val) {
+        /* plain ${VAR}, ${VAR:?msg}, and forms byoc does not model (#, %, /) */
+        byoc_buf_puts(out, val);
+    } else if (mod != '+') {
+        lx->saw_unset = true;
+    }
+    byoc_buf_free(&word);
 }
 
-static void expand_var(lexer *lx, byoc_buf *out)
+static void expand_var(lexer *lx, byoc_buf *out, int depth)
 {
     const char *s = lx->s;
     size_t i = lx->pos + 1; /* past '$' */
     if (i < lx->len && s[i] == '{') {
-        size_t start = i + 1, close = matching_brace(s, lx->len, start, lx->esc);
-        size_t body_end = close > start && s[close - 1] == '}' ? close - 1 : close;
-        size_t n = start;
-        while (n < body_end && is_name_char(s[n]))
-            n++;
-        char *name = byoc_xstrndup(s + start, n - start);
-        const char *val = lx->lookup ? lx->lookup(lx->ctx, name) : NULL;
-        bool colon = n < body_end && s[n] == ':';
-        size_t op = colon ? n + 1 : n;
-        char mod = op < body_end ? s[op] : 0;
-        const char *word = s + op + 1;
-        size_t wlen = op + 1 <= body_end ? body_end - op - 1 : 0;
-        bool set = val != NULL, nonempty = val && *val;
-        bool use = colon ? nonempty : set;
-        if (mod == '-') {
-            if (use) {
-                byoc_buf_puts(out, val);
-            } else {
-                char *d = expand_sub(lx, word, wlen);
-                byoc_buf_puts(out, d);
-                free(d);
-            }
-        } else if (mod == '+') {
-            if (use) {
-                char *d = expand_sub(lx, word, wlen);
-                byoc_buf_puts(out, d);
-                free(d);
-            }
-        } else {
-            /* plain ${VAR}, ${VAR:?msg}, and forms byoc does not model (#, %, /) */
-            if (val)
-                byoc_buf_puts(out, val);
-            else
-                lx->saw_unset = true;
-        }
-        free(name);
-        lx->pos = close;
+        lx->pos = i;
+        expand_braced(lx, out, depth);
         return;
     }
     size_t n = i;
@@ -121,7 +126,9 @@ static void expand_var(lexer *lx, byoc_buf *out)
     lx->pos = n;
 }
 
-static void process(lexer *lx, byoc_buf *out)
+/* Lex from lx->pos to the end, or (inside ${...}, depth > 0) to the unquoted
+ * '}' that closes the braces, left unconsumed. */
+static void process(lexer *lx, byoc_buf *out, int depth)
 {
     char quote = 0;
     while (lx->pos < lx->len) {
@@ -152,8 +159,10 @@ static void process(lexer *lx, byoc_buf *out)
             lx->pos++;
             continue;
         }
+        if (c == '}' && !quote && depth > 0)
+            return;
         if (c == '$' && lx->lookup) {
-            expand_var(lx, out);
+            expand_var(lx, out, depth);
             continue;
         }
         byoc_buf_putc(out, c);
@@ -166,7 +175,7 @@ char *byoc_sw_word(const char *s, size_t len, char escape, byoc_var_lookup looku
     lexer lx = {s, len, 0, escape, lookup, ctx, false};
     byoc_buf b = BYOC_BUF_INIT;
     byoc_buf_reserve(&b, 1);
-    process(&lx, &b);
+    process(&lx, &b, 0);
     return byoc_buf_steal(&b);
 }
 
@@ -224,7 +233,7 @@ bool byoc_sw_has_unset(const char *s, char escape, byoc_var_lookup lookup, void 
     lexer lx = {s, strlen(s), 0, escape, lookup, ctx, false};
     byoc_buf b = BYOC_BUF_INIT;
     byoc_buf_reserve(&b, 1);
-    process(&lx, &b);
+    process(&lx, &b, 0);
     byoc_buf_free(&b);
     return lx.saw_unset;
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "byoc/dockerfile.h"
+#include "core/buf.h"
 #include "byoc/shellword.h"
 #include "check.h"
 
@@ -376,6 +377,45 @@ static void test_shellwords(void)
     byoc_strv_free(&words);
     CHECK(byoc_sw_has_unset("$UNSET", '\\', vars, NULL));
     CHECK(!byoc_sw_has_unset("${UNSET:-d}$SET", '\\', vars, NULL));
+    CHECK(!byoc_sw_has_unset("${SET:-$UNSET}${SET+x}", '\\', vars, NULL)); /* a word not used */
+    CHECK(byoc_sw_has_unset("${UNSET:-$UNSET}", '\\', vars, NULL));
+    w = byoc_sw_word("${UNSET:-\"}\"}'}'${UNSET:-a\\}b}", 30, '\\', vars, NULL);
+    CHECK_STR(w, "}}a}b"); /* a quoted or escaped '}' does not close */
+    free(w);
+}
+
+/* Nesting is lexed in one pass, and past 64 levels counts as unset: a hostile
+ * Dockerfile of a million nested ${A:-...} neither takes quadratic time (hours;
+ * ctest's timeout fails it) nor exhausts the stack. */
+static void test_deep_nesting(void)
+{
+    for (int levels = 60; levels <= 70; levels += 10) {
+        byoc_buf b = BYOC_BUF_INIT;
+        for (int i = 0; i < levels; i++)
+            byoc_buf_puts(&b, "${UNSET:-");
+        byoc_buf_puts(&b, "x");
+        for (int i = 0; i < levels; i++)
+            byoc_buf_putc(&b, '}');
+        char *w = byoc_sw_word(b.data, b.len, '\\', vars, NULL);
+        CHECK_STR(w, levels <= 64 ? "x" : "");
+        CHECK(byoc_sw_has_unset(b.data, '\\', vars, NULL) == (levels > 64));
+        free(w);
+        byoc_buf_free(&b);
+    }
+    size_t levels = 200000;
+    byoc_buf text = BYOC_BUF_INIT;
+    byoc_buf_puts(&text, "FROM a\nARG A\nENV B=");
+    for (size_t i = 0; i < levels; i++)
+        byoc_buf_puts(&text, "${A:-");
+    byoc_buf_putc(&text, 'x');
+    for (size_t i = 0; i < levels; i++)
+        byoc_buf_putc(&text, '}');
+    byoc_buf_puts(&text, " C=${B}\nRUN echo $C\n");
+    byoc_dockerfile df;
+    parse_text(text.data, &df);
+    CHECK_INT(df.n_instrs, 4);
+    byoc_dockerfile_free(&df);
+    byoc_buf_free(&text);
 }
 
 int main(void)
@@ -389,5 +429,6 @@ int main(void)
     test_multistage();
     test_errors();
     test_shellwords();
+    test_deep_nesting();
     return check_done();
 }
