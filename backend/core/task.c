@@ -352,10 +352,14 @@ byoc_task *byoc_task_start(byoc_evq *q, const char *name, byoc_task_fn fn, void 
     t->next = q->tasks;
     q->tasks = t;
     pthread_mutex_unlock(&q->lock);
-    if (pthread_create(&t->thread, NULL, task_thread, t) == 0) {
-        t->has_thread = true;
+    /* Under join_lock: the task may finish, and its owner join it, before
+     * pthread_create returns here; the join must then see has_thread. */
+    pthread_mutex_lock(&t->join_lock);
+    bool started = pthread_create(&t->thread, NULL, task_thread, t) == 0;
+    t->has_thread = started;
+    pthread_mutex_unlock(&t->join_lock);
+    if (started)
         return t;
-    }
     if (arg_free)
         arg_free(arg);
     t->arg = NULL;
