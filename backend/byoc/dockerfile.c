@@ -12,6 +12,7 @@
 #include "byoc/shellword.h"
 #include "byoc/strv.h"
 #include "core/buf.h"
+#include "core/strmap.h"
 
 #define MAX_DIAGS 100
 
@@ -20,10 +21,18 @@ typedef struct {
     size_t len;
 } span;
 
+/* Variables in declaration order, with an index by name: a Dockerfile of
+ * thousands of ARG or ENV lines must not cost a scan per reference. */
 typedef struct {
     byoc_df_var *v;
-    size_t n;
+    size_t n, cap;
+    byoc_strmap by_name;
 } varlist;
+
+/* ENV a stage inherits from its base is copied into it. A chain of stages
+ * each adding to the last would copy quadratically (a 170 KB Dockerfile took
+ * a gigabyte), so the copies stop at this many variables, with a warning. */
+#define MAX_INHERITED_ENV 100000
 
 typedef struct parser {
     byoc_dockerfile *df;
@@ -32,8 +41,11 @@ typedef struct parser {
     size_t n_lines;
     size_t pos;             /* next physical line to read */
     varlist builtins;       /* TARGETARCH and friends */
+    varlist globals;        /* ARGs before the first FROM; moved into df when parsing ends */
     varlist stage_args;     /* ARGs declared in the current stage */
     varlist stage_env;      /* ENV of the current stage; moved into its stage when it ends */
+    byoc_strmap stage_names; /* lower-case stage name -> index of its first stage */
+    size_t inherited_env;   /* variables copied from base stages so far */
     bool in_stage;
 } parser;
 
@@ -58,7 +70,7 @@ static void diag(parser *p, int line, bool error, const char *fmt, ...)
     byoc_dockerfile *df = p->df;
     if (df->n_diags >= MAX_DIAGS)
         return;
-    df->diags = byoc_xrealloc(df->diags, (df->n_diags + 1) * sizeof *df->diags);
+    df->diags = byoc_grow_for_one(df->diags, df->n_diags, sizeof *df->diags);
     byoc_df_diag *d = &df->diags[df->n_diags++];
     d->line = line;
     d->error = error;
@@ -78,17 +90,19 @@ static void diag(parser *p, int line, bool error, const char *fmt, ...)
 
 static byoc_df_var *var_find(varlist *l, const char *name)
 {
-    for (size_t i = 0; i < l->n; i++)
-        if (strcmp(l->v[i].name, name) == 0)
-            return &l->v[i];
-    return NULL;
+    size_t i;
+    return byoc_strmap_get_str(&l->by_name, name, &i) ? &l->v[i] : NULL;
 }
 
 static void var_set(varlist *l, const char *name, const char *value)
 {
     byoc_df_var *v = var_find(l, name);
     if (!v) {
-        l->v = byoc_xrealloc(l->v, (l->n + 1) * sizeof *l->v);
+        if (l->n == l->cap) {
+            l->cap = l->cap ? l->cap * 2 : 8;
+            l->v = byoc_xrealloc(l->v, l->cap * sizeof *l->v);
+        }
+        byoc_strmap_put_str(&l->by_name, name, l->n);
         v = &l->v[l->n++];
         v->name = byoc_xstrdup(name);
         v->value = NULL;
@@ -112,6 +126,23 @@ static void varlist_copy(varlist *dst, const byoc_df_var *src, size_t n)
         var_set(dst, src[i].name, src[i].value);
 }
 
+static void varlist_free(varlist *l)
+{
+    var_free_all(l->v, l->n);
+    byoc_strmap_free(&l->by_name);
+    *l = (varlist){0};
+}
+
+/* The array of l, which is left empty; the caller owns the array. */
+static byoc_df_var *varlist_take(varlist *l, size_t *n)
+{
+    byoc_df_var *v = l->v;
+    *n = l->n;
+    byoc_strmap_free(&l->by_name);
+    *l = (varlist){0};
+    return v;
+}
+
 static const char *build_arg(const parser *p, const char *name)
 {
     if (!p->opts)
@@ -127,8 +158,7 @@ static const char *lookup(void *ctx, const char *name)
 {
     parser *p = ctx;
     if (!p->in_stage) {
-        varlist globals = {p->df->global_args, p->df->n_global_args};
-        byoc_df_var *v = var_find(&globals, name);
+        byoc_df_var *v = var_find(&p->globals, name);
         if (v)
             return v->value;
         v = var_find(&p->builtins, name);
@@ -249,7 +279,7 @@ static bool continues(span l, char esc, size_t *n)
 static byoc_df_instr *new_instr(parser *p)
 {
     byoc_dockerfile *df = p->df;
-    df->instrs = byoc_xrealloc(df->instrs, (df->n_instrs + 1) * sizeof *df->instrs);
+    df->instrs = byoc_grow_for_one(df->instrs, df->n_instrs, sizeof *df->instrs);
     byoc_df_instr *in = &df->instrs[df->n_instrs++];
     memset(in, 0, sizeof *in);
     in->stage = -1;
@@ -258,14 +288,14 @@ static byoc_df_instr *new_instr(parser *p)
 
 static void push_arg(byoc_df_instr *in, char *a)
 {
-    in->args = byoc_xrealloc(in->args, (in->n_args + 2) * sizeof *in->args);
+    in->args = byoc_grow_for_one(in->args, in->args ? in->n_args + 1 : 0, sizeof *in->args); /* and its NULL */
     in->args[in->n_args++] = a;
     in->args[in->n_args] = NULL;
 }
 
 static void push_pair(byoc_df_instr *in, const char *k, const char *v)
 {
-    in->pairs = byoc_xrealloc(in->pairs, (in->n_pairs + 1) * sizeof *in->pairs);
+    in->pairs = byoc_grow_for_one(in->pairs, in->n_pairs, sizeof *in->pairs);
     in->pairs[in->n_pairs].name = byoc_xstrdup(k);
     in->pairs[in->n_pairs].value = v ? byoc_xstrdup(v) : NULL;
     in->n_pairs++;
@@ -295,27 +325,24 @@ static bool has_heredocs(const char *kw)
 /* Leading --flags of `rest`; returns a pointer past them. */
 static const char *take_flags(parser *p, byoc_df_instr *in, const char *rest)
 {
-    const char *s = rest;
+    const char *s = rest, *end = rest + strlen(rest);
     for (;;) {
         while (isspace((unsigned char)*s))
             s++;
         if (s[0] != '-' || s[1] != '-' || !isalpha((unsigned char)s[2]))
             return s;
-        byoc_strv tok = BYOC_STRV_INIT;
-        /* one raw token: up to unquoted whitespace */
-        byoc_sw_split_raw(s, p->df->escape, &tok);
-        const char *t = tok.v[0];
-        size_t tlen = strlen(t);
+        size_t tlen = byoc_sw_token_len(s, (size_t)(end - s), p->df->escape);
+        char *t = byoc_xstrndup(s, tlen);
         const char *eq = strchr(t, '=');
-        in->flags = byoc_xrealloc(in->flags, (in->n_flags + 1) * sizeof *in->flags);
+        in->flags = byoc_grow_for_one(in->flags, in->n_flags, sizeof *in->flags);
         byoc_df_flag *f = &in->flags[in->n_flags++];
         f->name = byoc_xstrndup(t + 2, eq ? (size_t)(eq - t - 2) : tlen - 2);
         f->value = NULL;
         if (eq)
             f->value = byoc_sw_word(eq + 1, strlen(eq + 1), p->df->escape,
                                     expands(in->keyword) ? lookup : NULL, p);
-        s = strstr(s, t) + tlen;
-        byoc_strv_free(&tok);
+        s += tlen;
+        free(t);
     }
 }
 
@@ -376,7 +403,7 @@ static void read_heredocs(parser *p, byoc_df_instr *in)
             free(delim);
             continue;
         }
-        in->heredocs = byoc_xrealloc(in->heredocs, (in->n_heredocs + 1) * sizeof *in->heredocs);
+        in->heredocs = byoc_grow_for_one(in->heredocs, in->n_heredocs, sizeof *in->heredocs);
         byoc_df_heredoc *h = &in->heredocs[in->n_heredocs++];
         h->delimiter = delim;
         h->expand = !q;
@@ -477,9 +504,7 @@ static void end_stage(parser *p)
     if (!p->in_stage || p->df->n_stages == 0)
         return;
     byoc_df_stage *st = &p->df->stages[p->df->n_stages - 1];
-    st->env = p->stage_env.v;
-    st->n_env = p->stage_env.n;
-    p->stage_env = (varlist){NULL, 0};
+    st->env = varlist_take(&p->stage_env, &st->n_env);
 }
 
 static void on_from(parser *p, byoc_df_instr *in)
@@ -495,7 +520,7 @@ static void on_from(parser *p, byoc_df_instr *in)
              "default or a build arg",
              in->rest);
     const char *platform = byoc_df_flag_value(in, "platform");
-    df->stages = byoc_xrealloc(df->stages, (df->n_stages + 1) * sizeof *df->stages);
+    df->stages = byoc_grow_for_one(df->stages, df->n_stages, sizeof *df->stages);
     byoc_df_stage *st = &df->stages[df->n_stages];
     memset(st, 0, sizeof *st);
     st->base_stage = -1;
@@ -514,17 +539,19 @@ static void on_from(parser *p, byoc_df_instr *in)
             lower(name);
             if (!valid_stage_name(name))
                 diag(p, in->line, true, "invalid stage name '%s'", words.v[2]);
-            else if (byoc_df_find_stage(df, name) >= 0)
+            else if (byoc_strmap_get_str(&p->stage_names, name, NULL))
                 diag(p, in->line, true, "duplicate stage name '%s'", name);
+            else
+                byoc_strmap_put_str(&p->stage_names, name, df->n_stages);
             st->name = name;
         } else if (words.n != 1) {
             diag(p, in->line, true, "FROM takes an image and an optional AS name, not %zu words", words.n);
         }
         char *b = byoc_xstrdup(st->base);
         lower(b);
-        for (size_t i = 0; i < df->n_stages; i++)
-            if (df->stages[i].name && strcmp(df->stages[i].name, b) == 0)
-                st->base_stage = (int)i;
+        size_t base;
+        if (byoc_strmap_get_str(&p->stage_names, b, &base))
+            st->base_stage = (int)base;
         free(b);
     }
     for (size_t i = 0; i < words.n; i++)
@@ -533,10 +560,20 @@ static void on_from(parser *p, byoc_df_instr *in)
     in->stage = (int)df->n_stages;
     df->n_stages++;
     /* a new stage: its own ARGs; ENV inherited from a base stage */
-    var_free_all(p->stage_args.v, p->stage_args.n);
-    p->stage_args = (varlist){NULL, 0};
-    if (st->base_stage >= 0)
-        varlist_copy(&p->stage_env, df->stages[st->base_stage].env, df->stages[st->base_stage].n_env);
+    varlist_free(&p->stage_args);
+    if (st->base_stage >= 0) {
+        const byoc_df_stage *base = &df->stages[st->base_stage];
+        if (p->inherited_env + base->n_env <= MAX_INHERITED_ENV) {
+            varlist_copy(&p->stage_env, base->env, base->n_env);
+            p->inherited_env += base->n_env;
+        } else if (p->inherited_env <= MAX_INHERITED_ENV) {
+            p->inherited_env = MAX_INHERITED_ENV + 1; /* warn once */
+            diag(p, in->line, false,
+                 "stages inherit more than %d ENV variables in all: from here on byoc does not carry a base "
+                 "stage's ENV into the stage built on it, so its checks may miss values",
+                 MAX_INHERITED_ENV);
+        }
+    }
     p->in_stage = true;
 }
 
@@ -547,14 +584,10 @@ static void on_arg(parser *p, byoc_df_instr *in)
         const char *given = build_arg(p, pv->name);
         const char *value = given ? given : pv->value;
         if (!p->in_stage) {
-            varlist g = {p->df->global_args, p->df->n_global_args};
-            var_set(&g, pv->name, value);
-            p->df->global_args = g.v;
-            p->df->n_global_args = g.n;
+            var_set(&p->globals, pv->name, value);
         } else {
             if (!value) { /* re-declared global ARG or builtin */
-                varlist g = {p->df->global_args, p->df->n_global_args};
-                byoc_df_var *gv = var_find(&g, pv->name);
+                byoc_df_var *gv = var_find(&p->globals, pv->name);
                 if (!gv)
                     gv = var_find(&p->builtins, pv->name);
                 value = gv ? gv->value : NULL;
@@ -590,7 +623,8 @@ static void check_copy_from(parser *p, byoc_df_instr *in)
     }
     char *name = byoc_xstrdup(from);
     lower(name);
-    int st = byoc_df_find_stage(p->df, name);
+    size_t found;
+    int st = byoc_strmap_get_str(&p->stage_names, name, &found) ? (int)found : -1;
     if (st >= 0 && st >= cur)
         diag(p, in->line, true, "%s --from=%s refers to %s stage", in->keyword, from,
              st == cur ? "its own" : "a later");
@@ -764,8 +798,11 @@ void byoc_dockerfile_parse(const char *text, size_t len, const byoc_df_options *
     else if (out->n_stages == 0)
         diag(&p, 1, true, "no FROM instruction: every build needs a base image");
     free(p.lines);
-    var_free_all(p.builtins.v, p.builtins.n);
-    var_free_all(p.stage_args.v, p.stage_args.n);
+    out->global_args = varlist_take(&p.globals, &out->n_global_args);
+    varlist_free(&p.builtins);
+    varlist_free(&p.stage_args);
+    varlist_free(&p.stage_env);
+    byoc_strmap_free(&p.stage_names);
 }
 
 void byoc_dockerfile_free(byoc_dockerfile *df)

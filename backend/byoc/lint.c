@@ -18,7 +18,7 @@
 void byoc_lint_add(byoc_lint_result *r, byoc_lint_severity sev, const char *rule, const char *file, int line,
                    const char *fmt, ...)
 {
-    r->items = byoc_xrealloc(r->items, (r->n + 1) * sizeof *r->items);
+    r->items = byoc_grow_for_one(r->items, r->n, sizeof *r->items);
     byoc_finding *f = &r->items[r->n++];
     f->severity = sev;
     f->rule = rule;

@@ -205,6 +205,11 @@ static size_t token_end(const char *s, size_t len, size_t i, char esc)
     return i;
 }
 
+size_t byoc_sw_token_len(const char *s, size_t len, char escape)
+{
+    return token_end(s, len, 0, escape);
+}
+
 void byoc_sw_split_raw(const char *s, char escape, byoc_strv *out)
 {
     size_t len = strlen(s), i = 0;

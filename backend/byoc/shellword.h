@@ -21,6 +21,9 @@ char *byoc_sw_word(const char *s, size_t len, char escape, byoc_var_lookup looku
 /* Split s on unquoted whitespace and process each word. */
 void byoc_sw_words(const char *s, char escape, byoc_var_lookup lookup, void *ctx, byoc_strv *out);
 
+/* Length of the raw token that starts s[0..len): up to unquoted whitespace. */
+size_t byoc_sw_token_len(const char *s, size_t len, char escape);
+
 /* Split s on unquoted whitespace, keeping quotes and escapes as written. */
 void byoc_sw_split_raw(const char *s, char escape, byoc_strv *out);
 

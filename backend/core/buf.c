@@ -1,5 +1,6 @@
 #include "core/buf.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +33,25 @@ void *byoc_xrealloc(void *p, size_t n)
     if (!q)
         out_of_memory(n);
     return q;
+}
+
+/* The capacity of an array of `used` elements grown by byoc_grow_for_one. */
+static size_t grown_capacity(size_t used)
+{
+    size_t cap = 4;
+    while (cap < used)
+        cap *= 2;
+    return cap;
+}
+
+void *byoc_grow_for_one(void *p, size_t used, size_t size)
+{
+    if (p && used < grown_capacity(used))
+        return p;
+    size_t cap = grown_capacity(used + 1);
+    if (cap > SIZE_MAX / size)
+        out_of_memory(SIZE_MAX);
+    return byoc_xrealloc(p, cap * size);
 }
 
 char *byoc_xstrdup(const char *s)

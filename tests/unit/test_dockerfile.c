@@ -418,6 +418,80 @@ static void test_deep_nesting(void)
     byoc_buf_free(&text);
 }
 
+static bool has_diag(const byoc_dockerfile *df, bool error, const char *text)
+{
+    for (size_t i = 0; i < df->n_diags; i++)
+        if (df->diags[i].error == error && strstr(df->diags[i].message, text))
+            return true;
+    return false;
+}
+
+/* Variables and stage names are found through an index, and inherited ENV is
+ * copied up to a limit. Each of these took minutes (or gigabytes) when every
+ * reference scanned the list: beyond the unit timeout, so a return to that fails. */
+static void test_large(void)
+{
+    enum { N = 100000 };
+    byoc_buf text = BYOC_BUF_INIT;
+    byoc_buf_puts(&text, "ARG a0=x\n");
+    for (int i = 1; i < N; i++)
+        byoc_buf_printf(&text, "ARG a%d=${a%d}\n", i, i - 1);
+    byoc_buf_printf(&text, "FROM img:${a%d}\n", N - 1);
+    byoc_dockerfile df;
+    parse_text(text.data, &df);
+    CHECK_INT(df.n_global_args, N);
+    CHECK_STR(df.n_stages ? df.stages[0].base : "", "img:x");
+    CHECK_INT(df.n_errors, 0);
+    byoc_dockerfile_free(&df);
+
+    byoc_buf_free(&text);
+    for (int i = 0; i < N; i++)
+        byoc_buf_printf(&text, "FROM x:1 AS s%d\n", i);
+    byoc_buf_puts(&text, "COPY --from=s0 /a /b\nCOPY --from=S7 /a /b\n");
+    parse_text(text.data, &df);
+    CHECK_INT(df.n_stages, N);
+    CHECK_INT(df.n_errors, 0);
+    CHECK_INT(byoc_df_find_stage(&df, "s99999"), N - 1);
+    byoc_dockerfile_free(&df);
+
+    /* one instruction with N flags, one with N pairs */
+    byoc_buf_free(&text);
+    byoc_buf_puts(&text, "FROM x:1\nCOPY");
+    for (int i = 0; i < N; i++)
+        byoc_buf_printf(&text, " --chown=%d", i);
+    byoc_buf_puts(&text, " a b\nENV");
+    for (int i = 0; i < N; i++)
+        byoc_buf_printf(&text, " e%d=%d", i, i);
+    byoc_buf_putc(&text, '\n');
+    parse_text(text.data, &df);
+    CHECK_INT(df.n_instrs, 3);
+    if (df.n_instrs == 3) {
+        CHECK_INT(df.instrs[1].n_flags, N);
+        CHECK_INT(df.instrs[1].n_args, 2);
+        CHECK_INT(df.instrs[2].n_pairs, N);
+        CHECK_STR(byoc_df_pair_value(&df.instrs[2], "e99999"), "99999");
+    }
+    byoc_dockerfile_free(&df);
+
+    /* a chain of stages, each adding an ENV to its base's */
+    enum { CHAIN = 2000 };
+    byoc_buf_free(&text);
+    byoc_buf_puts(&text, "FROM x:1 AS s0\n");
+    for (int i = 0; i < CHAIN; i++)
+        byoc_buf_printf(&text, "ENV e%d=%d\nFROM s%d AS s%d\n", i, i, i, i + 1);
+    parse_text(text.data, &df);
+    CHECK_INT(df.n_stages, CHAIN + 1);
+    size_t copied = 0;
+    for (size_t i = 0; i < df.n_stages; i++)
+        copied += df.stages[i].n_env;
+    CHECK(copied <= 100000 + CHAIN);
+    CHECK(has_diag(&df, false, "stages inherit more than 100000 ENV variables"));
+    CHECK_STR(byoc_df_stage_env(&df.stages[400], "e0"), "0"); /* inherited while under the limit */
+    CHECK_STR(byoc_df_stage_env(&df.stages[400], "e399"), "399");
+    byoc_dockerfile_free(&df);
+    byoc_buf_free(&text);
+}
+
 int main(void)
 {
     test_escape_directive();
@@ -430,5 +504,6 @@ int main(void)
     test_errors();
     test_shellwords();
     test_deep_nesting();
+    test_large();
     return check_done();
 }
