@@ -534,6 +534,14 @@ static void on_from(parser *p, byoc_df_instr *in)
         st->base = byoc_xstrdup(words.v[0]);
         if (!*st->base)
             diag(p, in->line, true, "FROM image is empty after substitution ('%s')", in->rest);
+        /* the base is an earlier stage, looked up before this one takes its name:
+         * in FROM a AS a, the base is the image a */
+        char *b = byoc_xstrdup(st->base);
+        lower(b);
+        size_t base;
+        if (byoc_strmap_get_str(&p->stage_names, b, &base))
+            st->base_stage = (int)base;
+        free(b);
         if (words.n == 3 && strcasecmp(words.v[1], "as") == 0) {
             char *name = byoc_xstrdup(words.v[2]);
             lower(name);
@@ -547,12 +555,6 @@ static void on_from(parser *p, byoc_df_instr *in)
         } else if (words.n != 1) {
             diag(p, in->line, true, "FROM takes an image and an optional AS name, not %zu words", words.n);
         }
-        char *b = byoc_xstrdup(st->base);
-        lower(b);
-        size_t base;
-        if (byoc_strmap_get_str(&p->stage_names, b, &base))
-            st->base_stage = (int)base;
-        free(b);
     }
     for (size_t i = 0; i < words.n; i++)
         push_arg(in, byoc_xstrdup(words.v[i]));

@@ -281,6 +281,18 @@ static void test_multistage(void)
     CHECK_INT(df.n_errors, 0); /* --from=final is an image name, not a later stage */
     byoc_dockerfile_free(&df);
 
+    /* a stage is never its own base: in FROM a AS a, a is an image (found by the fuzzer
+     * when stage names got an index: the name was registered before the base was looked up) */
+    parse_text("FROM a AS a\nFROM a AS b\nFROM x AS c\nFROM c AS C\n", &df);
+    CHECK_INT(df.n_stages, 4);
+    if (df.n_stages == 4) {
+        CHECK_INT(df.stages[0].base_stage, -1);
+        CHECK_INT(df.stages[1].base_stage, 0);
+        CHECK_INT(df.stages[3].base_stage, 2);
+    }
+    CHECK(diag_at(&df, 4, true, "duplicate stage name 'c'"));
+    byoc_dockerfile_free(&df);
+
     parse_text("FROM a AS one\nCOPY --from=two /x /y\nFROM b AS two\nCOPY --from=5 /x /y\n", &df);
     CHECK(diag_at(&df, 2, true, "later stage"));
     CHECK(diag_at(&df, 4, true, "--from=5"));
