@@ -2,11 +2,13 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/buf.h"
+#include "core/strmap.h"
 
 static byoc_ini_section *add_section(byoc_ini *ini, const char *name, size_t n)
 {
@@ -59,26 +61,37 @@ static void trim(const char **s, size_t *n)
         (*n)--;
 }
 
-static void append_line(byoc_ini_kv *kv, const char *s, size_t n)
+/* The option that continuation lines extend, with its value's length and
+ * room: a value of many lines grows by doubling, not a copy per line. */
+typedef struct {
+    byoc_ini_kv *kv;
+    size_t len, cap;
+} open_option;
+
+static void append_line(open_option *o, const char *s, size_t n)
 {
-    size_t old = strlen(kv->value);
-    char *v = byoc_xmalloc(old + 1 + n + 1);
-    memcpy(v, kv->value, old);
-    v[old] = '\n';
-    memcpy(v + old + 1, s, n);
-    v[old + 1 + n] = '\0';
-    byoc_free_secret(kv->value);
-    kv->value = v;
+    size_t need = o->len + 1 + n + 1;
+    if (need > o->cap) {
+        o->cap = need > 2 * o->cap ? need : 2 * o->cap;
+        char *v = byoc_xmalloc(o->cap);
+        memcpy(v, o->kv->value, o->len + 1);
+        byoc_free_secret(o->kv->value); /* a value may be a secret: wiped, not left in freed memory */
+        o->kv->value = v;
+    }
+    o->kv->value[o->len] = '\n';
+    memcpy(o->kv->value + o->len + 1, s, n);
+    o->len += 1 + n;
+    o->kv->value[o->len] = '\0';
 }
 
 /* configparser joins continuation lines and strips the end of the result. */
-static void rstrip_value(byoc_ini_kv *kv)
+static void rstrip_value(open_option *o)
 {
-    if (!kv)
+    if (!o->kv)
         return;
-    size_t n = strlen(kv->value);
-    while (n && isspace((unsigned char)kv->value[n - 1]))
-        kv->value[--n] = '\0';
+    while (o->len && isspace((unsigned char)o->kv->value[o->len - 1]))
+        o->kv->value[--o->len] = '\0';
+    o->kv = NULL;
 }
 
 static int parse_error(byoc_err *err, const char *origin, int line, const char *why)
@@ -87,11 +100,40 @@ static int parse_error(byoc_err *err, const char *origin, int line, const char *
                         origin ? origin : "config", line, why);
 }
 
+/* Is key already in section number `section`? Adds it if not. The names seen
+ * are indexed, so a file of many thousands of profiles does not cost a scan
+ * of all the ones before for each. */
+static bool seen_before(byoc_strmap *seen, size_t section, const char *key, size_t n)
+{
+    char prefix[24];
+    int pn = snprintf(prefix, sizeof prefix, "%zu:", section);
+    uint64_t h = byoc_strmap_hash_more(byoc_strmap_hash_more(BYOC_STRMAP_SEED, prefix, (size_t)pn), key, n);
+    char *k = byoc_xmalloc((size_t)pn + n + 1);
+    memcpy(k, prefix, (size_t)pn);
+    memcpy(k + pn, key, n);
+    k[pn + n] = '\0';
+    bool seen_it = byoc_strmap_get(seen, k, (size_t)pn + n, h, NULL);
+    if (!seen_it)
+        byoc_strmap_put(seen, k, (size_t)pn + n, h, 0);
+    free(k);
+    return seen_it;
+}
+
+static int parse(const char *text, const char *origin, byoc_ini *out, byoc_strmap *seen, byoc_err *err);
+
 int byoc_ini_parse(const char *text, const char *origin, byoc_ini *out, byoc_err *err)
+{
+    byoc_strmap seen = BYOC_STRMAP_INIT; /* "<section number>:key", and sections as keys of section SIZE_MAX */
+    int rc = parse(text, origin, out, &seen, err);
+    byoc_strmap_free(&seen);
+    return rc;
+}
+
+static int parse(const char *text, const char *origin, byoc_ini *out, byoc_strmap *seen, byoc_err *err)
 {
     memset(out, 0, sizeof *out);
     byoc_ini_section *cur = NULL;
-    byoc_ini_kv *opt = NULL;      /* the option continuation lines extend */
+    open_option opt = {0};
     size_t indent_level = 0;
     int lineno = 0;
     const char *s = text;
@@ -108,19 +150,18 @@ int byoc_ini_parse(const char *text, const char *origin, byoc_ini *out, byoc_err
         size_t vn = len;
         trim(&v, &vn);
         if (vn == 0) {
-            if (opt)
-                append_line(opt, "", 0); /* kept inside a value, stripped at its end */
+            if (opt.kv)
+                append_line(&opt, "", 0); /* kept inside a value, stripped at its end */
             continue;
         }
         if (v[0] == '#' || v[0] == ';')
             continue;
         size_t indent = (size_t)(v - line);
-        if (opt && indent > indent_level) {
-            append_line(opt, v, vn);
+        if (opt.kv && indent > indent_level) {
+            append_line(&opt, v, vn);
             continue;
         }
-        rstrip_value(opt);
-        opt = NULL;
+        rstrip_value(&opt);
         indent_level = indent;
         if (v[0] == '[') {
             const char *close = NULL;
@@ -131,11 +172,10 @@ int byoc_ini_parse(const char *text, const char *origin, byoc_ini *out, byoc_err
                 }
             if (close && close > v + 1) {
                 size_t nn = (size_t)(close - v - 1);
-                for (size_t i = 0; i < out->len; i++)
-                    if (strlen(out->sections[i].name) == nn && memcmp(out->sections[i].name, v + 1, nn) == 0) {
-                        byoc_ini_free(out);
-                        return parse_error(err, origin, lineno, "section appears twice");
-                    }
+                if (seen_before(seen, SIZE_MAX, v + 1, nn)) {
+                    byoc_ini_free(out);
+                    return parse_error(err, origin, lineno, "section appears twice");
+                }
                 cur = add_section(out, v + 1, nn);
                 continue;
             }
@@ -159,7 +199,7 @@ int byoc_ini_parse(const char *text, const char *origin, byoc_ini *out, byoc_err
         char *key = byoc_xstrndup(k, kn);
         for (char *c = key; *c; c++)
             *c = (char)tolower((unsigned char)*c);
-        if (byoc_ini_get(cur, key)) {
+        if (seen_before(seen, out->len - 1, key, kn)) {
             free(key);
             byoc_ini_free(out);
             return parse_error(err, origin, lineno, "key appears twice in one section");
@@ -167,9 +207,9 @@ int byoc_ini_parse(const char *text, const char *origin, byoc_ini *out, byoc_err
         const char *val = v + d + 1;
         size_t valn = vn - d - 1;
         trim(&val, &valn);
-        opt = add_kv(cur, key, val, valn);
+        opt = (open_option){add_kv(cur, key, val, valn), valn, valn + 1};
     }
-    rstrip_value(opt);
+    rstrip_value(&opt);
     return 0;
 }
 

@@ -1,10 +1,12 @@
 #include "core/log.h"
 #include "core/buf.h"
+#include "core/strmap.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +17,33 @@
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static char **secrets;
 static size_t nsecrets, capsecrets;
+/* An index of secrets (open addressing, slot = index + 1, 0 = empty), so
+ * registering the keys of a credentials file with thousands of profiles is
+ * not a scan of all the ones before for each. Holds no copy of a secret. */
+static size_t *slots, nslots;
+
+static uint64_t secret_hash(const char *s)
+{
+    return byoc_strmap_hash_more(BYOC_STRMAP_SEED, s, strlen(s));
+}
+
+/* The slot holding secret, or the empty slot where it would go. */
+static size_t secret_slot(const char *secret, uint64_t h)
+{
+    size_t i = (size_t)h & (nslots - 1);
+    while (slots[i] && strcmp(secrets[slots[i] - 1], secret) != 0)
+        i = (i + 1) & (nslots - 1);
+    return i;
+}
+
+static void reindex(void)
+{
+    free(slots);
+    nslots = nslots ? nslots * 2 : 16;
+    slots = byoc_xcalloc(nslots, sizeof *slots);
+    for (size_t i = 0; i < nsecrets; i++)
+        slots[secret_slot(secrets[i], secret_hash(secrets[i]))] = i + 1;
+}
 static FILE *log_file;
 static int log_stderr_level = BYOC_LOG_WARN;
 static int log_file_level = BYOC_LOG_DEBUG;
@@ -23,16 +52,19 @@ void byoc_secret_register(const char *secret)
 {
     if (!secret || strlen(secret) < BYOC_SECRET_MIN_LEN)
         return;
+    uint64_t h = secret_hash(secret);
     pthread_mutex_lock(&lock);
-    for (size_t i = 0; i < nsecrets; i++)
-        if (strcmp(secrets[i], secret) == 0)
-            goto out;
-    if (nsecrets == capsecrets) {
-        capsecrets = capsecrets ? capsecrets * 2 : 8;
-        secrets = byoc_xrealloc(secrets, capsecrets * sizeof *secrets);
+    if ((nsecrets + 1) * 2 > nslots)
+        reindex();
+    size_t slot = secret_slot(secret, h);
+    if (!slots[slot]) {
+        if (nsecrets == capsecrets) {
+            capsecrets = capsecrets ? capsecrets * 2 : 8;
+            secrets = byoc_xrealloc(secrets, capsecrets * sizeof *secrets);
+        }
+        secrets[nsecrets++] = byoc_xstrdup(secret);
+        slots[slot] = nsecrets;
     }
-    secrets[nsecrets++] = byoc_xstrdup(secret);
-out:
     pthread_mutex_unlock(&lock);
 }
 
@@ -44,6 +76,9 @@ void byoc_secret_clear_all(void)
     free(secrets);
     secrets = NULL;
     nsecrets = capsecrets = 0;
+    free(slots);
+    slots = NULL;
+    nslots = 0;
     pthread_mutex_unlock(&lock);
 }
 

@@ -8,6 +8,7 @@
 
 #include "aws/config.h"
 #include "aws/ini.h"
+#include "core/buf.h"
 #include "core/log.h"
 
 static char *dir;
@@ -123,6 +124,47 @@ static void test_ini(void)
     CHECK_INT(byoc_ini_parse("", "f", &ini, &err), 0);
     CHECK_INT(ini.len, 0);
     byoc_ini_free(&ini);
+}
+
+/* A config of 150,000 profiles (single sign-on can generate one per account
+ * and role), and a value of 150,000 lines: linear, where the duplicate checks
+ * and line joins once scanned or copied everything before (minutes, past the
+ * unit timeout). Duplicates are still refused. */
+static void test_ini_large(void)
+{
+    enum { N = 150000 };
+    byoc_buf text = BYOC_BUF_INIT;
+    for (int i = 0; i < N; i++)
+        byoc_buf_printf(&text, "[profile p%d]\nregion = us-east-1\nsso_account_id = %012d\n", i, i);
+    byoc_ini ini;
+    byoc_err err;
+    CHECK_INT(byoc_ini_parse(text.data, "big", &ini, &err), 0);
+    CHECK_INT(ini.len, N);
+    CHECK_STR(byoc_ini_get(byoc_ini_section_get(&ini, "profile p149999"), "sso_account_id"), "000000149999");
+    byoc_ini_free(&ini);
+    byoc_buf_puts(&text, "[profile p0]\n");
+    CHECK_INT(byoc_ini_parse(text.data, "big", &ini, &err), -1);
+    CHECK(strstr(err.message, "section appears twice") != NULL);
+    byoc_buf_free(&text);
+
+    byoc_buf_puts(&text, "[a]\nx = first\n");
+    for (int i = 0; i < N; i++)
+        byoc_buf_puts(&text, "  more\n");
+    byoc_buf_puts(&text, "\n\nX = 2\n");
+    CHECK_INT(byoc_ini_parse(text.data, "long", &ini, &err), -1); /* keys are lower-cased: x twice */
+    CHECK(strstr(err.message, "key appears twice") != NULL);
+    byoc_buf_free(&text);
+    byoc_buf_puts(&text, "[a]\nx = first\n");
+    for (int i = 0; i < N; i++)
+        byoc_buf_puts(&text, "  more\n");
+    byoc_buf_puts(&text, "\n\ny = 2\n");
+    CHECK_INT(byoc_ini_parse(text.data, "long", &ini, &err), 0);
+    const char *x = byoc_ini_get(byoc_ini_section_get(&ini, "a"), "x");
+    CHECK_INT(x ? strlen(x) : 0, strlen("first") + (size_t)N * strlen("\nmore"));
+    CHECK(x && strncmp(x, "first\nmore\nmore", 15) == 0 && x[strlen(x) - 1] == 'e');
+    CHECK_STR(byoc_ini_get(byoc_ini_section_get(&ini, "a"), "y"), "2");
+    byoc_ini_free(&ini);
+    byoc_buf_free(&text);
 }
 
 static void test_profiles(void)
@@ -328,6 +370,7 @@ int main(void)
     setenv("AWS_SHARED_CREDENTIALS_FILE", creds_path, 1);
 
     test_ini();
+    test_ini_large();
     test_profiles();
     test_region();
     test_settings();

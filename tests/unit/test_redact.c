@@ -96,6 +96,19 @@ static void test_overlaps(void)
     CHECK_STR(r, "[***][***]");
     free(r);
 
+    /* many secrets (a credentials file of 300,000 profiles): registering is
+     * not a scan of all the ones before (minutes, past the unit timeout) */
+    byoc_secret_clear_all();
+    char many[40];
+    for (int round = 0; round < 2; round++) /* the second round registers nothing new */
+        for (int i = 0; i < 300000; i++) {
+            snprintf(many, sizeof many, "secret-key-%06d", i);
+            byoc_secret_register(many);
+        }
+    r = redacted("first secret-key-000000 last secret-key-299999 and secret-key-0299990 not secret-key-300000");
+    CHECK_STR(r, "first *** last *** and ***0 not secret-key-300000");
+    free(r);
+
     /* overlapping occurrences of one secret */
     byoc_secret_clear_all();
     byoc_secret_register("aaaaaa");
