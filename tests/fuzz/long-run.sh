@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
-# long-run.sh [-r RUNS] [-j JOBS] [-t SECONDS] [TARGET...]: the long libFuzzer run of every
+# long-run.sh [-r RUNS] [-j JOBS] [-w WORKERS] [-t SECONDS] [TARGET...]: the long libFuzzer run of every
 # target (or the ones named), as README.md describes. Needs a BYOC_FUZZ=ON build:
 #   CC=clang cmake -S . -B build-fuzz -DBYOC_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo
 #   cmake --build build-fuzz -j2
 # Each target runs until RUNS executions (default 10,000,000), SECONDS of wall time per
 # target (default 0: no limit) or its first crash; JOBS targets at a time (default 2).
+# With -w, each target runs as WORKERS libFuzzer processes sharing its corpus, each to
+# RUNS/WORKERS executions (their logs in $BYOC_FUZZ_WORK/logs/<target>-workers/); the
+# count is their sum, and one worker's crash stops that worker only.
 # The corpus grows in $BYOC_FUZZ_WORK/corpus/<target> (default build-fuzz/fuzz-long), seeded
 # from tests/fuzz/corpus/<target>; crashes land in $BYOC_FUZZ_WORK/artifacts/.
 # Prints one line per target: target, executions, crashes, seconds, exec/s, and writes the
@@ -14,9 +17,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 build=${BYOC_FUZZ_BUILD:-$root/build-fuzz}
 work=${BYOC_FUZZ_WORK:-$build/fuzz-long}
-runs=10000000 jobs=2 seconds=0
-while getopts r:j:t: o; do
-    case $o in r) runs=$OPTARG ;; j) jobs=$OPTARG ;; t) seconds=$OPTARG ;; *) exit 2 ;; esac
+runs=10000000 jobs=2 seconds=0 workers=1
+while getopts r:j:t:w: o; do
+    case $o in r) runs=$OPTARG ;; j) jobs=$OPTARG ;; t) seconds=$OPTARG ;; w) workers=$OPTARG ;; *) exit 2 ;; esac
 done
 shift $((OPTIND - 1))
 targets=("$@")
@@ -32,6 +35,19 @@ one() { # TARGET
     local dict=()
     [ -f "$here/dict/$t.dict" ] && dict=(-dict="$here/dict/$t.dict")
     local start=$SECONDS
+    if [ "$workers" -gt 1 ]; then
+        local wdir=$work/logs/$t-workers
+        rm -rf "$wdir" && mkdir -p "$wdir"
+        (cd "$wdir" && "$bin" -jobs="$workers" -workers="$workers" -runs=$((runs / workers)) \
+            -max_total_time="$seconds" -timeout=30 -rss_limit_mb=2560 -max_len=65536 \
+            -print_final_stats=1 -artifact_prefix="$work/artifacts/$t-" "${dict[@]}" \
+            "$work/corpus/$t" "$here/corpus/$t" >"$work/logs/$t.log" 2>&1)
+        local took=$((SECONDS - start)) execs crashes
+        execs=$(cat "$wdir"/fuzz-*.log | grep -o 'stat::number_of_executed_units: [0-9]*' | awk '{n += $2} END {print n + 0}')
+        crashes=$(cat "$wdir"/fuzz-*.log | grep -c 'Test unit written to')
+        printf '%s\t%s\t%s\t%s\t%s\n' "$t" "$execs" "$crashes" "$took" "$((execs / (took > 0 ? took : 1)))"
+        return
+    fi
     "$bin" -runs="$runs" -max_total_time="$seconds" -timeout=30 -rss_limit_mb=2560 -max_len=65536 \
         -print_final_stats=1 -artifact_prefix="$work/artifacts/$t-" "${dict[@]}" \
         "$work/corpus/$t" "$here/corpus/$t" >"$work/logs/$t.log" 2>&1
@@ -44,7 +60,7 @@ one() { # TARGET
     printf '%s\t%s\t%s\t%s\t%s\n' "$t" "${execs:-0}" "$crashes" "$took" "$(( ${execs:-0} / (took > 0 ? took : 1) ))"
 }
 export -f one
-export build work runs seconds here
+export build work runs seconds here workers
 
 printf '%s\n' "${targets[@]}" | xargs -P "$jobs" -I{} bash -c 'one "$1"' _ {} | tee "$work/results.tsv"
 {
