@@ -105,16 +105,10 @@ static int parse_error(byoc_err *err, const char *origin, int line, const char *
  * of all the ones before for each. */
 static bool seen_before(byoc_strmap *seen, size_t section, const char *key, size_t n)
 {
-    char prefix[24];
-    int pn = snprintf(prefix, sizeof prefix, "%zu:", section);
-    uint64_t h = byoc_strmap_hash_more(byoc_strmap_hash_more(BYOC_STRMAP_SEED, prefix, (size_t)pn), key, n);
-    char *k = byoc_xmalloc((size_t)pn + n + 1);
-    memcpy(k, prefix, (size_t)pn);
-    memcpy(k + pn, key, n);
-    k[pn + n] = '\0';
-    bool seen_it = byoc_strmap_get(seen, k, (size_t)pn + n, h, NULL);
+    char *k = byoc_xasprintf("%zu:%.*s", section, (int)n, key);
+    bool seen_it = byoc_strmap_get_str(seen, k, NULL);
     if (!seen_it)
-        byoc_strmap_put(seen, k, (size_t)pn + n, h, 0);
+        byoc_strmap_put_str(seen, k, 0);
     free(k);
     return seen_it;
 }
