@@ -14,6 +14,7 @@
 #include "core/buf.h"
 #include "core/fs.h"
 #include "core/libarchive_api.h"
+#include "core/strmap.h"
 
 #define DEFAULT_MAX_BYTES (64ULL << 30)
 #define DEFAULT_MAX_ENTRIES 1000000ULL
@@ -82,106 +83,35 @@ static bool link_stays_inside(const char *path, const char *target)
     return true;
 }
 
-/* What is at each path unpacked so far (a hash table of clean relative
- * paths; directories made implicitly for a deeper entry count as DIR).
- * An entry's parents are looked up prefix by prefix, so the prefixes' hashes
- * are carried forward rather than recomputed: a hostile name of thousands of
- * components would otherwise cost time quadratic in its length. */
+/* What is at each path unpacked so far: a strmap from clean relative paths
+ * to their kind (directories made implicitly for a deeper entry count as
+ * DIR). An entry's parents are looked up prefix by prefix, so the prefixes'
+ * hashes are carried forward rather than recomputed: a hostile name of
+ * thousands of components would otherwise cost time quadratic in its length. */
 enum { K_FILE = 1, K_DIR, K_LINK };
 
-typedef struct pathset {
-    char **keys;
-    size_t *klen;
-    uint64_t *hash;
-    unsigned char *kind;
-    size_t cap, len;
-} pathset;
-
-#define PATH_HASH_SEED 1469598103934665603ULL
-
-/* FNV-1a of s[0..n), continued from h. */
-static uint64_t path_hash_more(uint64_t h, const char *s, size_t n)
+static int kind_at(const byoc_strmap *paths, const char *key, size_t n, uint64_t h)
 {
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
-    return h;
+    size_t kind = 0;
+    return byoc_strmap_get(paths, key, n, h, &kind) ? (int)kind : 0;
 }
 
-/* The slot of key[0..n) with hash h (empty slot when absent). cap is a power of two. */
-static size_t pathset_slot(const pathset *ps, const char *key, size_t n, uint64_t h)
+static int kind_at_str(const byoc_strmap *paths, const char *key)
 {
-    size_t i = (size_t)h & (ps->cap - 1);
-    while (ps->keys[i] && !(ps->hash[i] == h && ps->klen[i] == n && memcmp(ps->keys[i], key, n) == 0))
-        i = (i + 1) & (ps->cap - 1);
-    return i;
-}
-
-static int pathset_get(const pathset *ps, const char *key, size_t n, uint64_t h)
-{
-    if (!ps->cap)
-        return 0;
-    size_t i = pathset_slot(ps, key, n, h);
-    return ps->keys[i] ? ps->kind[i] : 0;
-}
-
-static int pathset_get_str(const pathset *ps, const char *key)
-{
-    size_t n = strlen(key);
-    return pathset_get(ps, key, n, path_hash_more(PATH_HASH_SEED, key, n));
-}
-
-static void pathset_put(pathset *ps, const char *key, size_t n, uint64_t h, int kind)
-{
-    if ((ps->len + 1) * 2 > ps->cap) {
-        pathset old = *ps;
-        ps->cap = old.cap ? old.cap * 2 : 64;
-        ps->keys = byoc_xcalloc(ps->cap, sizeof *ps->keys);
-        ps->klen = byoc_xcalloc(ps->cap, sizeof *ps->klen);
-        ps->hash = byoc_xcalloc(ps->cap, sizeof *ps->hash);
-        ps->kind = byoc_xcalloc(ps->cap, 1);
-        for (size_t i = 0; i < old.cap; i++)
-            if (old.keys[i]) {
-                size_t j = pathset_slot(ps, old.keys[i], old.klen[i], old.hash[i]);
-                ps->keys[j] = old.keys[i];
-                ps->klen[j] = old.klen[i];
-                ps->hash[j] = old.hash[i];
-                ps->kind[j] = old.kind[i];
-            }
-        free(old.keys);
-        free(old.klen);
-        free(old.hash);
-        free(old.kind);
-    }
-    size_t i = pathset_slot(ps, key, n, h);
-    if (!ps->keys[i]) {
-        ps->keys[i] = byoc_xstrndup(key, n);
-        ps->klen[i] = n;
-        ps->hash[i] = h;
-        ps->len++;
-    }
-    ps->kind[i] = (unsigned char)kind;
-}
-
-static void pathset_free(pathset *ps)
-{
-    for (size_t i = 0; i < ps->cap; i++)
-        free(ps->keys[i]);
-    free(ps->keys);
-    free(ps->klen);
-    free(ps->hash);
-    free(ps->kind);
+    size_t kind = 0;
+    return byoc_strmap_get_str(paths, key, &kind) ? (int)kind : 0;
 }
 
 /* What the parents of path are: K_LINK or K_FILE for the first parent that is
  * no directory, else 0. */
-static int parent_kind(const pathset *ps, const char *path)
+static int parent_kind(const byoc_strmap *paths, const char *path)
 {
-    uint64_t h = PATH_HASH_SEED;
+    uint64_t h = BYOC_STRMAP_SEED;
     const char *hashed = path;
     for (const char *s = strchr(path, '/'); s; s = strchr(s + 1, '/')) {
-        h = path_hash_more(h, hashed, (size_t)(s - hashed));
+        h = byoc_strmap_hash_more(h, hashed, (size_t)(s - hashed));
         hashed = s;
-        int k = pathset_get(ps, path, (size_t)(s - path), h);
+        int k = kind_at(paths, path, (size_t)(s - path), h);
         if (k == K_LINK || k == K_FILE)
             return k;
     }
@@ -189,18 +119,18 @@ static int parent_kind(const pathset *ps, const char *path)
 }
 
 /* Record path and, as directories, its parents. */
-static void record(pathset *ps, const char *path, int kind)
+static void record(byoc_strmap *paths, const char *path, int kind)
 {
-    uint64_t h = PATH_HASH_SEED;
+    uint64_t h = BYOC_STRMAP_SEED;
     const char *hashed = path;
     for (const char *s = strchr(path, '/'); s; s = strchr(s + 1, '/')) {
-        h = path_hash_more(h, hashed, (size_t)(s - hashed));
+        h = byoc_strmap_hash_more(h, hashed, (size_t)(s - hashed));
         hashed = s;
-        if (!pathset_get(ps, path, (size_t)(s - path), h))
-            pathset_put(ps, path, (size_t)(s - path), h, K_DIR);
+        if (!kind_at(paths, path, (size_t)(s - path), h))
+            byoc_strmap_put(paths, path, (size_t)(s - path), h, K_DIR);
     }
     size_t n = strlen(path);
-    pathset_put(ps, path, n, path_hash_more(h, hashed, (size_t)(path + n - hashed)), kind);
+    byoc_strmap_put(paths, path, n, byoc_strmap_hash_more(h, hashed, (size_t)(path + n - hashed)), (size_t)kind);
 }
 
 static bool dir_is_empty(const char *path)
@@ -242,7 +172,7 @@ typedef struct unpack {
     byoc_unpack_limits lim;
     byoc_task *task;
     byoc_strv links;             /* symlinks unpacked so far (clean relative paths), for the last check */
-    pathset paths;               /* what is at each path unpacked so far */
+    byoc_strmap paths;           /* kind of what is at each path unpacked so far */
     byoc_unpacked *out;
     uint64_t entries;
 } unpack;
@@ -308,7 +238,7 @@ static int vet_entry(unpack *u, struct archive_entry *e, char **clean_out, byoc_
     int above = parent_kind(&u->paths, clean);
     if (above)
         return refuse(u, raw, above == K_LINK ? "lies below a symbolic link" : "lies below a file", err);
-    int here = pathset_get_str(&u->paths, clean);
+    int here = kind_at_str(&u->paths, clean);
     if (here == K_LINK)
         return refuse(u, raw, "replaces a symbolic link unpacked before it", err);
     if (here && !(here == K_DIR && type == AE_IFDIR && !hardlink))
@@ -322,7 +252,7 @@ static int vet_entry(unpack *u, struct archive_entry *e, char **clean_out, byoc_
             free(target);
             return refuse(u, raw, "is a hard link that leaves the destination", err);
         }
-        bool ok = pathset_get_str(&u->paths, target) == K_FILE;
+        bool ok = kind_at_str(&u->paths, target) == K_FILE;
         if (ok) {
             char *full = byoc_xasprintf("%s/%s", u->tmp, target);
             ar->archive_entry_set_hardlink(e, full);
@@ -624,7 +554,7 @@ int byoc_results_unpack(const char *tarball, const char *dest, const byoc_unpack
         out->dir = byoc_xstrdup(dest);
     }
     byoc_strv_free(&u.links);
-    pathset_free(&u.paths);
+    byoc_strmap_free(&u.paths);
     free(u.tmp);
     return rc;
 }
