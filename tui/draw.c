@@ -26,7 +26,7 @@ int tui_draw_ntext(WINDOW *w, int y, int x, int maxw, tui_style sty, const char 
     size_t i = 0;
     while (i < n && text[i]) {
         unsigned cp;
-        size_t len = tui_utf8_decode(text + i, &cp);
+        size_t len = byoc_utf8_decode(text + i, &cp);
         if (i + len > n)
             break;
         int cw = tui_cp_width(cp);
@@ -137,8 +137,8 @@ int tui_draw_highlight(WINDOW *w, int y, int x, int maxw, tui_style sty, tui_sty
         const char *q = m;
         for (const char *n = needle; *n && *q;) {
             unsigned cp;
-            n += tui_utf8_decode(n, &cp);
-            q += tui_utf8_decode(q, &cp);
+            n += byoc_utf8_decode(n, &cp);
+            q += byoc_utf8_decode(q, &cp);
         }
         used += tui_draw_ntext(w, y, x + used, maxw - used, match_sty, m, (size_t)(q - m));
         p = q;

@@ -74,7 +74,7 @@ bool tui_edit_insert(tui_edit *e, unsigned cp)
     char enc[4];
     if (!tui_key_is_text((int)cp))
         return false;
-    size_t n = tui_utf8_encode(cp, enc);
+    size_t n = byoc_utf8_encode(cp, enc);
     if (n == 0 || e->len + n > limit(e))
         return false;
     reserve(e, e->len + n);
@@ -100,7 +100,7 @@ static size_t next_char(const tui_edit *e, size_t at)
     if (at >= e->len)
         return e->len;
     unsigned cp;
-    return at + tui_utf8_decode(e->text + at, &cp);
+    return at + byoc_utf8_decode(e->text + at, &cp);
 }
 
 static void cut(tui_edit *e, size_t from, size_t to)

@@ -26,7 +26,7 @@ void tui_edit_draw(tui_edit *e, WINDOW *win, int y, int x, int w, tui_style sty,
             strcpy(cell, "*");
         } else if (*at) {
             unsigned cp;
-            size_t n = tui_utf8_decode(at, &cp);
+            size_t n = byoc_utf8_decode(at, &cp);
             memcpy(cell, at, n);
             cell[n] = '\0';
         }

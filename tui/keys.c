@@ -48,7 +48,7 @@ int tui_key_parse(const char *name)
         return -1;
     }
     unsigned cp;
-    size_t len = tui_utf8_decode(name, &cp);
+    size_t len = byoc_utf8_decode(name, &cp);
     if (name[len] == '\0' && tui_key_is_text((int)cp))
         return (int)cp;
     return -1;
@@ -69,7 +69,7 @@ char *tui_key_name(int key, char *buf, size_t size)
         snprintf(buf, size, "F%d", key - TUI_KEY_F0);
     else if (tui_key_is_text(key)) {
         char u[5] = {0};
-        tui_utf8_encode((unsigned)key, u);
+        byoc_utf8_encode((unsigned)key, u);
         snprintf(buf, size, "%s", u);
     } else
         snprintf(buf, size, "<%d>", key);

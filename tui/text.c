@@ -7,69 +7,7 @@
 #include <wctype.h>
 
 #include "core/buf.h"
-
-size_t tui_utf8_decode(const char *str, unsigned *cp)
-{
-    const unsigned char *s = (const unsigned char *)str;
-    unsigned c = s[0], need, min;
-    if (c < 0x80) {
-        *cp = c;
-        return 1;
-    }
-    if (c >= 0xC2 && c <= 0xDF) {
-        need = 1; min = 0x80; c &= 0x1F;
-    } else if (c >= 0xE0 && c <= 0xEF) {
-        need = 2; min = 0x800; c &= 0x0F;
-    } else if (c >= 0xF0 && c <= 0xF4) {
-        need = 3; min = 0x10000; c &= 0x07;
-    } else {
-        *cp = 0xFFFD;
-        return 1;
-    }
-    for (unsigned i = 1; i <= need; i++) {
-        if ((s[i] & 0xC0) != 0x80) {
-            *cp = 0xFFFD;
-            return 1;
-        }
-        c = (c << 6) | (s[i] & 0x3F);
-    }
-    if (c < min || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF)) {
-        *cp = 0xFFFD;
-        return 1;
-    }
-    *cp = c;
-    return need + 1;
-}
-
-size_t tui_utf8_encode(unsigned cp, char *out)
-{
-    unsigned char *o = (unsigned char *)out;
-    if (cp < 0x80) {
-        o[0] = (unsigned char)cp;
-        return 1;
-    }
-    if (cp < 0x800) {
-        o[0] = (unsigned char)(0xC0 | (cp >> 6));
-        o[1] = (unsigned char)(0x80 | (cp & 0x3F));
-        return 2;
-    }
-    if (cp >= 0xD800 && cp <= 0xDFFF)
-        return 0;
-    if (cp < 0x10000) {
-        o[0] = (unsigned char)(0xE0 | (cp >> 12));
-        o[1] = (unsigned char)(0x80 | ((cp >> 6) & 0x3F));
-        o[2] = (unsigned char)(0x80 | (cp & 0x3F));
-        return 3;
-    }
-    if (cp <= 0x10FFFF) {
-        o[0] = (unsigned char)(0xF0 | (cp >> 18));
-        o[1] = (unsigned char)(0x80 | ((cp >> 12) & 0x3F));
-        o[2] = (unsigned char)(0x80 | ((cp >> 6) & 0x3F));
-        o[3] = (unsigned char)(0x80 | (cp & 0x3F));
-        return 4;
-    }
-    return 0;
-}
+#include "core/utf8.h"
 
 int tui_cp_width(unsigned cp)
 {
@@ -89,7 +27,7 @@ int tui_text_nwidth(const char *s, size_t n)
     size_t i = 0;
     while (i < n && s[i]) {
         unsigned cp;
-        i += tui_utf8_decode(s + i, &cp);
+        i += byoc_utf8_decode(s + i, &cp);
         cols += tui_cp_width(cp);
     }
     return cols;
@@ -106,7 +44,7 @@ size_t tui_text_fit_bytes(const char *s, int cols)
     int used = 0;
     while (s[i]) {
         unsigned cp;
-        size_t n = tui_utf8_decode(s + i, &cp);
+        size_t n = byoc_utf8_decode(s + i, &cp);
         int w = tui_cp_width(cp);
         if (used + w > cols)
             break;
@@ -123,7 +61,7 @@ const char *tui_text_skip_cols(const char *s, int cols, int *pad)
         *pad = 0;
     while (*s && used < cols) {
         unsigned cp;
-        size_t n = tui_utf8_decode(s, &cp);
+        size_t n = byoc_utf8_decode(s, &cp);
         used += tui_cp_width(cp);
         s += n;
     }
@@ -243,7 +181,7 @@ const char *tui_text_casestr(const char *hay, const char *needle)
         const char *a = h, *b = needle;
         while (*a && *b) {
             unsigned ca, cb;
-            size_t na = tui_utf8_decode(a, &ca), nb = tui_utf8_decode(b, &cb);
+            size_t na = byoc_utf8_decode(a, &ca), nb = byoc_utf8_decode(b, &cb);
             if (fold(ca) != fold(cb))
                 break;
             a += na;
@@ -252,36 +190,9 @@ const char *tui_text_casestr(const char *hay, const char *needle)
         if (!*b)
             return h;
         unsigned cp;
-        h += tui_utf8_decode(h, &cp);
+        h += byoc_utf8_decode(h, &cp);
     }
     return NULL;
-}
-
-/* Length of the escape sequence starting at s[0] == ESC (whole rest if unterminated). */
-static size_t escape_len(const char *s, size_t n)
-{
-    if (n < 2)
-        return n;
-    size_t i = 2;
-    switch (s[1]) {
-    case '[':                               /* CSI: parameters, then a final byte 0x40..0x7E */
-        while (i < n && !((unsigned char)s[i] >= 0x40 && (unsigned char)s[i] <= 0x7E))
-            i++;
-        return i < n ? i + 1 : n;
-    case ']': case 'P': case '_': case '^': /* OSC/DCS/APC/PM: up to BEL or ESC \ */
-        while (i < n) {
-            if (s[i] == '\a')
-                return i + 1;
-            if (s[i] == 0x1B && i + 1 < n && s[i + 1] == '\\')
-                return i + 2;
-            i++;
-        }
-        return n;
-    case '(': case ')': case '*': case '+': case '#': case '%':
-        return n >= 3 ? 3 : n;
-    default:
-        return 2;
-    }
 }
 
 char *tui_text_sanitize(const char *s, size_t n)
@@ -293,7 +204,7 @@ char *tui_text_sanitize(const char *s, size_t n)
     while (i < n && s[i]) {
         unsigned char c = (unsigned char)s[i];
         if (c == 0x1B) {
-            i += escape_len(s + i, n - i);
+            i += byoc_escape_len(s + i, n - i);
             continue;
         }
         if (c == '\t') {
@@ -321,7 +232,7 @@ char *tui_text_sanitize(const char *s, size_t n)
             continue;
         }
         unsigned cp;
-        size_t len = tui_utf8_decode(s + i, &cp);
+        size_t len = byoc_utf8_decode(s + i, &cp);
         if (i + len > n || cp == 0xFFFD || (cp >= 0x80 && cp < 0xA0)) {
             if (cp == 0xFFFD && len == 3) {
                 byoc_buf_append(&b, s + i, len); /* a real U+FFFD */
@@ -362,7 +273,7 @@ int tui_text_wrap(const char *s, int cols, tui_wrap_fn line, void *ud)
             size_t n = 1;
             while (r < eol) {
                 unsigned cp;
-                n = tui_utf8_decode(r, &cp);
+                n = byoc_utf8_decode(r, &cp);
                 int w = tui_cp_width(cp);
                 if (used + w > cols)
                     break;

@@ -1,6 +1,6 @@
 /* text: UTF-8 text measured in terminal columns, for every widget.
  *
- * Pure functions (no curses): decoding, display width, fitting a string into
+ * Pure functions (no curses), on top of core/utf8.h: display width, fitting a string into
  * a number of columns with an ellipsis, skipping columns for horizontal
  * scrolling, case-insensitive search, making untrusted text safe to draw
  * (ANSI escapes stripped, tabs expanded, control bytes replaced) and word
@@ -11,11 +11,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* Decode one code point at s (s[0] != 0); returns the bytes used (>= 1).
- * An invalid sequence yields *cp = 0xFFFD and 1 byte. */
-size_t tui_utf8_decode(const char *s, unsigned *cp);
-/* Encode cp into out (>= 4 bytes); returns the bytes written (0 if invalid). */
-size_t tui_utf8_encode(unsigned cp, char *out);
+#include "core/utf8.h"
+
 /* Columns a code point takes: 0 (combining), 1 or 2. Control characters: 1. */
 int tui_cp_width(unsigned cp);
 /* Columns the string (or its first n bytes) takes. */

@@ -12,6 +12,7 @@
 #include "byoc/jobref.h"
 #include "byoc/results.h"
 #include "core/buf.h"
+#include "core/utf8.h"
 #include "verbs.h"
 
 int verb_results(const byoc_globals *g, int argc, char **argv, byoc_err *err)
@@ -68,8 +69,11 @@ int verb_results(const byoc_globals *g, int argc, char **argv, byoc_err *err)
             byoc_cli_print_json(doc);
         } else {
             printf("%zu file%s in %s\n", u.files.n, u.files.n == 1 ? "" : "s", u.dir);
-            for (size_t i = 0; i < u.files.n; i++)
-                printf("  %s\n", u.files.v[i]);
+            for (size_t i = 0; i < u.files.n; i++) {
+                char *name = byoc_printable_dup(u.files.v[i]); /* named by the job's archive */
+                printf("  %s\n", name);
+                free(name);
+            }
             if (results) {
                 char *text = json_dumps(results, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
                 printf("results.json:\n%s\n", text);

@@ -21,6 +21,7 @@
 #include "byoc/project.h"
 #include "core/buf.h"
 #include "core/log.h"
+#include "core/utf8.h"
 #include "cli_task.h"
 #include "runflags.h"
 #include "verbs.h"
@@ -201,9 +202,12 @@ static int run_local(const byoc_globals *g, const byoc_jobspec *spec, const byoc
         else
             printf("%s\n", res.job_arn);
         fflush(stdout);
-        if (!g->json)
-            fprintf(stderr, "job %s: %s%s%s; results in %s\n", res.job_name, res.status,
-                    res.failure_reason ? ": " : "", res.failure_reason ? res.failure_reason : "", res.output_dir);
+        if (!g->json) {
+            char *reason = byoc_printable_dup(res.failure_reason); /* the container's own words */
+            fprintf(stderr, "job %s: %s%s%s; results in %s\n", res.job_name, res.status, reason[0] ? ": " : "",
+                    reason, res.output_dir);
+            free(reason);
+        }
     }
     byoc_local_run_result_free(&res);
     return rc == 0 ? 0 : byoc_err_exit_code(err->kind);

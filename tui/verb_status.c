@@ -12,6 +12,7 @@
 #include "aws/client.h"
 #include "byoc/jobref.h"
 #include "byoc/metrics.h"
+#include "core/utf8.h"
 #include "verbs.h"
 
 static void print_metric_value(const char *label, const json_t *v)
@@ -30,8 +31,11 @@ static void print_summary(const byoc_job_info *j, const json_t *metrics)
     if (j->queue_position[0])
         printf(" (queue position %s)", j->queue_position);
     printf("\n");
-    if (j->failure_reason[0])
-        printf("failure   %s\n", j->failure_reason);
+    if (j->failure_reason[0]) {
+        char *reason = byoc_printable_dup(j->failure_reason); /* the job's own words */
+        printf("failure   %s\n", reason);
+        free(reason);
+    }
     if (j->device[0])
         printf("device    %s\n", j->device);
     printf("created   %s\n", j->created);
@@ -45,9 +49,13 @@ static void print_summary(const byoc_job_info *j, const json_t *metrics)
         json_t *e;
         json_array_foreach(j->events, i, e)
         {
-            const char *msg = json_string_value(json_object_get(e, "message"));
-            printf("  %-28s %-24s %s\n", json_string_value(json_object_get(e, "timeOfEvent")),
-                   json_string_value(json_object_get(e, "eventType")), msg ? msg : "");
+            char *time = byoc_printable_dup(json_string_value(json_object_get(e, "timeOfEvent")));
+            char *type = byoc_printable_dup(json_string_value(json_object_get(e, "eventType")));
+            char *msg = byoc_printable_dup(json_string_value(json_object_get(e, "message")));
+            printf("  %-28s %-24s %s\n", time, type, msg);
+            free(time);
+            free(type);
+            free(msg);
         }
     }
     if (json_object_size(metrics)) {

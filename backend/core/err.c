@@ -1,6 +1,7 @@
 #include "core/err.h"
 #include "core/buf.h"
 #include "core/log.h"
+#include "core/utf8.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -18,10 +19,14 @@ int byoc_err_vset(byoc_err *e, byoc_err_kind kind, const char *what, const char 
     byoc_err_clear(e);
     e->kind = kind;
     snprintf(e->what, sizeof e->what, "%s", what ? what : "");
-    /* Redact before cutting to size: a secret cut in two would not be recognised. */
+    byoc_printable_inplace(e->what);
+    /* Redact before cutting to size: a secret cut in two would not be recognised.
+     * Messages quote what services and archives say, so they are made
+     * printable too: byoc prints them as they are. */
     byoc_buf b = BYOC_BUF_INIT;
     byoc_buf_vprintf(&b, fmt, ap);
     byoc_redact_inplace(b.data);
+    byoc_printable_inplace(b.data);
     snprintf(e->message, sizeof e->message, "%s", byoc_buf_str(&b));
     byoc_buf_free(&b);
     return -1;
@@ -47,6 +52,7 @@ void byoc_err_prefix(byoc_err *e, const char *fmt, ...)
     byoc_buf_vprintf(&full, fmt, ap);
     va_end(ap);
     byoc_redact_inplace(full.data); /* before cutting it to size */
+    byoc_printable_inplace(full.data);
     snprintf(ctx, sizeof ctx, "%s", byoc_buf_str(&full));
     byoc_buf_free(&full);
     memcpy(old, e->message, sizeof old);
@@ -87,5 +93,6 @@ char *byoc_err_format(const byoc_err *e, char *buf, unsigned long size)
         snprintf(extra + n, sizeof extra - n, "%srequest id %s", n ? ", " : "", e->request_id);
     snprintf(buf, size, "%s%s%s%s%s%s", e->what, e->what[0] ? ": " : "", e->message,
              extra[0] ? " [" : "", extra, extra[0] ? "]" : "");
+    byoc_printable_inplace(buf); /* the code and request id come from a reply too */
     return buf;
 }

@@ -1,6 +1,7 @@
 #include "core/log.h"
 #include "core/buf.h"
 #include "core/strmap.h"
+#include "core/utf8.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -216,6 +217,7 @@ void byoc_log(byoc_log_level level, const char *fmt, ...)
     byoc_buf_vprintf(&b, fmt, ap);
     va_end(ap);
     byoc_redact_inplace(b.data);
+    byoc_printable_inplace(b.data); /* one record a line; outside text cannot forge one or drive the terminal */
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
     struct tm tm;

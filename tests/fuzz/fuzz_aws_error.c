@@ -2,7 +2,8 @@
  * XML body from the wire turned into a byoc_err; and XML replies as the
  * query protocol (STS, IAM) reads them.
  * Input: one byte picks the HTTP status, header lines "Name: value",
- * "\n----\n", the body. The error is always complete and one line. */
+ * "\n----\n", the body. The error is always complete, one line and free of
+ * control characters, whatever the reply held. */
 
 #include "aws/request.h"
 #include "fuzz.h"
@@ -76,6 +77,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     byoc_aws_is_auth_error(err.code);
     char line[1200];
     byoc_err_format(&err, line, sizeof line);
+    for (const unsigned char *c = (const unsigned char *)line; *c; c++)
+        FUZZ_ASSERT(*c >= 0x20 && *c != 0x7F); /* printed as is: one line, no escape sequence */
     byoc_aws_header_request_id(&h);
     query_reply(body, body_len);
     byoc_headers_free(&h);

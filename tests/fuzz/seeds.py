@@ -121,6 +121,7 @@ put("aws_error", "html", "\x06" + "Content-Type: text/html" + SEP + "<html><body
 put("aws_error", "sts", "\x09" + SEP + '<GetCallerIdentityResponse xmlns="https://sts.amazonaws.com/doc/2011-06-15/"><GetCallerIdentityResult><Arn>arn:aws:iam::123456789012:user/x</Arn></GetCallerIdentityResult><ResponseMetadata><RequestId>r</RequestId></ResponseMetadata></GetCallerIdentityResponse>')
 put("aws_error", "entities", "\x00" + SEP + '<?xml version="1.0"?><!DOCTYPE e [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;"><!ENTITY ext SYSTEM "file:///etc/passwd">]><Error><Code>&b;</Code><Message>&ext;</Message></Error>')
 put("aws_error", "empty", "\x05")
+put("aws_error", "escapes", "\x00x-amzn-RequestId: r\x1b]0;t\x07-1" + SEP + '{"__type": "Validation\\u0007Exception", "message": "a\\u001b]52;c;eA==\\u0007b\\r\\nc\\u009b"}')
 for i, s in enumerate(["2024-05-01T12:00:00Z", "2024-05-01T12:00:00.123+05:30", "2024-13-01T25:61:61Z", "s3://bucket/key/with space", "S3://B/", "https://bucket.s3.us-east-1.amazonaws.com/k", "cmd --flag 'quoted arg' \"dq \\\" x\" back\\ slash", "'unterminated", "trailing\\", "arn:aws:braket:us-west-2:123456789012:job/x", "cn-north-1", "us-gov-west-1", "com.amazonaws.x#Code:http://y", "a/b:c"]):
     put("aws_scalars", "s%d" % i, s)
 

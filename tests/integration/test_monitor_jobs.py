@@ -5,6 +5,8 @@
   first; --max cuts the list; --status filters (several allowed).
 - `status` follows the transitions the stand-in's control API drives:
   QUEUED (with queue position) -> RUNNING -> FAILED with a failure reason; by name and by ARN.
+- a failure reason full of escape sequences is printed as one clean line by `status` and
+  in `logs -f`'s error; `--json` keeps it as it is.
 - `cancel` of a running job answers CANCELLING; of a finished job a clear message, exit 1;
   of an unknown name exit 1; a malformed JOB exit 2.
 Jobs are pinned with set-status, so the stand-in's clock (and other tests' settings) do not
@@ -165,6 +167,31 @@ def test_cancel():
     T.equal(r.returncode, 2, "no JOB exits 2")
 
 
-for fn in (test_pagination, test_status_transitions, test_cancel):
+CONTROL = set(range(0x20)) | {0x7F}
+
+
+def test_hostile_failure_reason():
+    """A failure reason is the job's own words: escape sequences in it (OSC 52 writes the
+    clipboard, CSI 2J clears the screen) never reach the terminal; --json keeps them,
+    escaped, since JSON is for programs."""
+    name = "mon%s-hostile" % RUN
+    create_job(name, "RUNNING")
+    reason = "AlgorithmError: \x1b]52;c;cm0gLXJmIH4=\x07boom\x1b[2J\r\nsecond line\u009b31m"
+    set_status(name, "FAILED", reason)
+    r = byoc("status", name)
+    T.equal(r.returncode, 0, "status exits 0")
+    T.check("failure   AlgorithmError: boom second line?31m" in r.stdout, "the reason, printable", repr(r.stdout))
+    T.check(not any(ord(c) in CONTROL - {10} or 0x80 <= ord(c) < 0xA0 for c in r.stdout),
+            "no control character on stdout", repr(r.stdout))
+    r, doc = byoc_json("status", name)
+    T.equal(doc and doc["failure_reason"], reason, "--json carries the reason as it is")
+    r = byoc("logs", "-f", name)
+    T.equal(r.returncode, 1, "logs -f of a failed job exits 1")
+    T.check("ended FAILED: AlgorithmError: boom second line?31m" in r.stderr, "the error says why", repr(r.stderr))
+    T.check(not any(ord(c) in CONTROL - {10} or 0x80 <= ord(c) < 0xA0 for c in r.stderr),
+            "no control character on stderr", repr(r.stderr))
+
+
+for fn in (test_pagination, test_status_transitions, test_cancel, test_hostile_failure_reason):
     T.run(fn)
 T.done()

@@ -6,6 +6,7 @@
 - Hostile tarballs (absolute path, "..", a symlink leading out then a file through it, a
   hard link leading out, a device node) are refused: exit 1, the entry named, nothing
   written, no destination left behind.
+- Names holding escape sequences: unpacked under their real names, printed without them.
 - A running job, a job without results and an occupied destination fail with clear words.
 Run: tests/topology/with-env.sh python3 tests/integration/test_monitor_results.py
 """
@@ -203,6 +204,36 @@ def test_not_ready_and_missing():
         shutil.rmtree(work)
 
 
-for fn in (test_unpack, test_hostile, test_not_ready_and_missing):
+def no_control(text):
+    return not any(ord(c) < 0x20 and c != "\n" or 0x7F <= ord(c) < 0xA0 for c in text)
+
+
+def test_escape_sequences_in_names():
+    """A name is the job's to choose, escape sequences included: the file is unpacked under
+    its real name, and byoc prints it (and any refusal naming it) without them."""
+    ensure_bucket()
+    odd = "plots/\x1b]0;pwned\x07x\x1b[2J.csv"
+    for label, entries, code in (("kept", [("results.json", "file", '{"dataDictionary": {}}'),
+                                           (odd, "file", "1,2\n")], 0),
+                                 ("refused", [("../\x1b]52;c;eA==\x07evil", "file", "x")], 1)):
+        name = "mon%s-esc-%s" % (RUN, label)
+        _, s3_path = create_job(name, "COMPLETED")
+        upload(s3_path, tarball(entries))
+        work = tempfile.mkdtemp(prefix="byoc-esc-")
+        try:
+            r = byoc(work, "results", name)
+            T.equal(r.returncode, code, "%s: exit %d (%s)" % (label, code, r.stderr.strip()))
+            T.check(no_control(r.stdout) and no_control(r.stderr), "%s: no control character printed" % label,
+                    repr(r.stdout + r.stderr))
+            if code == 0:
+                T.check("  plots/x.csv\n" in r.stdout, "kept: the name, printable", repr(r.stdout))
+                T.check(os.path.isfile(os.path.join(work, name, odd)), "kept: unpacked under its real name")
+            else:
+                T.check("'..' component" in r.stderr and "refused" in r.stderr, "refused: says why", repr(r.stderr))
+        finally:
+            shutil.rmtree(work)
+
+
+for fn in (test_unpack, test_hostile, test_escape_sequences_in_names, test_not_ready_and_missing):
     T.run(fn)
 T.done()

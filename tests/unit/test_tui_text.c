@@ -28,13 +28,13 @@ int main(void)
     CHECK_INT(tui_text_width(""), 0);
 
     unsigned cp;
-    CHECK_INT(tui_utf8_decode("\xe2\x82\xac", &cp), 3);
+    CHECK_INT(byoc_utf8_decode("\xe2\x82\xac", &cp), 3);
     CHECK_INT(cp, 0x20AC);
-    CHECK_INT(tui_utf8_decode("\xff", &cp), 1);
+    CHECK_INT(byoc_utf8_decode("\xff", &cp), 1);
     CHECK_INT(cp, 0xFFFD);
-    CHECK_INT(tui_utf8_decode("\xc0\xaf", &cp), 1);           /* overlong */
+    CHECK_INT(byoc_utf8_decode("\xc0\xaf", &cp), 1);           /* overlong */
     char enc[4];
-    CHECK_INT(tui_utf8_encode(0x1F600, enc), 4);
+    CHECK_INT(byoc_utf8_encode(0x1F600, enc), 4);
 
     /* fitting with an ellipsis */
     CHECK_INT(tui_text_fit("abcdef", 10, "~", buf, sizeof buf), 6);

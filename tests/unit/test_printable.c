@@ -1,0 +1,93 @@
+/* core/utf8's byoc_printable_inplace and the error records built on it: text
+ * from outside byoc (a service's message, a job's failure reason, an archive's
+ * entry name) reaches the terminal as one line with no control sequence. */
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "core/err.h"
+#include "core/utf8.h"
+
+static char *printable(const char *in)
+{
+    char *s = strdup(in);
+    size_t n = byoc_printable_inplace(s);
+    CHECK_INT(n, strlen(s));
+    return s;
+}
+
+#define CHECK_PRINTABLE(in, want) \
+    do { char *got_ = printable(in); CHECK_STR(got_, want); free(got_); } while (0)
+
+static bool has_control(const char *s)
+{
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+        if (*p < 0x20 || *p == 0x7F || (p[0] == 0xC2 && p[1] >= 0x80 && p[1] < 0xA0))
+            return true;
+    return false;
+}
+
+static void test_text_kept(void)
+{
+    CHECK_PRINTABLE("", "");
+    CHECK_PRINTABLE("plain ASCII, with [brackets] ~", "plain ASCII, with [brackets] ~");
+    CHECK_PRINTABLE("h\xc3\xa9llo \xe2\x9c\x93 \xf0\x9f\x9a\x80", "h\xc3\xa9llo \xe2\x9c\x93 \xf0\x9f\x9a\x80");
+    CHECK_PRINTABLE("a real \xef\xbf\xbd stays", "a real \xef\xbf\xbd stays");
+    CHECK_INT(byoc_printable_inplace(NULL), 0);
+}
+
+static void test_escapes_removed(void)
+{
+    CHECK_PRINTABLE("\x1b[31mred\x1b[0m", "red");                            /* CSI (colour) */
+    CHECK_PRINTABLE("a\x1b]52;c;ZXZpbA==\x07" "b", "ab");                     /* OSC 52: clipboard write */
+    CHECK_PRINTABLE("a\x1b]0;title\x1b\\b", "ab");                            /* OSC ended by ST */
+    CHECK_PRINTABLE("a\x1bP+q\x1b\\b", "ab");                                 /* DCS */
+    CHECK_PRINTABLE("a\x1b" "c" "b", "ab");                                   /* RIS: reset the terminal */
+    CHECK_PRINTABLE("a\x1b(0b", "ab");                                        /* charset switch */
+    CHECK_PRINTABLE("before\x1b]52;c;unterminated", "before");                /* unterminated: the rest goes */
+    CHECK_PRINTABLE("end\x1b", "end");
+}
+
+static void test_controls_replaced(void)
+{
+    CHECK_PRINTABLE("line one\nline two\ttab\r\n", "line one line two tab ");
+    CHECK_PRINTABLE("\x07\x08\x7f", "???");                                   /* BEL, BS, DEL */
+    CHECK_PRINTABLE("progress\rdone", "progressdone");                        /* CR cannot rewrite the line */
+    CHECK_PRINTABLE("c1 \xc2\x9b" "31m", "c1 ?31m");                          /* CSI as UTF-8 U+009B */
+    CHECK_PRINTABLE("raw \x9b" "31m", "raw ?31m");                            /* CSI as a raw 8-bit byte */
+    CHECK_PRINTABLE("cut \xe2\x82", "cut ??");                                /* a truncated sequence */
+    CHECK_PRINTABLE("latin1 caf\xe9", "latin1 caf?");
+    CHECK_PRINTABLE("\xc0\xaf overlong", "?? overlong");
+}
+
+/* What byoc prints for an error comes from byoc_err_format; whatever a reply
+ * or an archive put in it, it is one line without control sequences. */
+static void test_errors(void)
+{
+    byoc_err e;
+    byoc_err_set(&e, BYOC_E_FAILED, "results\x1b[2J",
+                 "entry '%s' lies below a symbolic link", "evil\x1b]52;c;cm0gLXJmIH4=\x07\n\rname\x9b");
+    CHECK(!has_control(e.what));
+    CHECK(!has_control(e.message));
+    CHECK_STR(e.message, "entry 'evil name?' lies below a symbolic link"); /* \n -> space, \r dropped */
+
+    byoc_err_prefix(&e, "job %s", "\x1b[1mx");
+    CHECK_STR(e.message, "job x: entry 'evil name?' lies below a symbolic link");
+
+    snprintf(e.request_id, sizeof e.request_id, "id\x1b]0;t\x07-1");       /* set straight from a header */
+    snprintf(e.code, sizeof e.code, "Code\x07");
+    char line[1200];
+    byoc_err_format(&e, line, sizeof line);
+    CHECK(!has_control(line));
+    CHECK(strstr(line, "request id id-1") != NULL);
+}
+
+int main(void)
+{
+    test_text_kept();
+    test_escapes_removed();
+    test_controls_replaced();
+    test_errors();
+    return check_done();
+}
