@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/buf.h"
@@ -164,6 +165,141 @@ int byoc_file_write_atomic(const char *path, const void *data, size_t len, unsig
         byoc_err_set(err, BYOC_E_FAILED, path, "cannot write: %s", strerror(e));
     }
     free(tmp);
+    return rc;
+}
+
+/* Why the name at dirfd/name cannot be walked into: a link, or not a directory. */
+static int refuse_component(int dirfd, const char *root, const char *rel, size_t n, int e, byoc_err *err)
+{
+    char *shown = byoc_xasprintf("%s/%.*s", root, (int)n, rel);
+    struct stat st;
+    int rc;
+    if (fstatat(dirfd, byoc_path_base(shown), &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode))
+        rc = byoc_err_set(err, BYOC_E_FAILED, shown, "is a symbolic link: byoc does not write through one");
+    else if (e == ENOTDIR || e == ELOOP)
+        rc = byoc_err_set(err, BYOC_E_FAILED, shown, "is not a directory");
+    else
+        rc = byoc_err_set(err, BYOC_E_FAILED, shown, "cannot open: %s", strerror(e));
+    free(shown);
+    return rc;
+}
+
+/* Walk rel's directories below root (making missing ones when dir_mode is not
+ * 0) without following links. Returns a descriptor on the last directory, -2
+ * when check-only met a missing one (nothing below it can be a link), or -1. */
+static int walk_below(const char *root, const char *rel, unsigned dir_mode, bool make, byoc_err *err)
+{
+    int fd = open(root, O_DIRECTORY | O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return byoc_err_set(err, BYOC_E_FAILED, root, "cannot open: %s", strerror(errno));
+    const char *s = rel;
+    for (const char *slash; (slash = strchr(s, '/'));) {
+        size_t n = (size_t)(slash - s);
+        if (n == 0 || (n == 1 && s[0] == '.')) {
+            s = slash + 1;
+            continue;
+        }
+        char *name = byoc_xstrndup(s, n);
+        int child = openat(fd, name, O_DIRECTORY | O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+        if (child < 0 && errno == ENOENT && make) {
+            if (mkdirat(fd, name, dir_mode) != 0 && errno != EEXIST) {
+                int e = errno;
+                char *shown = byoc_xasprintf("%s/%.*s", root, (int)(slash - rel), rel);
+                byoc_err_set(err, BYOC_E_FAILED, shown, "cannot create directory: %s", strerror(e));
+                free(shown);
+                free(name);
+                close(fd);
+                return -1;
+            }
+            child = openat(fd, name, O_DIRECTORY | O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+        }
+        int e = errno;
+        free(name);
+        if (child < 0 && e == ENOENT && !make) {
+            close(fd);
+            return -2;
+        }
+        if (child < 0) {
+            refuse_component(fd, root, rel, (size_t)(slash - rel), e, err);
+            close(fd);
+            return -1;
+        }
+        close(fd);
+        fd = child;
+        s = slash + 1;
+    }
+    return fd;
+}
+
+int byoc_path_check_below(const char *root, const char *rel, byoc_err *err)
+{
+    int fd = walk_below(root, rel, 0, false, err);
+    if (fd == -1)
+        return -1;
+    if (fd >= 0)
+        close(fd);
+    return 0;
+}
+
+int byoc_file_write_below(const char *root, const char *rel, const void *data, size_t len, unsigned mode,
+                          unsigned dir_mode, byoc_err *err)
+{
+    int dfd = walk_below(root, rel, dir_mode, true, err);
+    if (dfd < 0)
+        return -1;
+    char *path = byoc_path_join(root, rel);
+    const char *base = byoc_path_base(rel);
+    char *tmp = NULL;
+    int fd = -1;
+    for (unsigned i = 0; fd < 0 && i < 100; i++) {
+        free(tmp);
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        tmp = byoc_xasprintf(".%s.%ld.%ld%u", base, (long)getpid(), (long)ts.tv_nsec, i);
+        fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+        if (fd < 0 && errno != EEXIST)
+            break;
+    }
+    if (fd < 0) {
+        int e = errno;
+        byoc_err_set(err, BYOC_E_FAILED, path, "cannot create a temporary file: %s", strerror(e));
+        free(tmp);
+        free(path);
+        close(dfd);
+        return -1;
+    }
+    const char *p = data;
+    size_t left = len;
+    int rc = fchmod(fd, mode);
+    while (rc == 0 && left > 0) {
+        ssize_t n = write(fd, p, left);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            rc = -1;
+            break;
+        }
+        p += n;
+        left -= (size_t)n;
+    }
+    if (rc == 0 && fsync(fd) != 0)
+        rc = -1;
+    int e = errno;
+    if (close(fd) != 0 && rc == 0) {
+        rc = -1;
+        e = errno;
+    }
+    if (rc == 0 && renameat(dfd, tmp, dfd, base) != 0) {
+        rc = -1;
+        e = errno;
+    }
+    if (rc != 0) {
+        unlinkat(dfd, tmp, 0);
+        byoc_err_set(err, BYOC_E_FAILED, path, "cannot write: %s", strerror(e));
+    }
+    close(dfd);
+    free(tmp);
+    free(path);
     return rc;
 }
 

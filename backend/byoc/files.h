@@ -23,6 +23,19 @@ bool byoc_text_is_binary(const char *data, size_t len);
 int byoc_file_write_atomic(const char *path, const void *data, size_t len, unsigned mode,
                            byoc_err *err);
 
+/* Create or replace root/rel without following a symbolic link anywhere
+ * below root: each directory of rel is opened with O_NOFOLLOW (made with
+ * dir_mode when missing) and the file is written as byoc_file_write_atomic
+ * does, beside its final name, so a link at the name itself is replaced, not
+ * followed. A link or a file where rel needs a directory is refused, naming
+ * it. rel is relative and has no ".." component. */
+int byoc_file_write_below(const char *root, const char *rel, const void *data, size_t len, unsigned mode,
+                          unsigned dir_mode, byoc_err *err);
+
+/* 0 when every directory of rel below root is a directory or missing (not a
+ * symbolic link, not a file); else -1 naming the first that is not. */
+int byoc_path_check_below(const char *root, const char *rel, byoc_err *err);
+
 /* Create the parent directories of `path` (mode dir_mode) as needed. */
 int byoc_make_parents(const char *path, unsigned dir_mode, byoc_err *err);
 

@@ -328,12 +328,7 @@ static int write_plan(const char *dir, const byoc_init_plan *plan, byoc_init_res
 {
     for (size_t i = 0; i < plan->n; i++) {
         const byoc_init_file *f = &plan->files[i];
-        char *path = byoc_path_join(dir, f->path);
-        int rc = byoc_make_parents(path, 0755, err);
-        if (rc == 0)
-            rc = byoc_file_write_atomic(path, f->content, f->len, f->mode, err);
-        free(path);
-        if (rc != 0)
+        if (byoc_file_write_below(dir, f->path, f->content, f->len, f->mode, 0755, err) != 0)
             return -1;
         byoc_strv_push(&res->files, f->path);
     }
@@ -351,9 +346,17 @@ int byoc_init_project(const byoc_init_options *o, byoc_init_result *res, byoc_er
     if (byoc_init_render(o, &plan, err) != 0)
         return -1;
     byoc_strv existing = BYOC_STRV_INIT;
-    byoc_init_existing(o->dir, &plan, &existing);
     int rc = 0;
-    if (existing.n && !o->force) {
+    /* a directory of the project that is a link would take the files elsewhere: refused before anything is written */
+    for (size_t i = 0; rc == 0 && byoc_path_exists(o->dir) && i < plan.n; i++)
+        rc = byoc_path_check_below(o->dir, plan.files[i].path, err);
+    if (rc != 0) {
+        byoc_err why = *err;
+        byoc_err_set(err, BYOC_E_USAGE, why.what, "%s; nothing was written", why.message);
+    }
+    if (rc == 0)
+        byoc_init_existing(o->dir, &plan, &existing);
+    if (rc == 0 && existing.n && !o->force) {
         byoc_buf b = BYOC_BUF_INIT;
         for (size_t i = 0; i < existing.n; i++)
             byoc_buf_printf(&b, "%s%s", i ? ", " : "", existing.v[i]);

@@ -12,6 +12,7 @@
 #include <jansson.h>
 
 #include "byoc/dockerfile.h"
+#include "byoc/files.h"
 #include "byoc/lint.h"
 #include "byoc/project.h"
 #include "byoc/scaffold.h"
@@ -259,6 +260,58 @@ static void test_overwrite(const char *tmp)
     byoc_init_result_free(&res);
 }
 
+/* A directory of the project that is a symbolic link (d/algorithm -> elsewhere) is never written
+ * through, with or without --force; a link at a file's own name is replaced, not followed. */
+static void test_symlinked_parent(const char *tmp)
+{
+    char dir[4096], victim[4096], link[4200], path[4300];
+    snprintf(dir, sizeof dir, "%s/linked", tmp);
+    snprintf(victim, sizeof victim, "%s/victim", tmp);
+    mkdir(dir, 0755);
+    mkdir(victim, 0755);
+    snprintf(link, sizeof link, "%s/algorithm", dir);
+    CHECK_INT(symlink(victim, link), 0);
+    for (int force = 0; force < 2; force++) {
+        byoc_init_options o = options(dir, BYOC_RECIPE_CUSTOM_BASE, BYOC_LANG_PYTHON, BYOC_ARCH_AMD64, false);
+        o.base_image = "byoc-test/python:3";
+        o.force = force;
+        o.git = false;
+        byoc_init_result res;
+        byoc_err err;
+        CHECK_INT(byoc_init_project(&o, &res, &err), -1);
+        CHECK(strstr(err.what, "/linked/algorithm") != NULL);
+        CHECK(strstr(err.message, "symbolic link") && strstr(err.message, "nothing was written"));
+        byoc_init_result_free(&res);
+        snprintf(path, sizeof path, "%s/algo.py", victim);
+        CHECK(access(path, F_OK) != 0);
+        snprintf(path, sizeof path, "%s/Dockerfile", dir);
+        CHECK(access(path, F_OK) != 0);
+    }
+    /* the writer itself refuses too, whatever was checked before */
+    byoc_err err;
+    CHECK_INT(byoc_file_write_below(dir, "algorithm/x.py", "x", 1, 0644, 0755, &err), -1);
+    CHECK(strstr(err.message, "symbolic link") != NULL);
+    snprintf(path, sizeof path, "%s/x.py", victim);
+    CHECK(access(path, F_OK) != 0);
+    unlink(link);
+    /* a link at the file's name: replaced by the file, its target untouched */
+    snprintf(path, sizeof path, "%s/target.txt", victim);
+    FILE *f = fopen(path, "w");
+    fputs("keep\n", f);
+    fclose(f);
+    snprintf(link, sizeof link, "%s/name.txt", dir);
+    CHECK_INT(symlink(path, link), 0);
+    CHECK_INT(byoc_file_write_below(dir, "name.txt", "new\n", 4, 0644, 0755, &err), 0);
+    char *text = check_read_file(path, NULL);
+    CHECK_STR(text, "keep\n");
+    free(text);
+    struct stat st;
+    CHECK(lstat(link, &st) == 0 && S_ISREG(st.st_mode));
+    CHECK_INT(byoc_file_write_below(dir, "a/b/c.txt", "c", 1, 0600, 0755, &err), 0);
+    snprintf(path, sizeof path, "%s/a/b/c.txt", dir);
+    CHECK(stat(path, &st) == 0 && (st.st_mode & 0777) == 0600);
+}
+
 int main(void)
 {
     snprintf(assets, sizeof assets, "%s/assets", check_source_dir());
@@ -272,6 +325,7 @@ int main(void)
     test_all_combinations(tmp);
     test_invalid(tmp);
     test_overwrite(tmp);
+    test_symlinked_parent(tmp);
     git_libgit2_shutdown();
     rm_rf(tmp);
     free(tmp);
