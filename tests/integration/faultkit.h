@@ -180,12 +180,23 @@ static inline void fk_standin_start(fk_proc *p)
 }
 
 /* The proxy's request log: how many requests for op (X-Amz-Target suffix, query Action, or
- * "METHOD /path") arrived after sequence number since; *last gets the newest seq. */
+ * "METHOD /path") arrived after sequence number since, counted once none is in flight;
+ * *last gets the newest seq. */
 static inline int fk_proxy_count(const fk_proc *p, const char *op, int since, int *last)
 {
     char url[256];
     snprintf(url, sizeof url, "%s/_faultproxy/requests?since=%d", p->url, since);
-    json_t *j = fk_http_json("GET", url, NULL, NULL);
+    /* A request is logged when the proxy's handler ends: a stalled one only once the proxy
+     * notices the hang-up, which can be after byoc has given up. Wait (10 s at most) until
+     * nothing is in flight, so that a count never misses a request byoc already sent. */
+    json_t *j = NULL;
+    for (int tries = 0; tries < 200; tries++) {
+        json_decref(j);
+        j = fk_http_json("GET", url, NULL, NULL);
+        if (json_integer_value(json_object_get(j, "inflight")) <= 0)
+            break;
+        fk_sleep_ms(50);
+    }
     int n = 0;
     size_t i;
     json_t *r;

@@ -15,6 +15,9 @@ verify upstream. Paths under /_faultproxy/ are the control API (JSON):
     GET    /_faultproxy/health     {"ok": true, "rules": N, "requests": N}
     GET    /_faultproxy/rules      POST one rule or {"rules": [...]}      DELETE
     GET    /_faultproxy/requests[?since=SEQ]                              DELETE
+           {"requests": [...], "seq": N, "inflight": N}: a request is logged when its
+           handler ends (a stalled one when the client hangs up); "inflight" counts those
+           not logged yet, so a test waits for 0 before counting
     POST   /_faultproxy/reset      forget rules and the request log
 
 A rule:
@@ -272,6 +275,7 @@ class ProxyServer(ThreadingHTTPServer):
         self.rules = Rules()
         self.requests = deque(maxlen=20000)
         self.seq = 0
+        self.inflight = 0
         self.lock = threading.Lock()
         self.stop_event = threading.Event()
         self.log_file = open(log_path, "a", buffering=1) if log_path else None
@@ -284,8 +288,13 @@ class ProxyServer(ThreadingHTTPServer):
             return UnixHTTPConnection(self.upstream_unix, timeout=600)
         return http.client.HTTPConnection(self.upstream_host, self.upstream_port, timeout=600)
 
+    def begin(self):
+        with self.lock:
+            self.inflight += 1
+
     def record(self, entry):
         with self.lock:
+            self.inflight -= 1
             self.seq += 1
             entry["seq"] = self.seq
             self.requests.append(entry)
@@ -368,7 +377,9 @@ class Handler(BaseHTTPRequestHandler):
                 out = {"rules": server.rules.add(doc["rules"] if "rules" in doc else [doc])}
             elif path == "requests" and self.command == "GET":
                 since = int(parse_qs(query).get("since", ["0"])[0])
-                out = {"requests": [r for r in list(server.requests) if r["seq"] > since], "seq": server.seq}
+                with server.lock:
+                    out = {"requests": [r for r in server.requests if r["seq"] > since], "seq": server.seq,
+                           "inflight": server.inflight}
             elif path == "requests" and self.command == "DELETE":
                 server.requests.clear()
                 out = {"requests": [], "seq": server.seq}
@@ -387,14 +398,21 @@ class Handler(BaseHTTPRequestHandler):
 
     def _proxy(self):
         server = self.server
-        body = self._read_body()
-        req = Request(self.command, self.path, self.headers, body)
-        entry = {"time": time.time(), "method": self.command, "path": self.path.split("?", 1)[0], "op": req.op,
-                 "fault": None, "status": None}
-        rule = server.rules.take(req)
-        fault = rule["fault"] if rule else None
-        entry["fault"] = fault
+        server.begin()
+        entry = {"time": time.time(), "method": self.command, "path": self.path.split("?", 1)[0],
+                 "op": "%s %s" % (self.command, self.path.split("?", 1)[0]), "fault": None, "status": None}
         try:
+            try:
+                body = self._read_body()
+            except (OSError, ValueError):
+                entry["status"] = "unreadable"
+                self.close_connection = True
+                return
+            req = Request(self.command, self.path, self.headers, body)
+            entry["op"] = req.op
+            rule = server.rules.take(req)
+            fault = rule["fault"] if rule else None
+            entry["fault"] = fault
             if fault in ("status", "throttle", "skew", "expired", "html"):
                 status, headers, data = error_reply(req, rule)
                 entry["status"] = status
