@@ -1,5 +1,5 @@
 /* cli: the command line. Parses the global flags, dispatches to a verb from
- * the verb table, maps errors to the exit codes of DESIGN.md. */
+ * the verb table, maps errors to the exit codes of README.md ("Exit codes"). */
 #ifndef BYOC_TUI_CLI_H
 #define BYOC_TUI_CLI_H
 

@@ -1,4 +1,4 @@
-/* steps: the six steps of the flow, in order (DESIGN.md): their names (used
+/* steps: the six steps of the flow, in order (README.md): their names (used
  * by `:goto`), titles and one-line purposes. Pure. */
 #ifndef BYOC_TUI_STEPS_H
 #define BYOC_TUI_STEPS_H

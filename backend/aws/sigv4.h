@@ -8,7 +8,7 @@
  * Plus aws-chunked streaming signatures (S3 uploads), seeded by a header
  * signature.
  *
- * Rules (protocols.md section 5): header names lower-cased and sorted, values
+ * Rules (AWS IAM User Guide, "Create a signed AWS API request"): header names lower-cased and sorted, values
  * trimmed with whitespace runs (also line breaks) collapsed, repeated names
  * joined with ','; user-agent, expect, transfer-encoding, x-amzn-trace-id,
  * connection and authorization are never signed. Query keys/values are

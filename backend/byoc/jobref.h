@@ -54,10 +54,10 @@ bool byoc_job_status_valid(const char *s);
 /* Newest first, up to q->max, following nextToken. With statuses, the filter
  * goes to the service ({"name": "status", "operator": "EQUAL"}); if the
  * service refuses it, byoc filters the pages itself. *jobs = a JSON array of
- * {"job_arn", "job_name", "status", "created", "device"} (DESIGN.md's shape). */
+ * {"job_arn", "job_name", "status", "created", "device"} (what `byoc jobs --json` prints). */
 int byoc_jobs_list(byoc_aws_client *c, byoc_task *t, const byoc_job_query *q, json_t **jobs, byoc_err *err);
 
-/* One SearchJobs summary in DESIGN.md's shape. */
+/* One SearchJobs summary in the shape `byoc jobs --json` prints. */
 json_t *byoc_job_summary_json(const json_t *summary);
 
 /* ---- one job ------------------------------------------------------------------------ */

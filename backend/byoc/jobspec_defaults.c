@@ -1,6 +1,6 @@
 /* What the SDK derives from a job spec: the timestamp, the idempotency token,
  * the default name, bucket and S3 layout, and the CreateJob body itself
- * (braket/jobs/quantum_job_creation.py, config.py; braket-jobs.md section 1). */
+ * (amazon-braket-sdk-python: braket/jobs/quantum_job_creation.py, config.py). */
 #include "byoc/jobspec.h"
 
 #include <jansson.h>

@@ -109,7 +109,7 @@ int byoc_local_job_cancel_ref(const char *path, const char *ref, char *status, b
 
 /* {"job_arn", "job_name", "status", "created", "device", "local": true, "image", "image_id",
  *  "started", "ended", "exit_code", "failure_reason", "output_dir", "container_id", "pid"}
- * (absent values are null); the first five are DESIGN.md's job-list shape. */
+ * (absent values are null); the first five are what `byoc jobs --json` prints per job. */
 json_t *byoc_local_job_json(const byoc_local_job *j);
 /* The reverse; -1 when a required member (job_name, status) is missing. */
 int byoc_local_job_from_json(const json_t *o, byoc_local_job *out);

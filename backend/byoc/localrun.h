@@ -1,5 +1,5 @@
 /* localrun: run a job spec in its container on the local Docker engine, under
- * the Braket container contract (braket-jobs.md section 2), as the service
+ * the Braket container contract (Amazon Braket Developer Guide, "Bring your own container"; the SDK's braket/jobs/local/), as the service
  * would start it — the local mode of the Run step (`byoc run --local`, the
  * Run screen's "run locally").
  *

@@ -1,6 +1,6 @@
 /* recipe: the vocabulary shared by the wizard, the scaffold and the lint:
  * recipes, languages, CPU architectures, and the facts about the prebuilt
- * Braket job images (reference/braket-jobs.md section 5). */
+ * Braket job images (aws/amazon-braket-containers on GitHub). */
 #ifndef BYOC_BYOC_RECIPE_H
 #define BYOC_BYOC_RECIPE_H
 

@@ -1,7 +1,7 @@
 /* results: a job's output, model.tar.gz, fetched and unpacked safely.
  *
  * Where it is: <outputDataConfig.s3Path>/output/model.tar.gz, as the SDK's
- * AwsQuantumJob.download_result reads it (braket-jobs.md section 3); when
+ * AwsQuantumJob.download_result reads it (amazon-braket-sdk-python: braket/jobs/quantum_job.py); when
  * that key is missing, the SageMaker layout <s3Path>/<jobName>/output/
  * model.tar.gz is tried once before giving up.
  *

@@ -11,7 +11,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 
-/* What kind of failure; the CLI maps it to an exit code (DESIGN.md). */
+/* What kind of failure; the CLI maps it to an exit code (README.md, "Exit codes"). */
 typedef enum {
     BYOC_OK = 0,
     BYOC_E_FAILED,    /* the operation failed: service or build error -> exit 1 */

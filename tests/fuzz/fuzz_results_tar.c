@@ -188,7 +188,7 @@ static ssize_t look_below(const char *root, const char *rel, struct stat *st, ch
     while (comp) {
         next = strtok_r(NULL, "/", &save);
         if (!next) {
-            rc = st ? fstatat(dir, comp, st, AT_SYMLINK_NOFOLLOW) : readlinkat(dir, comp, link, link_size);
+            rc = st ? fstatat(dir, comp, st, AT_SYMLINK_NOFOLLOW) : link ? readlinkat(dir, comp, link, link_size) : -1;
             break;
         }
         int sub = openat(dir, comp, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);

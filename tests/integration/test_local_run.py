@@ -5,7 +5,7 @@ Images are built here from the local bases with Debian's docker CLI and --networ
 (tests/fixtures/local/images): byoc's own entry point on byoc-test/python:3, the same as a named
 non-root user, and a busybox image with its own ENTRYPOINT. The fixture algorithm
 (tests/fixtures/local/algorithm) writes what it sees to its results directory, and the checks
-compare that with the container contract of braket-jobs.md 2.2/2.3:
+compare that with the container contract (Amazon Braket Developer Guide, "Bring your own container"):
   - the AMZN_BRAKET_* environment, hyperparameters.json, the /opt/ml layout, input channels
     (local directory, local prefix, s3:// from moto), resourceconfig/inputdataconfig;
   - results in ./<job-name>/ (model, log.txt, checkpoints/), the JSON document, exit codes;

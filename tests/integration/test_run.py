@@ -289,11 +289,11 @@ def case_single_file():
 
 def case_package_every_option():
     cwd = workdir()
-    os.makedirs(os.path.join(cwd, "shared"))
-    with open(os.path.join(cwd, "shared", "consts.py"), "w") as f:
+    os.makedirs(os.path.join(cwd, "common"))
+    with open(os.path.join(cwd, "common", "consts.py"), "w") as f:
         f.write("PI = 3.14159\n")
     os.symlink("util/helpers.py", os.path.join(cwd, "pkg", "helpers_link.py"))
-    os.symlink("../shared", os.path.join(cwd, "pkg", "shared"))
+    os.symlink("../common", os.path.join(cwd, "pkg", "common"))
     job = {
         "image_uri": image(), "source_module": "pkg", "entry_point": "pkg.main:run", "role_arn": ROLE,
         "device": "arn:aws:braket:::device/quantum-simulator/amazon/sv1", "instance_type": "ml.c5.xlarge",

@@ -48,13 +48,10 @@ const char *check_source_dir(void)
     return s ? s : ".";
 }
 
-const char *check_shared_dir(void)
+const char *check_fixture_dir(void)
 {
     static char buf[4096];
-    const char *s = getenv("BYOC_SHARED_DIR");
-    if (s)
-        return s;
-    snprintf(buf, sizeof buf, "%s/../shared", check_source_dir());
+    snprintf(buf, sizeof buf, "%s/tests/fixtures", check_source_dir());
     return buf;
 }
 

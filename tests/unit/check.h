@@ -3,7 +3,7 @@
  *   CHECK_STR(a, b)           string equality, prints both
  *   CHECK_INT(a, b)           integer equality, prints both
  *   check_done()              prints "N passed, N failed" and returns the exit code
- * Helpers for tests: read a file, locate shared/ and the source tree. */
+ * Helpers for tests: read a file, locate the fixtures and the source tree. */
 #ifndef BYOC_TEST_CHECK_H
 #define BYOC_TEST_CHECK_H
 
@@ -31,8 +31,8 @@ int check_done(void);
 
 /* Whole file into a NUL-terminated malloc'd buffer (len may be NULL); NULL if unreadable. */
 char *check_read_file(const char *path, size_t *len);
-/* $BYOC_SHARED_DIR or <source>/../shared */
-const char *check_shared_dir(void);
+/* <source>/tests/fixtures: data the tests read (the repository carries all of it) */
+const char *check_fixture_dir(void);
 /* $BYOC_SOURCE_DIR */
 const char *check_source_dir(void);
 /* Environment variable that must be set (integration tests); exits 1 with a message if unset. */

@@ -1,4 +1,4 @@
-/* What the SDK derives from a job spec: default name (braket-jobs.md 1.3),
+/* What the SDK derives from a job spec: default name (the SDK's quantum_job_creation.py),
  * bucket, base image, token, S3 layout, the CreateJob body, local input
  * prefixes (pathlib glob semantics) and the byoc.json round trip. */
 #include "check.h"

@@ -1,7 +1,7 @@
 /* SigV4 against data written by others: the aws-c-auth v4 suite (header and
  * presigned forms), the classic aws4_testsuite, the S3 API Reference examples
  * (including aws-chunked signatures) and four vectors generated with botocore
- * (protocols.md section 5). Every case must pass. */
+ * (botocore/auth.py). Every case must pass. */
 #include "check.h"
 
 #include <dirent.h>
@@ -279,7 +279,7 @@ static bool aws_c_auth_query(const char *dir, const char *name, json_t *ctx, con
 static void suite_aws_c_auth(void)
 {
     char root[4096];
-    snprintf(root, sizeof root, "%s/testdata/sigv4/aws-c-auth-v4", check_shared_dir());
+    snprintf(root, sizeof root, "%s/sigv4/aws-c-auth-v4", check_fixture_dir());
     char **names;
     size_t n = list_dirs(root, &names);
     int header_ok = 0, query_ok = 0;
@@ -391,7 +391,7 @@ static void classic_walk(const char *dir, int *total, int *ok)
 static void suite_classic(void)
 {
     char root[4096];
-    snprintf(root, sizeof root, "%s/testdata/sigv4/aws4_testsuite", check_shared_dir());
+    snprintf(root, sizeof root, "%s/sigv4/aws4_testsuite", check_fixture_dir());
     int total = 0, ok = 0;
     classic_walk(root, &total, &ok);
     printf("aws4_testsuite: %d/%d\n", ok, total);
@@ -525,7 +525,7 @@ static bool s3_example(json_t *top, json_t *ex, const char *name)
 static void suite_s3(void)
 {
     char path[4096];
-    snprintf(path, sizeof path, "%s/testdata/sigv4/s3-examples.json", check_shared_dir());
+    snprintf(path, sizeof path, "%s/sigv4/s3-examples.json", check_fixture_dir());
     json_t *top = json_load_file(path, 0, NULL);
     CHECK(top != NULL);
     if (!top)
@@ -542,7 +542,7 @@ static void suite_s3(void)
     json_decref(top);
 }
 
-/* ---- botocore-generated vectors (protocols.md section 5) ------------------- */
+/* ---- botocore-generated vectors ------------------- */
 
 static bool botocore_vector(const char *name, const char *method, const char *host, const char *target,
                             const char *region, const char *service, bool s3, const char *const *hdrs,

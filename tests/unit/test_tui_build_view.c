@@ -55,7 +55,7 @@ int main(void)
     char *t = tui_build_default_tag("My Project", "/x/y");
     CHECK_STR(t, "my-project:latest");
     free(t);
-    t = tui_build_default_tag(NULL, "/work/qaoa_job.v2");
+    t = tui_build_default_tag(NULL, "/home/ada/qaoa_job.v2");
     CHECK_STR(t, "qaoa-job-v2:latest");
     free(t);
     t = tui_build_default_tag(NULL, "/");
