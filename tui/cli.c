@@ -12,6 +12,7 @@
 
 #include "app.h"
 #include "core/buf.h"
+#include "core/jsonout.h"
 #include "core/log.h"
 #include "net/http.h"
 
@@ -85,11 +86,16 @@ static int json_out_put(const char *p, size_t n, void *ud)
     return 0;
 }
 
+/* --json promises exactly one document: a failure after a verb printed its own
+ * (lint's findings, preflight's checks) adds no error document. */
+static bool json_printed;
+
 void byoc_cli_print_json(json_t *doc)
 {
+    json_printed = true;
     json_out *o = byoc_xmalloc(sizeof *o);
     o->len = 0;
-    json_dump_callback(doc, json_out_put, o, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    byoc_json_dump_callback(doc, json_out_put, o, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
     fwrite(o->buf, 1, o->len, stdout);
     free(o);
     fputc('\n', stdout);
@@ -97,10 +103,36 @@ void byoc_cli_print_json(json_t *doc)
     json_decref(doc);
 }
 
-static void print_error(const byoc_err *err)
+/* The one-line error on stderr; with --json also the failure's document on
+ * stdout, {"error": {"what", "why", "exit_code"}}, unless the verb printed one. */
+static void print_error_json(const byoc_err *err, const char *verb, int rc)
+{
+    if (json_printed)
+        return;
+    const char *why = err->message[0] ? err->message : "failed";
+    json_t *e = json_pack("{s:s, s:s, s:i}", "what", err->what[0] ? err->what : verb, "why", why, "exit_code", rc);
+    if (e && err->code[0])
+        json_object_set_new(e, "code", json_string(err->code));
+    if (e && err->request_id[0])
+        json_object_set_new(e, "request_id", json_string(err->request_id));
+    byoc_cli_print_json(json_pack("{s:o}", "error", e));
+}
+
+static void print_error(const byoc_err *err, bool json, const char *verb, int rc)
 {
     char line[2048];
     fprintf(stderr, "byoc: %s\n", byoc_err_format(err, line, sizeof line));
+    if (json)
+        print_error_json(err, verb, rc);
+}
+
+/* --json given after an unknown verb still asks for the error document. */
+static bool asks_json(int argc, char **argv, int from)
+{
+    for (int i = from; i < argc && strcmp(argv[i], "--") != 0; i++)
+        if (strcmp(argv[i], "--json") == 0)
+            return true;
+    return false;
 }
 
 /* A verb's --help anywhere in its arguments wins over everything else. */
@@ -206,9 +238,8 @@ int byoc_cli_main(int argc, char **argv)
         case 'h': print_global_help(stdout); return 0;
         default: {
             byoc_err err;
-            byoc_err_set(&err, BYOC_E_USAGE, "byoc", "unknown or incomplete flag '%s' (see byoc --help)",
-                         argv[optind - 1]);
-            print_error(&err);
+            byoc_err_set(&err, BYOC_E_USAGE, argv[optind - 1], "unknown or incomplete flag (see byoc --help)");
+            print_error(&err, g.json || asks_json(argc, argv, 1), "byoc", 2);
             return 2;
         }
         }
@@ -219,6 +250,11 @@ int byoc_cli_main(int argc, char **argv)
             name = "tui";
         } else {
             print_global_help(stderr);
+            if (g.json) {
+                byoc_err err;
+                byoc_err_set(&err, BYOC_E_USAGE, "byoc", "no verb given (see byoc --help)");
+                print_error_json(&err, "byoc", 2);
+            }
             return 2;
         }
     } else {
@@ -227,8 +263,8 @@ int byoc_cli_main(int argc, char **argv)
     const byoc_verb *v = find_verb(name);
     if (!v) {
         byoc_err err;
-        byoc_err_set(&err, BYOC_E_USAGE, "byoc", "unknown verb '%s' (see byoc --help)", name);
-        print_error(&err);
+        byoc_err_set(&err, BYOC_E_USAGE, name, "unknown verb (see byoc --help)");
+        print_error(&err, g.json || asks_json(argc, argv, optind), "byoc", 2);
         return 2;
     }
     int vargc = optind < argc ? argc - optind : 1;
@@ -238,7 +274,7 @@ int byoc_cli_main(int argc, char **argv)
     byoc_err_clear(&err);
     vargc = take_global_flags(&g, vargc, vargv, &err);
     if (vargc < 0) {
-        print_error(&err);
+        print_error(&err, g.json, v->name, 2);
         return 2;
     }
     setup_logging(&g);
@@ -251,7 +287,9 @@ int byoc_cli_main(int argc, char **argv)
     optind = 0; /* let the verb run getopt again from its own argv */
     int rc = v->run(&g, vargc, vargv, &err);
     if (rc != 0 && (err.message[0] || err.what[0]))
-        print_error(&err);
+        print_error(&err, g.json, v->name, rc);
+    else if (rc != 0 && g.json)
+        print_error_json(&err, v->name, rc);
     byoc_http_global_cleanup();
     byoc_log_close();
     return rc;

@@ -12,6 +12,7 @@
 #include "byoc/results.h"
 #include "chart.h"
 #include "core/buf.h"
+#include "core/jsonout.h"
 #include "flow.h"
 #include "job_status.h"
 #include "logview.h"
@@ -66,7 +67,7 @@ static void kv_json(tui_page *p, const char *key, const json_t *v)
         tui_page_kv(p, key, json_string_value(v));
         return;
     }
-    char *text = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
+    char *text = byoc_json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
     if (text)
         tui_page_kv(p, key, text);
     free(text);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/buf.h"
+#include "core/jsonout.h"
 #include "page.h"
 #include "progress.h"
 
@@ -27,7 +28,7 @@ static const char *str(const json_t *o, const char *key)
 /* One PRE line per line of the pretty-printed JSON. */
 static void pre_json(tui_page *p, const json_t *j)
 {
-    char *text = json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    char *text = byoc_json_dumps(j, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
     if (!text)
         return;
     for (char *save = NULL, *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save))

@@ -256,7 +256,7 @@ int verb_doctor(const byoc_globals *g, int argc, char **argv, byoc_err *err)
         else if (!aws_loaded)
             *err = aws_err;
         else if (!creds_ok)
-            byoc_err_set(err, BYOC_E_ENV, "doctor", "no AWS credentials: %s", desc.credentials_error);
+            *err = desc.credentials_err;
         else if (!region_ok)
             byoc_err_set(err, BYOC_E_ENV, "doctor", "no AWS region: %s", region_fix);
         else

@@ -20,6 +20,7 @@
 #include "byoc/preflight.h"
 #include "byoc/project.h"
 #include "core/buf.h"
+#include "core/jsonout.h"
 #include "core/log.h"
 #include "core/utf8.h"
 #include "cli_task.h"
@@ -232,7 +233,7 @@ static void print_plan(const byoc_job_result *r)
     for (size_t i = 0; i < p->n_warnings; i++)
         printf("warning: %s\n", p->warnings[i]);
     printf("POST %s/job\n", p->endpoint);
-    char *body = json_dumps(p->request, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    char *body = byoc_json_dumps(p->request, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
     printf("%s\n", body ? body : "{}");
     free(body);
 }

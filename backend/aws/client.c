@@ -235,6 +235,7 @@ void byoc_aws_client_describe(byoc_aws_client *c, byoc_task *t, byoc_aws_descrip
     } else {
         byoc_err_format(&err, d->credentials_error, sizeof d->credentials_error);
         d->credentials_error_kind = err.kind;
+        d->credentials_err = err;
     }
     for (int s = 0; s < BYOC_AWS_SERVICE_COUNT; s++) {
         byoc_aws_endpoint_desc *e = &d->endpoints[s];

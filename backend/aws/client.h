@@ -110,6 +110,7 @@ typedef struct byoc_aws_description {
     byoc_aws_creds_info creds;       /* when credentials_ok */
     char credentials_error[800];     /* the formatted error otherwise */
     byoc_err_kind credentials_error_kind;
+    byoc_err credentials_err;        /* the same error as a record */
     char region[64];                 /* "" when none */
     char region_origin[64];
     char ca_bundle[512];
