@@ -131,6 +131,7 @@ void tui_run_form_to_spec(const tui_form *f, bool resolve, byoc_jobspec *s, byoc
         default: break;
         }
     }
+    s->launcher = byoc_job_launcher_in(s->image_uri, project);
 }
 
 /* The fields a local run uses; the rest it ignores with a warning. The

@@ -63,6 +63,7 @@ int verb_preflight(const byoc_globals *g, int argc, char **argv, byoc_err *err)
     byoc_runflags f = {0};
     int rc = byoc_runflags_parse("preflight", argc, argv, BYOC_RUNFLAGS_RUN_MODES | BYOC_RUNFLAGS_SMOKE, &a.spec, &f,
                                  err);
+    a.spec.launcher = byoc_job_launcher_in(a.spec.image_uri, g->project_dir);
     if (rc != 0) {
         byoc_jobspec_free(&a.spec);
         return rc;

@@ -265,6 +265,7 @@ int verb_run(const byoc_globals *g, int argc, char **argv, byoc_err *err)
     byoc_runflags f = {0};
     int rc = byoc_runflags_parse("run", argc, argv, BYOC_RUNFLAGS_RUN_MODES | BYOC_RUNFLAGS_NO_PREFLIGHT, &spec, &f,
                                  err);
+    spec.launcher = byoc_job_launcher_in(spec.image_uri, g->project_dir);
     if (rc == 0 && !f.no_preflight && !f.dry_run && spec_valid(&spec, &f))
         rc = preflight_gate(g, &spec, &f, err);
     if (rc != 0 || f.local) {

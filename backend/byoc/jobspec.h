@@ -74,7 +74,15 @@ typedef struct byoc_job_channel {
     char *content_type;  /* may be NULL */
 } byoc_job_channel;
 
+/* Which program in the image starts the entry point; it decides what an entry point may be. */
+typedef enum {
+    BYOC_LAUNCHER_BRAKET = 0, /* the stock Braket launcher (prebuilt, extend-prebuilt): Python module rules */
+    BYOC_LAUNCHER_BYOC,       /* byoc's (custom-base): modules, scripts, Cargo.toml, CMakeLists.txt[:T], ... */
+    BYOC_LAUNCHER_UNKNOWN,    /* an image byoc did not make: only the API's constraints */
+} byoc_job_launcher;
+
 typedef struct byoc_jobspec {
+    byoc_job_launcher launcher;   /* not in byoc.json: from the image and the project (byoc_job_launcher_in) */
     char *image_uri;              /* NULL: the Braket base image of the region */
     char *source_module;          /* local file or directory, or s3://.../x.tar.gz */
     char *entry_point;            /* MOD[:FUNC]; NULL: the source module's stem */
@@ -171,6 +179,30 @@ size_t byoc_job_check_s3_path(const char *uri, byoc_job_field f, int index, cons
 /* True for a string that matches the API's S3Path pattern and the SDK's
  * parse_s3_uri (s3://bucket/key or https://bucket.s3.<...>/key). */
 bool byoc_job_is_s3_uri(const char *s);
+
+/* The launcher of an image: none given or a Braket prebuilt image (amazon-braket-*-jobs of
+ * Braket's account) -> BRAKET; else the project's recipe: custom-base -> BYOC, prebuilt or
+ * extend-prebuilt -> BRAKET; no project or no recipe -> UNKNOWN. p may be NULL; _in reads
+ * byoc.json from project_dir. */
+byoc_job_launcher byoc_job_launcher_for(const char *image_uri, const byoc_project *p);
+byoc_job_launcher byoc_job_launcher_in(const char *image_uri, const char *project_dir);
+const char *byoc_job_launcher_name(byoc_job_launcher l);   /* "byoc's launcher" */
+
+/* What the launcher will start. kind: "Python module", "Python script", "Julia script",
+ * "Cargo project", "CMake project", "C++ source", "Rust source", "shell script",
+ * "executable", "path in the image", "file" (an S3 source: not looked at), "as given" (unknown launcher). */
+typedef struct byoc_entry_point_check {
+    const char *kind;
+    char *path;            /* the local file or directory it names, or NULL */
+    char note[300];        /* what could not be checked here, or "" */
+} byoc_entry_point_check;
+
+/* The entry point under launcher l: 0 with *out filled, or -1 with why.
+ * source_module NULL: its form only (an S3 source, or no file access). Free out
+ * with byoc_entry_point_check_free either way. */
+int byoc_job_check_entry_point(byoc_job_launcher l, const char *source_module, const char *entry,
+                               byoc_entry_point_check *out, char *why, size_t why_size);
+void byoc_entry_point_check_free(byoc_entry_point_check *c);
 
 /* The entry point's module path resolved inside the (local) source module:
  * 0 with *resolved (malloc'd, e.g. "/abs/pkg/sub/mod.py" or ".../pkg/") or -1 with why. */

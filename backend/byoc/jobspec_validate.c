@@ -431,132 +431,25 @@ static bool ends_with_ci(const char *s, const char *suffix)
     return n >= m && strcasecmp(s + n - m, suffix) == 0;
 }
 
-static bool is_identifier(const char *s)
+/* One rule for the form, the CLI, the review and preflight: the launcher's (jobspec_entry.c). */
+static void check_entry(const byoc_jobspec *s, const char *source_module, const char *ep, byoc_job_problems *out)
 {
-    if (!*s || isdigit((unsigned char)*s))
-        return false;
-    for (; *s; s++)
-        if (!(isalnum((unsigned char)*s) || *s == '_' || (unsigned char)*s >= 0x80))
-            return false;
-    return true;
-}
-
-/* The shape of MOD[:FUNC]: dotted non-empty module segments, an identifier after ':'. */
-static bool entry_point_shape(const char *ep, char *why, size_t why_size)
-{
-    const char *colon = strchr(ep, ':');
-    size_t mod_len = colon ? (size_t)(colon - ep) : strlen(ep);
-    if (mod_len == 0) {
-        snprintf(why, why_size, "the module part before ':' is empty");
-        return false;
-    }
-    if (ep[0] == '.') {
-        snprintf(why, why_size, "relative module paths (leading '.') cannot be imported by the job container");
-        return false;
-    }
-    for (size_t i = 0; i < mod_len; i++) {
-        if (ep[i] == '.' && (i + 1 == mod_len || ep[i + 1] == '.')) {
-            snprintf(why, why_size, "the module path has an empty segment");
-            return false;
-        }
-        if (ep[i] == '/' || ep[i] == '\\' || isspace((unsigned char)ep[i]) || (unsigned char)ep[i] < 0x20) {
-            snprintf(why, why_size, "a module path is dotted (pkg.module), not a file path");
-            return false;
-        }
-    }
-    if (colon && (strchr(colon + 1, ':') || !is_identifier(colon + 1))) {
-        snprintf(why, why_size, "the part after ':' must be a function name (a Python identifier)");
-        return false;
-    }
-    return true;
-}
-
-int byoc_job_resolve_entry_point(const char *source_module, const char *entry_point, char **resolved, char *why,
-                                 size_t why_size)
-{
-    *resolved = NULL;
-    if (!entry_point_shape(entry_point, why, why_size))
-        return -1;
-    char *src = realpath(source_module, NULL);
-    if (!src) {
-        snprintf(why, why_size, "the source module %s cannot be found: %s", source_module, strerror(errno));
-        return -1;
-    }
-    struct stat st;
-    if (stat(src, &st) != 0) {
-        snprintf(why, why_size, "the source module %s cannot be read: %s", source_module, strerror(errno));
-        free(src);
-        return -1;
-    }
-    const char *colon = strchr(entry_point, ':');
-    char *mod = byoc_xstrndup(entry_point, colon ? (size_t)(colon - entry_point) : strlen(entry_point));
-    const char *name = strrchr(src, '/') + 1;
-    size_t seg0 = strcspn(mod, ".");
-    int rc = -1;
-    if (S_ISREG(st.st_mode)) {
-        /* The archive holds the one file at its root: only its own module is importable. */
-        size_t nl = strlen(name);
-        if (mod[seg0] == '\0' && nl == seg0 + 3 && strncmp(name, mod, seg0) == 0 && strcmp(name + seg0, ".py") == 0) {
-            *resolved = byoc_xstrdup(src);
-            rc = 0;
-        } else if (nl < 4 || strcmp(name + nl - 3, ".py") != 0) {
-            snprintf(why, why_size, "module '%s' is not in the source module: %s is not a .py file", mod, name);
-        } else {
-            snprintf(why, why_size, "module '%s' is not in the source module: the archive holds only %s (module '%.*s')",
-                     mod, name, (int)(nl - 3), name);
-        }
-    } else if (S_ISDIR(st.st_mode)) {
-        if (strlen(name) != seg0 || strncmp(name, mod, seg0) != 0) {
-            snprintf(why, why_size, "module '%s' is not in the source module: its first part must be the directory name '%s'",
-                     mod, name);
-        } else {
-            byoc_buf path = BYOC_BUF_INIT;
-            byoc_buf_puts(&path, src);
-            rc = 0;
-            for (const char *seg = mod + seg0; *seg == '.' && rc == 0;) {
-                seg++;
-                size_t sl = strcspn(seg, ".");
-                bool last = seg[sl] == '\0';
-                size_t keep = path.len;
-                byoc_buf_printf(&path, "/%.*s", (int)sl, seg);
-                struct stat s2;
-                bool is_dir = stat(path.data, &s2) == 0 && S_ISDIR(s2.st_mode);
-                if (!is_dir && last) {
-                    byoc_buf_puts(&path, ".py");
-                    if (stat(path.data, &s2) != 0 || !S_ISREG(s2.st_mode)) {
-                        path.len = keep;
-                        path.data[keep] = '\0';
-                        snprintf(why, why_size, "module '%s' is not in the source module: no %.*s.py or %.*s/ in %s",
-                                 mod, (int)sl, seg, (int)sl, seg, path.data);
-                        rc = -1;
-                    }
-                } else if (!is_dir) {
-                    path.data[keep] = '\0';
-                    snprintf(why, why_size, "module '%s' is not in the source module: no package %.*s/ in %s", mod,
-                             (int)sl, seg, path.data);
-                    rc = -1;
-                }
-                seg += sl;
-            }
-            if (rc == 0)
-                *resolved = byoc_buf_steal(&path);
-            byoc_buf_free(&path);
-        }
-    } else {
-        snprintf(why, why_size, "the source module %s is neither a file nor a directory", source_module);
-    }
-    free(mod);
-    free(src);
-    return rc;
+    char q[160], why[600] = "";
+    byoc_entry_point_check chk;
+    if (byoc_job_check_entry_point(s->launcher, source_module, ep, &chk, why, sizeof why) != 0)
+        byoc_job_problem_add(out, BYOC_JF_ENTRY_POINT, -1, NULL, "%s%s: %s (as %s starts it)",
+                             s->entry_point ? "" : "(default) ", why, quoted(ep, q, sizeof q),
+                             byoc_job_launcher_name(s->launcher));
+    byoc_entry_point_check_free(&chk);
 }
 
 static void check_source(const byoc_jobspec *s, const byoc_job_validate_opts *o, byoc_job_problems *out)
 {
-    char q[160], why[600];
+    char q[160];
     if (!s->source_module) {
         byoc_job_problem_add(out, BYOC_JF_SOURCE_MODULE, -1, NULL, "is required: a Python file or directory to upload");
-        if (s->entry_point && !entry_point_shape(s->entry_point, why, sizeof why))
-            byoc_job_problem_add(out, BYOC_JF_ENTRY_POINT, -1, NULL, "%s: %s", why, quoted(s->entry_point, q, sizeof q));
+        if (s->entry_point)
+            check_entry(s, NULL, s->entry_point, out);
         return;
     }
     if (strncasecmp(s->source_module, "s3://", 5) == 0 || strncmp(s->source_module, "https://", 8) == 0) {
@@ -569,8 +462,8 @@ static void check_source(const byoc_jobspec *s, const byoc_job_validate_opts *o,
         if (!s->entry_point)
             byoc_job_problem_add(out, BYOC_JF_ENTRY_POINT, -1, NULL,
                                  "is required when the source module is an S3 URI (SDK)");
-        else if (!entry_point_shape(s->entry_point, why, sizeof why))
-            byoc_job_problem_add(out, BYOC_JF_ENTRY_POINT, -1, NULL, "%s: %s", why, quoted(s->entry_point, q, sizeof q));
+        else
+            check_entry(s, NULL, s->entry_point, out);
         return;
     }
     if (utf16_length(s->source_module) < 0) {
@@ -578,8 +471,8 @@ static void check_source(const byoc_jobspec *s, const byoc_job_validate_opts *o,
         return;
     }
     if (o->skip_files) {
-        if (s->entry_point && !entry_point_shape(s->entry_point, why, sizeof why))
-            byoc_job_problem_add(out, BYOC_JF_ENTRY_POINT, -1, NULL, "%s: %s", why, quoted(s->entry_point, q, sizeof q));
+        if (s->entry_point)
+            check_entry(s, NULL, s->entry_point, out);
         return;
     }
     struct stat st;
@@ -594,11 +487,7 @@ static void check_source(const byoc_jobspec *s, const byoc_job_validate_opts *o,
         return;
     }
     char *ep = byoc_job_entry_point(s);
-    char *resolved = NULL;
-    if (byoc_job_resolve_entry_point(s->source_module, ep, &resolved, why, sizeof why) != 0)
-        byoc_job_problem_add(out, BYOC_JF_ENTRY_POINT, -1, NULL, "%s%s: %s", s->entry_point ? "" : "(default) ", why,
-                             quoted(ep, q, sizeof q));
-    free(resolved);
+    check_entry(s, s->source_module, ep, out);
     free(ep);
 }
 

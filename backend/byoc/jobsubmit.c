@@ -596,6 +596,10 @@ int byoc_job_submit(const byoc_jobspec *spec, const byoc_job_submit_opts *opts, 
     if (byoc_jobspec_validate(spec, &vo, &probs))
         return usage_from_problems(&r, &probs, err);
     byoc_job_plan *p = &out->plan;
+    if (spec->launcher == BYOC_LAUNCHER_UNKNOWN)
+        add_warning(p, t, "entry point %s: the image's launcher is not known to byoc (no byoc.json recipe), so "
+                          "only the API's rules were checked; the launcher decides whether it starts",
+                    spec->entry_point ? spec->entry_point : "(the source module's stem)");
     int rc = name_job(&r, err);
     if (rc == 0)
         rc = build_archive(&r, err);

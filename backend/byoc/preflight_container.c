@@ -438,6 +438,7 @@ static void copy_spec_for_smoke(const byoc_jobspec *from, byoc_jobspec *to, int 
     byoc_err e;
     byoc_err_clear(&e);
     byoc_jobspec_from_json(to, j, &e);
+    to->launcher = from->launcher;
     json_decref(j);
     char text[32], ts[24];
     snprintf(text, sizeof text, "%d", seconds);

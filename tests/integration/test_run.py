@@ -585,12 +585,61 @@ def case_image_check():
     shutil.rmtree(cwd)
 
 
+def case_entry_point_by_launcher():
+    """The entry point follows the image's launcher: byoc's (a custom-base project) starts .jl files,
+    CMake and Cargo projects; the Braket launcher (extend-prebuilt) takes Python modules only; an image
+    byoc does not know gets only the API's String."""
+    repo = "amazon-braket-launch-" + RUN_ID
+    ensure_ecr_image(repo, "latest")
+    root = tempfile.mkdtemp(prefix="byoc-run-launcher-")
+    for lang in ("julia", "cpp"):
+        d = os.path.join(root, lang)
+        p = subprocess.run([BYOC, "init", d, "--language", lang], capture_output=True, text=True, timeout=120)
+        C.equal(p.returncode, 0, "init %s" % lang)
+    jl = ["--image-uri", image(repo=repo), "--source-module", "algorithm", "--entry-point", "algorithm/algo.jl",
+          "--role-arn", ROLE, "--dry-run"]
+    p = run_byoc(jl, os.path.join(root, "julia"))
+    C.equal(p.returncode, 0, "julia project: algorithm/algo.jl accepted (dry run)")
+    body = ((parse_json(p, "julia dry run") or {}).get("create_job") or {}).get("body") or {}
+    C.equal(body.get("algorithmSpecification", {}).get("scriptModeConfig", {}).get("entryPoint"), "algorithm/algo.jl",
+            "julia project: the entry point sent as given")
+    for bad, why in (("algorithm/nope.jl", "not in the source module"),
+                     ("algorithm/Project.toml", "not executable"),
+                     ("../../etc/passwd", "not in the source module")):
+        p = run_byoc(jl[:5] + [bad] + jl[6:], os.path.join(root, "julia"))
+        C.equal(p.returncode, 2, "julia project: %s refused" % bad)
+        C.check("--entry-point" in p.err and why in p.err and "byoc's launcher" in p.err,
+                "julia project: %s: why" % bad, p.err[-300:])
+    name = "byoc-cmake-" + RUN_ID
+    p = run_byoc(["--image-uri", image(repo=repo), "--source-module", "algorithm", "--entry-point",
+                  "algorithm/CMakeLists.txt:algo", "--role-arn", ROLE, "--job-name", name], os.path.join(root, "cpp"))
+    C.equal(p.returncode, 0, "cpp project: CMakeLists.txt:algo accepted, the job created")
+    st, job = control("GET", "/jobs/" + name)
+    C.equal((job or {}).get("algorithmSpecification", {}).get("scriptModeConfig", {}).get("entryPoint"),
+            "algorithm/CMakeLists.txt:algo", "cpp project: the stand-in got the entry point")
+    # The same entry point for the Braket launcher: refused with the module rule.
+    conf = os.path.join(root, "julia", "byoc.json")
+    with open(conf) as f:
+        doc = json.load(f)
+    doc["recipe"] = "extend-prebuilt"
+    with open(conf, "w") as f:
+        json.dump(doc, f)
+    p = run_byoc(jl, os.path.join(root, "julia"))
+    C.equal(p.returncode, 2, "extend-prebuilt project: algorithm/algo.jl refused")
+    C.check("dotted" in p.err and "the Braket launcher" in p.err, "extend-prebuilt: the module rule", p.err[-300:])
+    # No byoc.json: byoc cannot know the launcher, and sends what it is given.
+    os.remove(conf)
+    p = run_byoc(jl, os.path.join(root, "julia"))
+    C.equal(p.returncode, 0, "no project: algorithm/algo.jl accepted (dry run)")
+    shutil.rmtree(root)
+
+
 def main():
     setup()
     for case in (case_single_file, case_package_every_option, case_device_region, case_new_bucket_region,
                  case_roles, case_large_source, case_local_inputs, case_s3_source_and_code_location,
                  case_copy_checkpoints, case_wait, case_idempotent_retry, case_dry_run, case_project_file,
-                 case_service_refusals, case_image_check):
+                 case_service_refusals, case_image_check, case_entry_point_by_launcher):
         print("--- %s" % case.__name__)
         C.run(case)
     C.done()

@@ -208,6 +208,9 @@ def s3_snapshot():
 
 def setup_dir():
     d = tempfile.mkdtemp(prefix="byoc-run-invalid-")
+    # The image is of an extend-prebuilt project: the Braket launcher's module rules apply.
+    with open(os.path.join(d, "byoc.json"), "w") as f:
+        f.write('{"recipe": "extend-prebuilt"}\n')
     with open(os.path.join(d, "algo.py"), "w") as f:
         f.write("def main():\n    pass\n")
     os.makedirs(os.path.join(d, "pkg"))

@@ -371,6 +371,89 @@ static void test_source_and_entry_point(void)
     free(resolved);
 }
 
+/* byoc's launcher (custom-base): every kind byoc_container.py starts, inside the source module. */
+static void launcher_case(const char *label, byoc_job_launcher l, const char *src, const char *ep, const char *needle)
+{
+    byoc_jobspec s;
+    base(&s);
+    s.launcher = l;
+    byoc_jobspec_set(&s.source_module, src);
+    byoc_jobspec_set(&s.entry_point, ep);
+    expect(label, &s, needle ? "--entry-point" : NULL, needle);
+}
+
+static void test_entry_point_by_launcher(void)
+{
+    char proj[4200], alg[4300], p[4400];
+    snprintf(proj, sizeof proj, "%s/proj", dir);
+    mkdir(proj, 0755);
+    snprintf(alg, sizeof alg, "%s/algorithm", proj);
+    mkdir(alg, 0755);
+    const char *files[] = {"algo.jl", "Project.toml", "main.cpp", "main.rs", "run.sh", "algo.py", "notes.txt"};
+    for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
+        snprintf(p, sizeof p, "%s/%s", alg, files[i]);
+        write_file(p, "x\n");
+    }
+    snprintf(p, sizeof p, "%s/tool", alg);
+    write_file(p, "#!/bin/sh\n");
+    chmod(p, 0755);
+    snprintf(p, sizeof p, "%s/rs", alg);
+    mkdir(p, 0755);
+    snprintf(p, sizeof p, "%s/rs/Cargo.toml", alg);
+    write_file(p, "[package]\n");
+    snprintf(p, sizeof p, "%s/cm", alg);
+    mkdir(p, 0755);
+    snprintf(p, sizeof p, "%s/cm/CMakeLists.txt", alg);
+    write_file(p, "add_executable(algo main.cpp)\n");
+    snprintf(p, sizeof p, "%s/empty", alg);
+    mkdir(p, 0755);
+    snprintf(p, sizeof p, "%s/outside.jl", proj);
+    write_file(p, "x\n");
+
+    const byoc_job_launcher B = BYOC_LAUNCHER_BYOC;
+    launcher_case("byoc: julia", B, alg, "algorithm/algo.jl", NULL);
+    launcher_case("byoc: c++", B, alg, "algorithm/main.cpp", NULL);
+    launcher_case("byoc: rust file", B, alg, "algorithm/main.rs", NULL);
+    launcher_case("byoc: shell", B, alg, "algorithm/run.sh", NULL);
+    launcher_case("byoc: python script", B, alg, "algorithm/algo.py", NULL);
+    launcher_case("byoc: python module", B, alg, "algorithm.algo", NULL);
+    launcher_case("byoc: executable", B, alg, "algorithm/tool", NULL);
+    launcher_case("byoc: Cargo.toml", B, alg, "algorithm/rs/Cargo.toml", NULL);
+    launcher_case("byoc: Cargo directory", B, alg, "algorithm/rs", NULL);
+    launcher_case("byoc: CMakeLists.txt", B, alg, "algorithm/cm/CMakeLists.txt", NULL);
+    launcher_case("byoc: CMake target", B, alg, "algorithm/cm/CMakeLists.txt:algo", NULL);
+    launcher_case("byoc: CMake directory", B, alg, "algorithm/cm", NULL);
+    launcher_case("byoc: path in the image", B, alg, "/usr/local/bin/solver", NULL);
+    launcher_case("byoc: missing file", B, alg, "algorithm/nope.jl", "not in the source module");
+    launcher_case("byoc: outside the source", B, alg, "outside.jl", "not in the source module");
+    launcher_case("byoc: dot-dot", B, alg, "algorithm/../outside.jl", "not in the source module");
+    launcher_case("byoc: unknown kind", B, alg, "algorithm/notes.txt", "not executable");
+    launcher_case("byoc: directory without manifest", B, alg, "algorithm/empty", "without Cargo.toml");
+    launcher_case("byoc: target after a non-CMake file", B, alg, "algorithm/algo.jl:x", "CMake target");
+    launcher_case("byoc: missing module", B, alg, "algorithm.nope", "no nope.py");
+    launcher_case("byoc: control character", B, alg, "algorithm/a\x01.jl", "control character");
+    snprintf(p, sizeof p, "%s/main.cpp", alg);
+    launcher_case("byoc: a file source at the archive's root", B, p, "main.cpp", NULL);
+    /* The Braket launcher keeps the SDK's module rules; an unknown one takes the API's String. */
+    launcher_case("braket: a .jl file", BYOC_LAUNCHER_BRAKET, alg, "algorithm/algo.jl", "dotted");
+    launcher_case("braket: module", BYOC_LAUNCHER_BRAKET, alg, "algorithm.algo", NULL);
+    launcher_case("unknown: anything", BYOC_LAUNCHER_UNKNOWN, alg, "algorithm/whatever", NULL);
+
+    /* The launcher of an image: the project's recipe, Braket's own images, else unknown. */
+    byoc_project pr;
+    byoc_project_init(&pr);
+    CHECK_INT(byoc_job_launcher_for(IMAGE, NULL), BYOC_LAUNCHER_UNKNOWN);
+    CHECK_INT(byoc_job_launcher_for(NULL, NULL), BYOC_LAUNCHER_BRAKET);
+    CHECK_INT(byoc_job_launcher_for("292282985366.dkr.ecr.us-west-2.amazonaws.com/amazon-braket-pytorch-jobs:latest",
+                                    NULL), BYOC_LAUNCHER_BRAKET);
+    CHECK_INT(byoc_job_launcher_for(IMAGE, &pr), BYOC_LAUNCHER_UNKNOWN);
+    byoc_project_set(&pr.recipe, "custom-base");
+    CHECK_INT(byoc_job_launcher_for(IMAGE, &pr), BYOC_LAUNCHER_BYOC);
+    byoc_project_set(&pr.recipe, "extend-prebuilt");
+    CHECK_INT(byoc_job_launcher_for(IMAGE, &pr), BYOC_LAUNCHER_BRAKET);
+    byoc_project_free(&pr);
+}
+
 static void test_other_fields(void)
 {
     char big[4200];
@@ -424,6 +507,7 @@ int main(void)
     test_s3();
     test_lists();
     test_source_and_entry_point();
+    test_entry_point_by_launcher();
     test_other_fields();
     test_all_problems_reported();
     nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
