@@ -3,14 +3,55 @@
  * verdict, the recipe and the reasons, or one JSON document with --json. */
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <jansson.h>
 
 #include "byoc/decide.h"
+#include "byoc/measure.h"
 #include "byoc/scan.h"
+#include "cli_task.h"
 #include "core/buf.h"
+#include "core/utf8.h"
 #include "verbs.h"
+
+static int measure_task(byoc_task *t, void *arg, void **result, void (**result_free)(void *), byoc_err *err)
+{
+    byoc_measurement *m = byoc_xcalloc(1, sizeof *m);
+    if (byoc_measure_run(t, arg, m, err) != 0) {
+        free(m);
+        return -1;
+    }
+    *result = m;
+    *result_free = free; /* only on a result nobody took: the verb frees its fields */
+    return 0;
+}
+
+/* pip's output and the progress go to stderr: stdout stays the verdict (or the JSON). */
+static void print_measure_event(void *ud, const byoc_event *ev)
+{
+    (void)ud;
+    if ((ev->kind == BYOC_EV_LOG || ev->kind == BYOC_EV_STATUS) && ev->text) {
+        char *line = byoc_printable_dup(ev->text);
+        fprintf(stderr, "%s%s\n", ev->kind == BYOC_EV_LOG ? "  | " : "byoc: ", line);
+        free(line);
+    }
+}
+
+static void print_startup(const byoc_measurement *m, long instances)
+{
+    printf("\nStart-up cost: installing requirements.txt (%ld packages) took %.1f s in %s, measured at %s%s.\n",
+           m->packages, m->install_seconds, m->base ? m->base : "?", m->measured_at ? m->measured_at : "?",
+           m->reused ? ", reused" : "");
+    if (instances > 1)
+        printf("  every job start pays it on each of %ld instances: %.0f s of instance time per job\n", instances,
+               m->install_seconds * (double)instances);
+    if (m->size_bytes >= 0)
+        printf("  a baked image would add %.1f MB\n", (double)m->size_bytes / 1e6);
+    for (size_t i = 0; i < m->failed.n; i++)
+        printf("  failed to install: %s\n", m->failed.v[i]);
+}
 
 static const char *recipe_text(byoc_recipe r)
 {
@@ -63,15 +104,23 @@ static void print_text(const byoc_decision *d, const byoc_answers *a, const byoc
 
 int verb_decide(const byoc_globals *g, int argc, char **argv, byoc_err *err)
 {
-    enum { OPT_SCAN = 256, OPT_ANSWER, OPT_NO_SCAN };
+    enum { OPT_SCAN = 256, OPT_ANSWER, OPT_NO_SCAN, OPT_MEASURE, OPT_MBASE, OPT_MNET, OPT_MAGAIN, OPT_THRESHOLD };
     static const struct option opts[] = {
         {"scan", required_argument, NULL, OPT_SCAN},
         {"answer", required_argument, NULL, OPT_ANSWER},
         {"no-scan", no_argument, NULL, OPT_NO_SCAN},
+        {"measure", no_argument, NULL, OPT_MEASURE},
+        {"measure-base", required_argument, NULL, OPT_MBASE},
+        {"measure-network", required_argument, NULL, OPT_MNET},
+        {"measure-again", no_argument, NULL, OPT_MAGAIN},
+        {"install-threshold", required_argument, NULL, OPT_THRESHOLD},
         {NULL, 0, NULL, 0},
     };
     const char *scan_dir = g->project_dir;
-    bool scan = true;
+    bool scan = true, measure = false;
+    byoc_measure_opts mo = {0};
+    long threshold = 0;
+    char *end = NULL;
     byoc_strv assignments = BYOC_STRV_INIT;
     int c, rc = 0;
     opterr = 0;
@@ -80,6 +129,15 @@ int verb_decide(const byoc_globals *g, int argc, char **argv, byoc_err *err)
         case OPT_SCAN: scan_dir = optarg; break;
         case OPT_ANSWER: byoc_strv_push(&assignments, optarg); break;
         case OPT_NO_SCAN: scan = false; break;
+        case OPT_MEASURE: measure = true; break;
+        case OPT_MBASE: mo.base = optarg; break;
+        case OPT_MNET: mo.network_mode = optarg; break;
+        case OPT_MAGAIN: mo.again = true; break;
+        case OPT_THRESHOLD:
+            threshold = strtol(optarg, &end, 10);
+            if (!*optarg || *end || threshold <= 0 || threshold > 1000000)
+                rc = byoc_cli_usage(err, "--install-threshold", "'%s' is not a number of seconds (1 or more)", optarg);
+            break;
         case ':': rc = byoc_cli_usage(err, argv[optind - 1], "needs a value"); break;
         default: rc = byoc_cli_usage(err, "decide", "unknown flag '%s' (see byoc decide --help)", argv[optind - 1]);
         }
@@ -103,20 +161,51 @@ int verb_decide(const byoc_globals *g, int argc, char **argv, byoc_err *err)
             byoc_scan_apply(&s, &answers);
         }
     }
+    byoc_measurement m;
+    memset(&m, 0, sizeof m);
+    bool have_m = false;
+    const char *dir = scan_dir ? scan_dir : ".";
+    if (rc == 0 && (mo.base || mo.network_mode || mo.again) && !measure)
+        rc = byoc_cli_usage(err, "decide", "--measure-base, --measure-network and --measure-again go with --measure");
+    if (rc == 0 && measure) {
+        mo.project_dir = dir;
+        void *res = NULL;
+        if (byoc_cli_run_task("measure", measure_task, &mo, NULL, print_measure_event, NULL, &res, err) != 0) {
+            rc = byoc_err_exit_code(err->kind);
+        } else {
+            m = *(byoc_measurement *)res;
+            free(res);
+            have_m = true;
+        }
+    } else if (rc == 0 && scan) {
+        have_m = byoc_measure_lookup(dir, NULL, &m) == 1;
+    }
+    long instances = byoc_measure_instance_count(dir);
+    if (have_m) {
+        byoc_startup st;
+        byoc_measurement_startup(&m, instances, threshold ? threshold : byoc_measure_threshold(dir), &st);
+        byoc_answers_set_startup(&answers, &st);
+        free(st.failed);
+    }
     if (rc == 0) {
         byoc_decision d;
         byoc_decide(&answers, &d);
         if (g->json) {
             json_t *doc = byoc_decision_to_json(&d, &answers);
             json_object_set_new(doc, "detected", scanned ? byoc_scan_to_json(&s) : json_object());
+            if (have_m)
+                json_object_set_new(doc, "startup", byoc_measurement_to_json(&m, instances));
             byoc_cli_print_json(doc);
         } else {
             print_text(&d, &answers, scanned ? &s : NULL, scan_dir);
+            if (have_m)
+                print_startup(&m, instances);
         }
         byoc_decision_free(&d);
     }
     if (scanned)
         byoc_scan_free(&s);
+    byoc_measurement_free(&m);
     byoc_answers_free(&answers);
     byoc_strv_free(&assignments);
     return rc;

@@ -32,9 +32,26 @@ int verb_doctor(const byoc_globals *g, int argc, char **argv, byoc_err *err);
     "      languages=python,cpp,rust,julia,other   python_version=SPEC (3.11, >=3.9,<3.12, empty = any)\n" \
     "      missing_packages=N   private_deps=BOOL   license_server=BOOL   large_stack=BOOL\n" \
     "      distribute=BOOL      arch=amd64|arm64    gpu=BOOL\n" \
+    "  --measure             time what a prebuilt image does at every job start: `python3 -m pip install\n" \
+    "                        -r requirements.txt` (in the scanned directory, mounted read-only at\n" \
+    "                        /opt/ml/code) in a throwaway container; the rules then quote the seconds\n" \
+    "                        instead of counting packages. The result is kept in .byoc/measure.json,\n" \
+    "                        keyed by the file's content and the base, and reused (also without\n" \
+    "                        --measure); PIP_INDEX_URL, PIP_EXTRA_INDEX_URL, PIP_TRUSTED_HOST and\n" \
+    "                        PIP_FIND_LINKS are passed into the container when set\n" \
+    "  --measure-base IMAGE  a local image to measure in (default: the prebuilt jobs image when the\n" \
+    "                        engine has it, else python:3.12); byoc never pulls it\n" \
+    "  --measure-network M   the container's network (default: the engine's, as a job has the\n" \
+    "                        internet; host for a local index)\n" \
+    "  --measure-again       measure even when a result is stored\n" \
+    "  --install-threshold S seconds of install from which BYOC is recommended (default 30; byoc.json\n" \
+    "                        \"decide\": {\"install_threshold_seconds\": S})\n" \
     "Each answer shows its source (scanned, user, default). With --json: {\"verdict\": \"not-needed\"|\n" \
     "\"recommended\"|\"required\", \"recipe\", \"reasons\": [{\"rule\", \"text\", \"effect\"}], \"answers\", \"init\",\n" \
-    "\"detected\": {...}}. Exit 2 for an unknown key or a bad value."
+    "\"detected\": {...}, \"startup\": {\"install_seconds\", \"packages\", \"failed\", \"base\", \"measured_at\",\n" \
+    "\"size_bytes\", \"seconds_per_job\", ...} when measured}. Exit 2 for an unknown key or a bad value;\n" \
+    "a measurement that cannot run (unreadable requirements, no base image, no network) is an error\n" \
+    "and changes nothing."
 int verb_decide(const byoc_globals *g, int argc, char **argv, byoc_err *err);
 
 #define VERB_INIT_HELP \

@@ -97,7 +97,15 @@ void byoc_answers_free(byoc_answers *a)
         free(a->a[i].value);
         free(a->a[i].evidence);
     }
+    free(a->startup.failed);
     memset(a, 0, sizeof *a);
+}
+
+void byoc_answers_set_startup(byoc_answers *a, const byoc_startup *s)
+{
+    free(a->startup.failed);
+    a->startup = *s;
+    a->startup.failed = s->failed ? byoc_xstrdup(s->failed) : NULL;
 }
 
 void byoc_answers_copy(byoc_answers *dst, const byoc_answers *src)
@@ -107,6 +115,8 @@ void byoc_answers_copy(byoc_answers *dst, const byoc_answers *src)
         dst->a[i].source = src->a[i].source;
         dst->a[i].evidence = src->a[i].evidence ? byoc_xstrdup(src->a[i].evidence) : NULL;
     }
+    dst->startup = src->startup;
+    dst->startup.failed = src->startup.failed ? byoc_xstrdup(src->startup.failed) : NULL;
 }
 
 static char *choices_text(const char *const *choices)
@@ -420,7 +430,20 @@ void byoc_decide(const byoc_answers *a, byoc_decision *d)
         add_reason(d, "large-stack", BYOC_VERDICT_RECOMMENDED, false, BYOC_Q_LARGE_STACK,
                    "A large software stack the prebuilt images lack: BYOC is recommended, so installing it "
                    "does not dominate every job's start-up.");
-    if (missing >= BYOC_FEW_PACKAGES)
+    const byoc_startup *st = &a->startup;
+    long threshold = st->threshold_seconds > 0 ? st->threshold_seconds : BYOC_INSTALL_THRESHOLD_DEFAULT;
+    char *paid = NULL;
+    if (st->measured)
+        paid = st->instance_count > 1
+                   ? byoc_xasprintf("on every instance (%ld instances: %.0f s of instance time per job)",
+                                    st->instance_count, st->install_seconds * (double)st->instance_count)
+                   : byoc_xstrdup("on every instance");
+    if (st->measured && st->install_seconds >= (double)threshold)
+        add_reason(d, "slow-install", BYOC_VERDICT_RECOMMENDED, false, BYOC_Q_MISSING_PACKAGES,
+                   "Installing these %ld packages took %.0f s here: every job start pays it, %s; a baked image "
+                   "pays it once, at build. BYOC is recommended (threshold %ld s).",
+                   st->packages, st->install_seconds, paid, threshold);
+    else if (!st->measured && missing >= BYOC_FEW_PACKAGES)
         add_reason(d, "many-packages", BYOC_VERDICT_RECOMMENDED, false, BYOC_Q_MISSING_PACKAGES,
                    "%ld public packages are missing from the prebuilt image (%d or more): installing them at "
                    "every job start would slow it down; BYOC with them installed in the image is recommended.",
@@ -441,7 +464,18 @@ void byoc_decide(const byoc_answers *a, byoc_decision *d)
               : d->verdict == BYOC_VERDICT_NOT_NEEDED ? BYOC_RECIPE_PREBUILT
                                                       : BYOC_RECIPE_EXTEND_PREBUILT;
 
-    if (d->verdict == BYOC_VERDICT_NOT_NEEDED) {
+    if (st->measured && st->install_seconds < (double)threshold)
+        add_reason(d, "fast-install", BYOC_VERDICT_NOT_NEEDED, false, BYOC_Q_MISSING_PACKAGES,
+                   "Installing these %ld packages took %.0f s here (under the %ld s threshold): every job start "
+                   "pays it, %s; a prebuilt image with requirements.txt in the source directory is fine for them.",
+                   st->packages, st->install_seconds, threshold, paid);
+    if (st->measured && st->failed)
+        add_reason(d, "install-failed", BYOC_VERDICT_NOT_NEEDED, false, BYOC_Q_MISSING_PACKAGES,
+                   "These requirements failed to install here: %s. A job installing them at start would fail "
+                   "after paying for its instances; fix requirements.txt (or install them in an image).",
+                   st->failed);
+    free(paid);
+    if (d->verdict == BYOC_VERDICT_NOT_NEEDED && !st->measured) {
         if (missing > 0)
             add_reason(d, "few-packages", BYOC_VERDICT_NOT_NEEDED, false, BYOC_Q_MISSING_PACKAGES,
                        "%ld public package%s missing (fewer than %d): list %s in requirements.txt in the source "

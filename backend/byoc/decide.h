@@ -63,9 +63,27 @@ typedef struct byoc_answer {
     char *evidence;              /* where a scanned answer came from ("requirements.txt:4"), or NULL */
 } byoc_answer;
 
+/* Seconds of installing requirements at job start from which the measured
+ * figure recommends BYOC (byoc.json "decide": {"install_threshold_seconds"}). */
+#define BYOC_INSTALL_THRESHOLD_DEFAULT 30L
+
+/* A measured start-up cost (measure.h) the rules quote instead of the package count. */
+typedef struct byoc_startup {
+    bool measured;
+    double install_seconds;      /* one `pip install -r requirements.txt` */
+    long packages;               /* requirement entries installed */
+    long instance_count;         /* from byoc.json; 0 when unknown */
+    long threshold_seconds;      /* 0: BYOC_INSTALL_THRESHOLD_DEFAULT */
+    char *failed;                /* "a, b" that failed to install, or NULL */
+} byoc_startup;
+
 typedef struct byoc_answers {
     byoc_answer a[BYOC_Q_COUNT];
+    byoc_startup startup;        /* all zero: not measured, the count rules apply */
 } byoc_answers;
+
+/* Store a copy of s as the answers' measured start-up cost. */
+void byoc_answers_set_startup(byoc_answers *a, const byoc_startup *s);
 
 void byoc_answers_init(byoc_answers *a);      /* every answer at its default */
 void byoc_answers_free(byoc_answers *a);

@@ -3,6 +3,9 @@
 #   byoc-test/busybox:1  FROM scratch + Debian's static /bin/busybox and its applet links
 #   byoc-test/python:3   debootstrap --variant=minbase of Debian (python3, not python3-minimal),
 #                        rootfs tarball cached in $BYOC_TEST_CACHE_DIR (default /var/cache/byoc-test)
+#   byoc-test/python-pip:3  byoc-test/python:3 + Debian's python3-pip (apt-get in a container on the
+#                        host network, committed; saved to the cache dir) without the PEP 668
+#                        EXTERNALLY-MANAGED marker, so `pip install` behaves as in a python base image
 # An image already in the engine is kept. Needs the topology's dockerd (up.sh calls this).
 # BYOC_TEST_SUITE picks the Debian suite (default: this machine's codename, else bookworm).
 set -euo pipefail
@@ -106,6 +109,28 @@ build_python() {
     fi
 }
 
+build_python_pip() {
+    local saved=$CACHE_DIR/python-pip-3.tar name=byoc-base-pip-$$
+    if [ -s "$saved" ] && tdocker load -i "$saved" >/dev/null 2>&1 && have_image "$BASE_PYTHON_PIP"; then
+        return 0
+    fi
+    tdocker rm -f "$name" >/dev/null 2>&1 || true
+    if ! tdocker run --name "$name" --network host "$BASE_PYTHON" sh -c \
+            'export DEBIAN_FRONTEND=noninteractive; apt-get -qq update &&
+             apt-get -qq install -y --no-install-recommends python3-pip >/dev/null &&
+             rm -rf /var/lib/apt/lists/* /var/cache/apt/*.bin /var/cache/apt/archives/*.deb &&
+             rm -f /usr/lib/python3*/EXTERNALLY-MANAGED && python3 -m pip --version' >"$WORK/pip.log" 2>&1; then
+        tail -n 30 "$WORK/pip.log" >&2
+        tdocker rm -f "$name" >/dev/null 2>&1 || true
+        die "base-images: installing python3-pip into $BASE_PYTHON failed"
+    fi
+    tdocker commit --change 'CMD ["python3"]' --change 'LABEL org.byoc.test.base=python3-pip' \
+        "$name" "$BASE_PYTHON_PIP" >/dev/null
+    tdocker rm -f "$name" >/dev/null
+    mkdir -p "$CACHE_DIR"
+    tdocker save -o "$saved.part" "$BASE_PYTHON_PIP" && mv "$saved.part" "$saved"
+}
+
 if have_image "$BASE_BUSYBOX"; then
     log "base image $BASE_BUSYBOX present"
 else
@@ -117,4 +142,10 @@ if have_image "$BASE_PYTHON"; then
 else
     log "building $BASE_PYTHON"
     build_python
+fi
+if have_image "$BASE_PYTHON_PIP"; then
+    log "base image $BASE_PYTHON_PIP present"
+else
+    log "building $BASE_PYTHON_PIP"
+    build_python_pip
 fi

@@ -273,8 +273,53 @@ static void test_questions_and_json(void)
     byoc_answers_free(&a);
 }
 
+/* A measured install time replaces the package count: the figure is quoted,
+ * the threshold decides, failures are named, copies carry it. */
+static void test_measured_startup(void)
+{
+    byoc_answers a, copy;
+    byoc_answers_init(&a);
+    byoc_err err;
+    CHECK_INT(byoc_answer_assign(&a, "missing_packages=16", &err), 0);
+    byoc_startup st = {.measured = true, .install_seconds = 41.2, .packages = 16, .instance_count = 4};
+    byoc_answers_set_startup(&a, &st);
+    byoc_decision d;
+    byoc_decide(&a, &d);
+    CHECK_STR(byoc_verdict_name(d.verdict), "recommended");
+    CHECK(has_rule(&d, "slow-install"));
+    CHECK(!has_rule(&d, "many-packages"));
+    CHECK(strstr(d.reasons[0].text, "these 16 packages took 41 s here") != NULL);
+    CHECK(strstr(d.reasons[0].text, "4 instances: 165 s") != NULL);
+    byoc_decision_free(&d);
+
+    /* under the threshold: not needed, with the figure, even though 16 > 10 */
+    st.threshold_seconds = 120;
+    st.failed = "nosuchpkg";
+    byoc_answers_set_startup(&a, &st);
+    byoc_answers_copy(&copy, &a);
+    byoc_decide(&copy, &d);
+    CHECK_STR(byoc_verdict_name(d.verdict), "not-needed");
+    CHECK(has_rule(&d, "fast-install"));
+    CHECK(has_rule(&d, "install-failed"));
+    CHECK(!has_rule(&d, "few-packages") && !has_rule(&d, "many-packages"));
+    for (size_t i = 0; i < d.n_reasons; i++)
+        if (!strcmp(d.reasons[i].rule, "install-failed"))
+            CHECK(strstr(d.reasons[i].text, "nosuchpkg") != NULL);
+    byoc_decision_free(&d);
+    byoc_answers_free(&copy);
+
+    /* not measured: the count rule is the fallback */
+    byoc_startup none = {0};
+    byoc_answers_set_startup(&a, &none);
+    byoc_decide(&a, &d);
+    CHECK(has_rule(&d, "many-packages"));
+    byoc_decision_free(&d);
+    byoc_answers_free(&a);
+}
+
 int main(void)
 {
+    test_measured_startup();
     test_defaults();
     test_packages();
     test_languages();

@@ -1,0 +1,205 @@
+#!/usr/bin/env python3
+"""`byoc decide --measure`: pip installs a fixture project's requirements.txt from a package index
+on loopback (PEP 503 "simple" pages, wheels this test writes with zipfile) inside a container of
+byoc-test/python-pip:3 on the host network. One wheel is served late on purpose (the measured
+time must include the wait), one requirement names a version the index lacks (it must be named
+as failed). A second run reuses the stored result; bad inputs are errors that change nothing."""
+
+import base64
+import hashlib
+import http.server
+import io
+import json
+import os
+import shutil
+import stat
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import zipfile
+
+sys.dont_write_bytecode = True
+HERE = os.path.dirname(os.path.abspath(__file__))
+SOURCE = os.environ.get("BYOC_SOURCE_DIR") or os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(SOURCE, "tests", "topology"))
+
+from testkit import BYOC_BIN as BYOC, Checks  # noqa: E402
+
+C = Checks("test_decide_measure")
+BASE = "byoc-test/python-pip:3"
+DELAY = 2.0  # seconds the index holds back slowpkg's wheel
+
+
+def wheel(name, version):
+    """A pure-Python wheel: name/__init__.py and its dist-info (METADATA, WHEEL, RECORD)."""
+    dist = "%s-%s.dist-info" % (name, version)
+    files = {
+        "%s/__init__.py" % name: "VERSION = %r\n" % version,
+        "%s/METADATA" % dist: "Metadata-Version: 2.1\nName: %s\nVersion: %s\n" % (name, version),
+        "%s/WHEEL" % dist: "Wheel-Version: 1.0\nGenerator: byoc-test\nRoot-Is-Purelib: true\nTag: py3-none-any\n",
+    }
+    record = []
+    for path, text in files.items():
+        digest = base64.urlsafe_b64encode(hashlib.sha256(text.encode()).digest()).rstrip(b"=").decode()
+        record.append("%s,sha256=%s,%d" % (path, digest, len(text.encode())))
+    record.append("%s/RECORD,," % dist)
+    files["%s/RECORD" % dist] = "\n".join(record) + "\n"
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as z:
+        for path, text in files.items():
+            z.writestr(path, text)
+    return "%s-%s-py3-none-any.whl" % (name, version), out.getvalue()
+
+
+WHEELS = {}
+for _name, _version in [("slowpkg", "1.0"), ("fastpkg", "1.0"), ("badpkg", "1.0")]:
+    WHEELS[_name] = wheel(_name, _version)
+
+
+class Index(http.server.BaseHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+    def send(self, body, ctype):
+        self.send_response(200)
+        self.send_header("Content-Type", ctype)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def do_GET(self):
+        parts = [p for p in self.path.split("?")[0].split("/") if p]
+        if parts == ["simple"]:
+            links = "".join('<a href="/simple/%s/">%s</a>' % (n, n) for n in WHEELS)
+            return self.send(("<html><body>%s</body></html>" % links).encode(), "text/html")
+        if len(parts) == 2 and parts[0] == "simple" and parts[1] in WHEELS:
+            fname, data = WHEELS[parts[1]]
+            link = '<a href="/files/%s#sha256=%s">%s</a>' % (fname, hashlib.sha256(data).hexdigest(), fname)
+            return self.send(("<html><body>%s</body></html>" % link).encode(), "text/html")
+        if len(parts) == 2 and parts[0] == "files":
+            for name, (fname, data) in WHEELS.items():
+                if fname == parts[1]:
+                    if name == "slowpkg":
+                        time.sleep(DELAY)
+                    return self.send(data, "application/octet-stream")
+        self.send_error(404)
+
+
+def start_index():
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Index)
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
+def project(requirements, instance_count=None):
+    d = tempfile.mkdtemp(prefix="byoc-measure-")
+    with open(os.path.join(d, "requirements.txt"), "w") as f:
+        f.write(requirements)
+    with open(os.path.join(d, "algo.py"), "w") as f:
+        f.write("import slowpkg\n")
+    if instance_count:
+        with open(os.path.join(d, "byoc.json"), "w") as f:
+            json.dump({"job": {"instance_count": str(instance_count)}}, f)
+    return d
+
+
+def byoc(args, index_url):
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PIP_")}
+    env["PIP_INDEX_URL"] = index_url
+    p = subprocess.run([BYOC] + args, env=env, capture_output=True, text=True, timeout=300)
+    doc = None
+    if p.returncode == 0 and "--json" in args:
+        try:
+            doc = json.loads(p.stdout)
+        except ValueError:
+            pass
+    return p, doc
+
+
+def measure_args(d, *extra):
+    return ["decide", "--scan", d, "--json", "--measure", "--measure-base", BASE, "--measure-network", "host"] + \
+        list(extra)
+
+
+def rules(doc):
+    return {r["rule"]: r["text"] for r in (doc or {}).get("reasons", [])}
+
+
+def main():
+    server = start_index()
+    url = "http://127.0.0.1:%d/simple/" % server.server_address[1]
+    failing = project("slowpkg\nfastpkg\nbadpkg==9.9\n", instance_count=3)
+    passing = project("slowpkg\nfastpkg\n")
+    try:
+        # 1. a failing requirement: named, the slow wheel's wait counted, the result stored 0600
+        p, doc = byoc(measure_args(failing), url)
+        C.equal(p.returncode, 0, "measure with a failing requirement exits 0 (%s)" % p.stderr.strip()[-300:])
+        st = (doc or {}).get("startup", {})
+        C.check(st.get("install_seconds", 0) >= DELAY * 0.95, "the install time includes the slow wheel",
+                st.get("install_seconds"))
+        C.equal(st.get("failed"), ["badpkg==9.9"], "the failing requirement is named")
+        C.equal(st.get("packages"), 3, "three packages counted")
+        C.equal(st.get("base"), BASE, "the base is named")
+        C.equal(st.get("instance_count"), 3, "instanceCount comes from byoc.json")
+        C.check(st.get("measured_at"), "measured_at is set")
+        C.equal(st.get("reused"), False, "the first run measures")
+        C.check("install-failed" in rules(doc) and "badpkg==9.9" in rules(doc)["install-failed"],
+                "a reason names the failure", rules(doc))
+        state = os.path.join(failing, ".byoc", "measure.json")
+        C.check(os.path.isfile(state) and stat.S_IMODE(os.lstat(state).st_mode) == 0o600,
+                "the result is kept in .byoc/measure.json, mode 0600")
+
+        # 2. the second run reuses it
+        p2, doc2 = byoc(measure_args(failing), url)
+        st2 = (doc2 or {}).get("startup", {})
+        C.equal(st2.get("reused"), True, "the second run reuses the stored result")
+        C.equal(st2.get("measured_at"), st.get("measured_at"), "same measured_at")
+
+        # 3. everything installs: size added, the threshold turns the figure into a recommendation
+        p, doc = byoc(measure_args(passing, "--install-threshold", "1"), url)
+        st = (doc or {}).get("startup", {})
+        C.equal(p.returncode, 0, "measure of a passing project exits 0 (%s)" % p.stderr.strip()[-300:])
+        C.equal(st.get("failed"), [], "nothing failed")
+        C.equal(st.get("exit_code"), 0, "pip exited 0")
+        C.check((st.get("size_bytes") or 0) > 0, "the install's size is reported", st.get("size_bytes"))
+        C.equal((doc or {}).get("verdict"), "recommended", "over the threshold BYOC is recommended")
+        text = rules(doc).get("slow-install", "")
+        C.check("these 2 packages took" in text and "a baked image pays it once" in text,
+                "the reason quotes the measured seconds", text)
+        # the plain wizard shows the stored figure without measuring (no engine call needed)
+        p, plain = byoc(["decide", "--scan", passing, "--json", "--install-threshold", "1"], url)
+        C.equal((plain or {}).get("startup", {}).get("reused"), True, "plain decide shows the stored figure")
+        C.equal((plain or {}).get("verdict"), "recommended", "and decides with it")
+
+        # 4. bad inputs: clear errors, nothing stored, the verdict unchanged
+        before, _ = byoc(["decide", "--scan", failing, "--json"], url)
+        missing = project("fastpkg\n")
+        os.unlink(os.path.join(missing, "requirements.txt"))
+        os.mkdir(os.path.join(missing, "requirements.txt"))
+        p, _ = byoc(measure_args(missing), url)
+        C.equal(p.returncode, 2, "an unreadable requirements file is exit 2")
+        C.check("requirements.txt" in p.stderr, "and names the file", p.stderr)
+        C.check(not os.path.exists(os.path.join(missing, ".byoc")), "nothing stored")
+        shutil.rmtree(missing)
+        p, _ = byoc(["decide", "--scan", failing, "--json", "--measure", "--measure-again", "--measure-base",
+                     "byoc-test/absent:0", "--measure-network", "host"], url)
+        C.equal(p.returncode, 3, "a base the engine lacks is exit 3")
+        C.check("byoc-test/absent:0" in p.stderr and "never pulls" in p.stderr, "naming it and what to do",
+                p.stderr)
+        p, _ = byoc(["decide", "--scan", failing, "--json", "--measure", "--measure-again", "--measure-base", BASE,
+                     "--measure-network", "none"], url)
+        C.equal(p.returncode, 2, "network none is refused")
+        C.check("none" in p.stderr and "package index" in p.stderr, "saying why", p.stderr)
+        after, _ = byoc(["decide", "--scan", failing, "--json"], url)
+        C.equal(after.stdout, before.stdout, "the verdict and the stored figure are unchanged")
+    finally:
+        server.shutdown()
+        shutil.rmtree(failing, ignore_errors=True)
+        shutil.rmtree(passing, ignore_errors=True)
+
+
+C.run(main)
+C.done()

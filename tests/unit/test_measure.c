@@ -1,0 +1,105 @@
+/* measure.h without an engine: what pip's output says failed (or that it had
+ * no network), the stored result found by the requirements' content, and the
+ * figures handed to the rules. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "aws/sigv4.h"
+#include "byoc/measure.h"
+#include "check.h"
+#include "core/fs.h"
+
+static void test_pip_failures(void)
+{
+    byoc_strv f = BYOC_STRV_INIT;
+    bool net = true;
+    byoc_pip_failures("Collecting slowpkg\n  Downloading x.whl\n"
+                      "ERROR: Could not find a version that satisfies the requirement badpkg==9.9 (from versions: 1.0)\n"
+                      "ERROR: No matching distribution found for badpkg==9.9\n",
+                      &f, &net);
+    CHECK_INT(f.n, 1);
+    CHECK_STR(f.v[0], "badpkg==9.9");
+    CHECK(!net);
+    byoc_strv_free(&f);
+
+    /* an sdist whose setup.py raises: pip names no package, the last Collecting does */
+    byoc_pip_failures("Collecting okpkg\nCollecting brokenpkg\n  Preparing metadata (setup.py): finished with "
+                      "status 'error'\n  error: subprocess-exited-with-error\n\x1b[31merror: "
+                      "metadata-generation-failed\x1b[0m\n",
+                      &f, &net);
+    CHECK_INT(f.n, 1);
+    CHECK_STR(f.v[0], "brokenpkg");
+    byoc_strv_free(&f);
+
+    byoc_pip_failures("WARNING: Retrying (Retry(total=4)) after connection broken by 'NewConnectionError(...: "
+                      "Failed to establish a new connection: [Errno 101] Network is unreachable')\n"
+                      "ERROR: No matching distribution found for numpy\n",
+                      &f, &net);
+    CHECK(net);
+    byoc_strv_free(&f);
+    byoc_pip_failures(NULL, &f, &net);
+    CHECK_INT(f.n, 0);
+    CHECK(!net);
+}
+
+static void write_file(const char *path, const char *text)
+{
+    FILE *fp = fopen(path, "w");
+    CHECK(fp != NULL);
+    if (fp) {
+        fputs(text, fp);
+        fclose(fp);
+    }
+}
+
+static void test_lookup(void)
+{
+    char dir[] = "/tmp/byoc-test-measure-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    char path[256], sha[65];
+    const char *req = "numpy\nscipy\n";
+    snprintf(path, sizeof path, "%s/requirements.txt", dir);
+    write_file(path, req);
+    byoc_measurement m;
+    CHECK_INT(byoc_measure_lookup(dir, NULL, &m), 0); /* nothing stored */
+    byoc_sha256_hex(req, strlen(req), sha);
+    snprintf(path, sizeof path, "%s/.byoc", dir);
+    mkdir(path, 0700);
+    snprintf(path, sizeof path, "%s/.byoc/measure.json", dir);
+    json_t *doc = json_pack(
+        "{s:i, s:{s:{s:f, s:i, s:[s], s:s, s:s, s:s, s:s}, s:{s:f, s:i, s:[], s:s, s:s, s:s, s:s}}}", "version",
+        1, "results", "a", "install_seconds", 12.5, "packages", 2, "failed", "x\x1b[2Jy", "base", "old",
+        "base_id", "sha256:1", "measured_at", "2026-01-01T00:00:00Z", "requirements_sha256", sha, "b",
+        "install_seconds", 40.0, "packages", 2, "failed", "base", "new", "base_id", "sha256:2", "measured_at",
+        "2026-02-01T00:00:00Z", "requirements_sha256", sha);
+    json_dump_file(doc, path, 0);
+    json_decref(doc);
+    CHECK_INT(byoc_measure_lookup(dir, NULL, &m), 1);
+    CHECK_STR(m.base, "new"); /* the newest for this content */
+    CHECK(m.reused);
+    byoc_startup st;
+    byoc_measurement_startup(&m, 3, 0, &st);
+    CHECK(st.measured && st.install_seconds == 40.0 && st.instance_count == 3 && st.failed == NULL);
+    json_t *j = byoc_measurement_to_json(&m, 3);
+    CHECK(json_real_value(json_object_get(j, "seconds_per_job")) == 120.0);
+    json_decref(j);
+    byoc_measurement_free(&m);
+
+    /* other content: the stored results do not apply */
+    snprintf(path, sizeof path, "%s/requirements.txt", dir);
+    write_file(path, "numpy\n");
+    CHECK_INT(byoc_measure_lookup(dir, NULL, &m), 0);
+    byoc_remove_tree(dir);
+}
+
+int main(void)
+{
+    test_pip_failures();
+    test_lookup();
+    return check_done();
+}
