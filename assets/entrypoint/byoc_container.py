@@ -27,7 +27,8 @@ runs $SAGEMAKER_PROGRAM from /opt/ml/code, which is this file. It then:
        path/x.cpp, x.cc         c++ -O2 -std=c++17, then run it
        path/x.rs                rustc -O, then run it
        any other executable     run it (also an absolute path in the image)
-     in the source directory, with stdout/stderr passed through line by line so
+     in the source directory (a Python module: in /opt/ml/code, as the stock
+     launcher and the SDK's LocalQuantumJob), with stdout/stderr passed through line by line so
      "Metrics - ..." lines reach the job's logs as they are printed;
   6. on any failure writes /opt/ml/output/failure ("Type: message", which the
      service reports as failureReason) and exits non-zero.
@@ -60,6 +61,7 @@ OPT_BRAKET = "/opt/braket"
 CUSTOMER_CODE = os.path.join(OPT_BRAKET, "code", "customer_code")
 ORIGINAL_DIR = os.path.join(CUSTOMER_CODE, "original")
 EXTRACTED_DIR = os.path.join(CUSTOMER_CODE, "extracted")
+CODE_DIR = os.path.join(OPT_ML, "code")
 FAILURE_FILE = os.path.join(OPT_ML, "output", "failure")
 MODEL_DIR = os.path.join(OPT_ML, "model")
 DEFAULT_HP_FILE = os.path.join(OPT_BRAKET, "input", "config", "hyperparameters.json")
@@ -290,7 +292,7 @@ def plan(entry, env):
     path = candidate if os.path.isabs(candidate) else os.path.join(EXTRACTED_DIR, candidate)
     if not os.path.exists(path):
         if re.match(r"^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*(:[A-Za-z_][A-Za-z0-9_.]*)?$", entry):
-            return "python", entry, EXTRACTED_DIR
+            return "python", entry, CODE_DIR
         raise JobError("entry point %s: no such file in the source, and not a Python module name" % entry)
     if os.path.isdir(path):
         for marker in ("Cargo.toml", "CMakeLists.txt"):
@@ -349,7 +351,7 @@ def convert(value, annotation):
 def run_python_entry(entry, hps):
     """Runs in the child process: import the module, call the function or run it as __main__."""
     sys.path.insert(0, EXTRACTED_DIR)
-    os.chdir(EXTRACTED_DIR)
+    os.chdir(CODE_DIR)  # as the stock launcher, which sagemaker-training starts in /opt/ml/code
     module_name, _, func_name = entry.partition(":")
     if not func_name:
         runpy.run_module(module_name, run_name="__main__", alter_sys=True)

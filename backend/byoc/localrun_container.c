@@ -205,8 +205,10 @@ int lr_create_container(run *r, byoc_err *err)
         .labels = labels,
         .n_labels = 2,
         .network_mode = r->opts->host_network ? "host" : "none",
+        .working_dir = LR_CODE_DIR, /* the SDK's LocalQuantumJob: docker exec -w /opt/ml/code/ */
     };
     byoc_task_status(r->t, "creating the container (network %s)", cs.network_mode);
+    byoc_task_log(r->t, "byoc: `train` starts in " LR_CODE_DIR ", as in LocalQuantumJob's container");
     int rc = byoc_container_create(r->engine, r->t, &cs, &r->out->container_id, err);
     if (rc != 0 && err->kind == BYOC_E_CANCELLED)
         remove_orphans(r, run_label);
@@ -375,6 +377,8 @@ void lr_run_container(run *r, run_outcome *o)
     if (ls.file) {
         if (o->cancelled)
             fputs("byoc: the job was cancelled; the container was stopped\n", ls.file);
+        else if (r->out->has_exit_code && r->out->exit_code != 0) /* the SDK's run_log ends so */
+            fprintf(ls.file, "Process exited with code: %d\n", r->out->exit_code);
         fclose(ls.file);
     }
 }

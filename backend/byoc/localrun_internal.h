@@ -17,6 +17,7 @@
 #include "docker/engine.h"
 
 #define OPT_ML "/opt/ml"
+#define LR_CODE_DIR "/opt/ml/code"   /* where the job program starts */
 #define HP_FILE "/opt/braket/input/config/hyperparameters.json"
 #define INPUT_DIR "/opt/braket/input/data"
 #define RESULTS_DIR "/opt/braket/model"

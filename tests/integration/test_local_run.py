@@ -176,6 +176,8 @@ def test_contract():
         log = f.read()
     C.check("Metrics - timestamp=1700000000.0; loss=0.25; iteration_number=1;\n" in log, "log.txt has the metric line")
     C.check("to stderr\n" in log and "done\n" in log, "log.txt has stdout and stderr")
+    C.check("Process exited" not in log, "a job that ends well has no exit-code line")
+    C.equal(s["cwd"], "/opt/ml/code", "a Python module runs in /opt/ml/code, as in LocalQuantumJob")
     C.check("Metrics - timestamp=1700000000.0" in err, "the job's output streams to stderr")
     C.equal(containers_of(name), [], "the container is removed")
     st = os.stat(RECORD)
@@ -220,7 +222,9 @@ def test_failure():
     C.equal(doc["exit_code"], 1, "the container's exit code")
     C.check("byoc: job: %s ended FAILED: RuntimeError: failing on purpose: boom" % name in err, "one error line", err[-500:])
     C.check(os.path.isfile(os.path.join(WORK, name, "seen.json")), "what the job wrote before failing is kept")
-    C.check("Traceback" in open(os.path.join(WORK, name, "log.txt")).read(), "log.txt has the traceback")
+    log = open(os.path.join(WORK, name, "log.txt")).read()
+    C.check("Traceback" in log, "log.txt has the traceback")
+    C.check(log.endswith("\nProcess exited with code: 1\n"), "log.txt ends as the SDK's run_log", log[-300:])
     rec = record_of(name)
     C.check(rec and rec["status"] == "FAILED" and rec["failure_reason"] == doc.get("failure_reason")
             and rec["exit_code"] == 1, "recorded FAILED with its reason", rec)
@@ -302,6 +306,7 @@ def test_own_entrypoint():
     C.equal(rc, 0, "an image with its own ENTRYPOINT exits 0")
     out = os.path.join(WORK, name)
     C.equal(open(os.path.join(out, "args.txt")).read(), "args: train\n", "started as `<entrypoint> train`")
+    C.equal(open(os.path.join(out, "cwd.txt")).read(), "/opt/ml/code\n", "in /opt/ml/code, as LocalQuantumJob")
     envs = dict(l.split("=", 1) for l in open(os.path.join(out, "env.txt")).read().splitlines() if "=" in l)
     C.equal(envs.get("AMZN_BRAKET_JOB_NAME"), name, "with the job's environment")
     name = job("entryfail")
@@ -309,6 +314,9 @@ def test_own_entrypoint():
     C.equal(rc, 1, "its failure exits 1")
     C.equal((doc or {}).get("failure_reason"), "CustomError: the entry point was told to fail", "its failure file")
     C.equal((doc or {}).get("exit_code"), 3, "its exit code")
+    log = open(os.path.join(WORK, name, "log.txt")).read()
+    C.check(log.endswith("own entry point ran with: train\nProcess exited with code: 3\n"),
+            "log.txt ends with the SDK's exit-code line", log[-300:])
 
 
 def test_upload_and_s3_inputs():
