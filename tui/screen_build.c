@@ -295,6 +295,8 @@ static void failed(build_screen *s, const byoc_err *err)
     char *line = byoc_xasprintf("error: %s", err->message);
     log_line(s, line);
     free(line);
+    if (strcmp(err->what, "base image") == 0) /* the status line would cut the cause and the fix */
+        tui_app_alert(s->base.app, "The base image cannot be pulled", err->message);
 }
 
 static void lint_failed(build_screen *s, const byoc_err *err)

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 #include "core/strpool.h"
@@ -11,6 +12,7 @@
 #include "docker/context.h"
 #include "docker/jsonmsg.h"
 #include "docker/lines.h"
+#include "docker/pullerr.h"
 #include "docker/reference.h"
 
 #define MAX_LOG_LINE (16 * 1024)
@@ -113,7 +115,28 @@ typedef struct {
     char **tags;
     size_t n_tags;
     char *error;
+    char *from;          /* the image of the step under way when it is a FROM, else NULL */
 } output;
+
+/* "Step 1/9 : FROM --platform=linux/amd64 IMAGE AS x" -> IMAGE (malloc'd), or NULL. */
+static char *step_from(const char *line)
+{
+    const char *colon = strstr(line, " : ");
+    if (!colon)
+        return NULL;
+    const char *p = colon + 3;
+    if (strncasecmp(p, "FROM ", 5) != 0)
+        return NULL;
+    p += 5;
+    for (;;) {
+        p += strspn(p, " \t");
+        if (strncmp(p, "--", 2) != 0)
+            break;
+        p += strcspn(p, " \t");
+    }
+    size_t n = strcspn(p, " \t");
+    return n ? byoc_xstrndup(p, n) : NULL;
+}
 
 static void on_line(const char *line, size_t len, void *ud)
 {
@@ -122,6 +145,8 @@ static void on_line(const char *line, size_t len, void *ud)
     byoc_task_log(o->t, "%s", s);
     int n, m;
     if (byoc_build_parse_step(s, &n, &m)) {
+        free(o->from);
+        o->from = step_from(s);
         byoc_task_status(o->t, "Step %d/%d", n, m);
         byoc_task_progress(o->t, "steps", n, m, s);
     } else if (strncmp(s, "Successfully tagged ", 20) == 0) {
@@ -276,7 +301,13 @@ int byoc_build_run(byoc_engine *e, byoc_task *t, const byoc_build_opts *o, byoc_
         rc = byoc_err_set(err, BYOC_E_FAILED, "build", "%s", out.parser.error);
     }
     byoc_lines_flush(&out.lines);
-    if (rc == 0 && out.error) {
+    if (rc == 0 && out.error && out.from) { /* the engine could not pull a base image */
+        char *why = byoc_pull_explain(out.from, out.error);
+        byoc_pull_cause c = byoc_pull_classify(out.error);
+        rc = byoc_err_set(err, c == BYOC_PULL_OFFLINE || c == BYOC_PULL_AUTH ? BYOC_E_ENV : BYOC_E_FAILED,
+                          "base image", "%s", why);
+        free(why);
+    } else if (rc == 0 && out.error) {
         rc = byoc_err_set(err, BYOC_E_FAILED, "build", "%s", out.error);
     } else if (rc == 0 && !out.image_id && !out.built_short) {
         rc = byoc_err_set(err, BYOC_E_FAILED, "build", "the engine ended the build without an image id");
@@ -300,6 +331,7 @@ int byoc_build_run(byoc_engine *e, byoc_task *t, const byoc_build_opts *o, byoc_
         free(out.tags[i]);
     free(out.tags);
     free(out.error);
+    free(out.from);
     byoc_lines_free(&out.lines);
     byoc_jsonmsg_free(&out.parser);
     byoc_http_resp_free(&resp);

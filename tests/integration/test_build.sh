@@ -105,6 +105,12 @@ DOCKER_HOST=unix:///nonexistent/docker.sock run 3 "$BYOC" images
 DOCKER_HOST=ssh://somewhere run 3 "$BYOC" images
 check "unsupported DOCKER_HOST" has "DOCKER_HOST" "$T/err"
 
+# ---- a base image the engine cannot pull: the image, the cause and what to do ----
+mkdir -p "$T/nopull" && printf 'FROM public.ecr.aws/docker/library/python:3.13-slim-bookworm\nRUN true\n' >"$T/nopull/Dockerfile"
+run 3 "$BYOC" build "$T/nopull" --no-lint
+check "unpullable base: image and cause" has "byoc: base image: the base image public.ecr.aws/docker/library/python:3.13-slim-bookworm cannot be pulled (offline: the engine cannot reach public.ecr.aws)" "$T/err"
+check "unpullable base: what to do" has "docker save | docker load" "$T/err"
+
 # ---- lint first ----
 run 2 "$BYOC" build "$FIX/multistage" -t byoc-itest/multistage:linted --network none
 check "lint errors stop the build" has "byoc: lint:" "$T/err"
