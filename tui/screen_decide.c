@@ -41,7 +41,10 @@ typedef struct init_job {
     byoc_language language;
     byoc_arch arch;
     bool gpu;
-    bool force;
+    char python[8];
+    bool private_deps;
+    byoc_kv *choices;            /* per existing file: keep, overwrite or beside */
+    size_t n_choices;
 } init_job;
 
 typedef struct decide_screen {
@@ -61,7 +64,7 @@ typedef struct decide_screen {
     bool started;
     uint64_t scan_task, plan_task, init_task;
     init_job pending;            /* the scaffold under way (dir NULL: none) */
-    size_t pending_existing;     /* how many of its files exist already */
+    byoc_strv conflicts;         /* its files that exist with other content: each gets a choice */
 } decide_screen;
 
 /* ---- tasks: the scan, the scaffold's plan, the scaffold ---- */
@@ -99,6 +102,11 @@ static void init_job_clear(init_job *j)
 {
     free(j->dir);
     free(j->region);
+    for (size_t i = 0; i < j->n_choices; i++) {
+        free(j->choices[i].key);
+        free(j->choices[i].value);
+    }
+    free(j->choices);
     memset(j, 0, sizeof *j);
 }
 
@@ -114,13 +122,20 @@ static init_job *init_job_dup(const init_job *j)
     *c = *j;
     c->dir = byoc_xstrdup(j->dir);
     c->region = j->region ? byoc_xstrdup(j->region) : NULL;
+    c->choices = j->n_choices ? byoc_xcalloc(j->n_choices, sizeof *c->choices) : NULL;
+    for (size_t i = 0; i < j->n_choices; i++) {
+        c->choices[i].key = byoc_xstrdup(j->choices[i].key);
+        c->choices[i].value = byoc_xstrdup(j->choices[i].value);
+    }
     return c;
 }
 
 static byoc_init_options init_options(const init_job *j)
 {
     return (byoc_init_options){.dir = j->dir, .recipe = j->recipe, .language = j->language, .arch = j->arch,
-                               .gpu = j->gpu, .region = j->region, .force = j->force, .git = true};
+                               .gpu = j->gpu, .region = j->region, .git = true,
+                               .python = *j->python ? j->python : NULL, .private_deps = j->private_deps,
+                               .choices = j->choices, .n_choices = j->n_choices};
 }
 
 typedef struct plan_result {
@@ -147,7 +162,7 @@ static int plan_task(byoc_task *t, void *arg, void **result, void (**rfree)(void
     plan_result *r = byoc_xcalloc(1, sizeof *r);
     for (size_t i = 0; i < plan.n; i++)
         byoc_strv_push(&r->files, plan.files[i].path);
-    byoc_init_existing(o.dir, &plan, &r->existing);
+    byoc_init_conflicts(o.dir, &plan, &r->existing);
     byoc_init_plan_free(&plan);
     *result = r;
     *rfree = plan_result_free;
@@ -248,33 +263,65 @@ static void reset_focused(decide_screen *s)
 
 /* ---- scaffold this ---- */
 
-static void start_init(decide_screen *s, bool force)
+static void start_init(decide_screen *s)
 {
-    s->pending.force = force;
     byoc_task *t = tui_app_start_task(s->base.app, &s->base, "scaffold", init_task, init_job_dup(&s->pending),
                                       init_job_free);
     if (t)
         s->init_task = byoc_task_id(t);
 }
 
+static bool check_choice(const char *value, char *msg, size_t size, void *ud)
+{
+    (void)ud;
+    byoc_existing e;
+    if (byoc_existing_parse(value, &e) == 0)
+        return true;
+    snprintf(msg, size, "keep, overwrite or beside");
+    return false;
+}
+
+static void ask_next(decide_screen *s);
+
+static void choice_answer(tui_app *a, bool ok, const char *value, void *ud)
+{
+    decide_screen *s = ud;
+    if (!ok) {
+        tui_app_message(a, "Nothing written");
+        init_job_clear(&s->pending);
+        return;
+    }
+    init_job *j = &s->pending;
+    j->choices = byoc_xrealloc(j->choices, (j->n_choices + 1) * sizeof *j->choices);
+    j->choices[j->n_choices].key = byoc_xstrdup(s->conflicts.v[j->n_choices]);
+    j->choices[j->n_choices++].value = byoc_xstrdup(value);
+    ask_next(s);
+}
+
+/* One question per file that exists with other content; then the scaffold. */
+static void ask_next(decide_screen *s)
+{
+    size_t i = s->pending.n_choices;
+    if (i >= s->conflicts.n) {
+        start_init(s);
+        return;
+    }
+    const char *f = s->conflicts.v[i];
+    char title[96], *text = byoc_xasprintf("%s exists and differs from byoc's (%zu of %zu). keep: yours stays; "
+                                           "overwrite: byoc's replaces it; beside: byoc's goes to %s.byoc",
+                                           f, i + 1, s->conflicts.n, f);
+    snprintf(title, sizeof title, "%.60s exists", f);
+    tui_app_input(s->base.app, title, text, "keep", check_choice, NULL, choice_answer, s);
+    free(text);
+}
+
 static void write_answer(tui_app *a, bool yes, void *ud)
 {
     decide_screen *s = ud;
     if (yes) {
-        start_init(s, false);
+        ask_next(s);
     } else {
         tui_app_message(a, "Nothing written");
-        init_job_clear(&s->pending);
-    }
-}
-
-static void overwrite_answer(tui_app *a, bool yes, void *ud)
-{
-    decide_screen *s = ud;
-    if (yes) {
-        start_init(s, true);
-    } else {
-        tui_app_message(a, "Nothing overwritten: your files stay as they are");
         init_job_clear(&s->pending);
     }
 }
@@ -289,17 +336,19 @@ static void join_list(byoc_buf *b, const byoc_strv *v, size_t max)
 
 static void plan_done(decide_screen *s, const plan_result *r)
 {
-    s->pending_existing = r->existing.n;
+    byoc_strv_free(&s->conflicts);
+    for (size_t i = 0; i < r->existing.n; i++)
+        byoc_strv_push(&s->conflicts, r->existing.v[i]);
     byoc_buf b = BYOC_BUF_INIT;
-    byoc_buf_printf(&b, "Into %s (%s, %s, %s%s): ", s->pending.dir, byoc_recipe_name(s->pending.recipe),
-                    byoc_language_name(s->pending.language), byoc_arch_name(s->pending.arch),
-                    s->pending.gpu ? ", CUDA" : "");
+    byoc_buf_printf(&b, "Into %s (%s, %s%s%s, %s%s): ", s->pending.dir, byoc_recipe_name(s->pending.recipe),
+                    byoc_language_name(s->pending.language), *s->pending.python ? " " : "", s->pending.python,
+                    byoc_arch_name(s->pending.arch), s->pending.gpu ? ", CUDA" : "");
     join_list(&b, &r->files, 12);
     byoc_buf_puts(&b, ". ");
     if (r->existing.n) {
         byoc_buf_printf(&b, "%zu exist%s already (", r->existing.n, r->existing.n == 1 ? "s" : "");
         join_list(&b, &r->existing, 6);
-        byoc_buf_puts(&b, "): byoc asks before overwriting them.");
+        byoc_buf_puts(&b, ") with other content: you choose for each (keep, overwrite, beside).");
     } else {
         byoc_buf_puts(&b, "Then a git repository with one commit, unless the directory is in one already.");
     }
@@ -315,6 +364,14 @@ static void init_done(decide_screen *s, const byoc_init_result *res)
     byoc_buf_printf(&b, "Wrote %zu file%s into %s: ", res->files.n, res->files.n == 1 ? "" : "s", s->pending.dir);
     join_list(&b, &res->files, 12);
     byoc_buf_puts(&b, ". ");
+    if (res->kept.n) {
+        byoc_buf_puts(&b, "Kept yours: ");
+        join_list(&b, &res->kept, 6);
+        byoc_buf_puts(&b, ". ");
+    }
+    if (res->adopted)
+        byoc_buf_printf(&b, "The job runs your code: source module %s, entry point %s. ", res->source_module,
+                        res->entry_point);
     if (res->git_created)
         byoc_buf_printf(&b, "git: a new repository, first commit %.12s. ", res->commit);
     else if (res->git_note)
@@ -330,12 +387,6 @@ static void init_done(decide_screen *s, const byoc_init_result *res)
 
 static void init_failed(decide_screen *s, const byoc_err *err)
 {
-    if (err->kind == BYOC_E_USAGE && s->pending_existing && !s->pending.force) {
-        char *text = byoc_xasprintf("%s. Overwrite them with the recipe's files?", err->message);
-        tui_app_confirm(s->base.app, "Overwrite files?", text, "Overwrite", overwrite_answer, s);
-        free(text);
-        return;
-    }
     char line[1024];
     tui_app_alert(s->base.app, "Scaffold failed", byoc_err_format(err, line, sizeof line));
     init_job_clear(&s->pending);
@@ -385,11 +436,14 @@ static void scaffold(decide_screen *s)
     s->pending.language = d->language;
     s->pending.arch = d->arch;
     s->pending.gpu = d->gpu;
+    snprintf(s->pending.python, sizeof s->pending.python, "%s", d->python);
+    s->pending.private_deps = d->private_deps;
     const char *region = tui_status_get(tui_app_status(a), TUI_SB_REGION);
     s->pending.region = region && *region && *region != '(' ? byoc_xstrdup(region) : NULL;
-    char *text = byoc_xasprintf("%s for %s on %s%s. Into which directory? (made if missing)",
+    char *text = byoc_xasprintf("%s for %s%s%s on %s%s. Into which directory? (made if missing)",
                                 byoc_recipe_name(d->recipe), byoc_language_name(d->language),
-                                byoc_arch_name(d->arch), d->gpu ? " with CUDA" : "");
+                                *d->python ? " " : "", d->python, byoc_arch_name(d->arch),
+                                d->gpu ? " with CUDA" : "");
     s->pending.dir = byoc_xstrdup("");    /* marks the scaffold as under way */
     tui_app_input(a, "Scaffold this", text, tui_app_project(a), check_dir, NULL, dir_answer, s);
     free(text);
@@ -710,6 +764,7 @@ static void destroy(tui_screen *base)
         free(s->scan);
     }
     init_job_clear(&s->pending);
+    byoc_strv_free(&s->conflicts);
     free(s);
 }
 

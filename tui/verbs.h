@@ -56,21 +56,29 @@ int verb_decide(const byoc_globals *g, int argc, char **argv, byoc_err *err);
 
 #define VERB_INIT_HELP \
     "Scaffolds a BYOC project in DIR (default: --project, else .): Dockerfile, .dockerignore,\n" \
-    ".gitignore, byoc.json, a sample algorithm, and for a custom base byoc's entry point\n" \
-    "(byoc/byoc_container.py, which follows the Braket container contract and starts Python,\n" \
-    "Julia, Rust, C++ or executables), then makes DIR a git repository with one commit.\n" \
-    "Existing files are never overwritten without --force (they are named).\n" \
-    "  --recipe R      extend-prebuilt (recipe 1; Python on amd64) or custom-base (recipe 2);\n" \
-    "                  default: extend-prebuilt for Python on amd64, else custom-base\n" \
-    "  --language L    python (default), julia, rust, cpp\n" \
-    "  --arch A        amd64 (default; every job instance is x86_64) or arm64\n" \
+    ".gitignore, byoc.json, and for a custom base byoc's entry point (byoc/byoc_container.py,\n" \
+    "which follows the Braket container contract and starts Python, Julia, Rust, C++ or\n" \
+    "executables), then makes DIR a git repository with one commit.\n" \
+    "Without flags it scaffolds what `byoc decide --scan DIR` concludes (recipe, language, arch,\n" \
+    "GPU, Python version, private dependencies); flags and --answer override. When DIR has code\n" \
+    "(CMakeLists.txt, Cargo.toml, Project.toml + a .jl, a Python package or script), byoc.json's\n" \
+    "job points at it and the Dockerfile uses its manifests; else a sample algorithm is added.\n" \
+    "A file that exists is kept unless --existing says otherwise; your files are never changed.\n" \
+    "  --recipe R      extend-prebuilt (recipe 1; Python 3.12 on amd64) or custom-base (recipe 2)\n" \
+    "  --language L    python, julia, rust, cpp\n" \
+    "  --arch A        amd64 (every job instance is x86_64) or arm64\n" \
     "  --gpu           a CUDA base image\n" \
+    "  --python V      the Python series of the base (e.g. 3.13; needs custom-base)\n" \
     "  --base IMAGE    the base image instead of the recipe's default\n" \
-    "  --force         overwrite files that exist\n" \
+    "  --answer K=V    a decide answer (byoc decide --help lists the keys)\n" \
+    "  --existing C    for files that exist: keep (default), overwrite, or beside (<file>.byoc);\n" \
+    "  --existing PATH=C   the choice for one file (repeatable)\n" \
+    "  --force         the same as --existing overwrite\n" \
     "  --no-git        do not create a git repository\n" \
     "Custom-base images install sagemaker-training from PyPI; build with\n" \
     "--build-arg BYOC_SAGEMAKER_TRAINING=offline where there is no network (byoc's own `train`).\n" \
-    "With --json: {\"files\": [...], \"git\": {\"created\", \"commit\", \"note\"}}."
+    "With --json: {\"files\": [...], \"kept\": [...], \"beside\": [...], \"adopted\", \"source_module\",\n" \
+    "\"entry_point\", \"decided\": {...}, \"git\": {\"created\", \"commit\", \"note\"}}."
 int verb_init(const byoc_globals *g, int argc, char **argv, byoc_err *err);
 
 #define VERB_LINT_HELP \

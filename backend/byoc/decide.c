@@ -3,6 +3,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -389,6 +390,18 @@ static int by_effect(const void *x, const void *y)
     return a->question < b->question ? -1 : a->question > b->question;
 }
 
+/* The Python series of the base: the oldest newer than the prebuilt's that the specifier
+ * allows (">=3.13" -> 3.13), else the newest older one ("<3.10" -> 3.9). */
+static void pick_python(const char *spec, byoc_decision *d)
+{
+    static const char *const order[] = {"3.13", "3.14", "3.11", "3.10", "3.9", "3.8", NULL};
+    for (const char *const *s = order; *s; s++)
+        if (byoc_pyspec_allows_series(spec, *s) == 1) {
+            snprintf(d->python, sizeof d->python, "%s", *s);
+            return;
+        }
+}
+
 void byoc_decide(const byoc_answers *a, byoc_decision *d)
 {
     memset(d, 0, sizeof *d);
@@ -406,6 +419,9 @@ void byoc_decide(const byoc_answers *a, byoc_decision *d)
         free(foreign);
     }
     const char *pyv = byoc_answer_str(a, BYOC_Q_PYTHON_VERSION);
+    if (*pyv && byoc_pyspec_allows_series(pyv, BYOC_PREBUILT_PYTHON) == 0)
+        pick_python(pyv, d);
+    d->private_deps = byoc_answer_bool(a, BYOC_Q_PRIVATE_DEPS);
     if (*pyv && byoc_pyspec_allows_series(pyv, BYOC_PREBUILT_PYTHON) == 0)
         add_reason(d, "python-version", BYOC_VERDICT_REQUIRED, true, BYOC_Q_PYTHON_VERSION,
                    "The code needs Python %s but the prebuilt images ship Python " BYOC_PREBUILT_PYTHON
@@ -527,10 +543,11 @@ json_t *byoc_decision_to_json(const byoc_decision *d, const byoc_answers *a)
     }
     json_object_set_new(doc, "answers", answers);
     json_object_set_new(doc, "init",
-                        json_pack("{s:s, s:s, s:s, s:b}", "recipe",
+                        json_pack("{s:s, s:s, s:s, s:b, s:o, s:b}", "recipe",
                                   byoc_recipe_name(d->recipe == BYOC_RECIPE_PREBUILT ? BYOC_RECIPE_EXTEND_PREBUILT
                                                                                      : d->recipe),
                                   "language", byoc_language_name(d->language), "arch", byoc_arch_name(d->arch),
-                                  "gpu", d->gpu));
+                                  "gpu", d->gpu, "python", *d->python ? json_string(d->python) : json_null(),
+                                  "private_deps", d->private_deps));
     return doc;
 }

@@ -125,6 +125,8 @@ typedef struct byoc_decision {
     byoc_language language;
     byoc_arch arch;
     bool gpu;
+    char python[8];              /* the Python series the base needs ("3.13"); "" = the prebuilt's */
+    bool private_deps;
 } byoc_decision;
 
 /* The rules engine: pure, instant, never fails. */
@@ -132,7 +134,7 @@ void byoc_decide(const byoc_answers *a, byoc_decision *out);
 void byoc_decision_free(byoc_decision *d);
 
 /* {"verdict", "recipe", "reasons": [{"rule", "text", "effect"}], "answers": {key: {"value",
- * "source", "evidence"?}}, "init": {"recipe", "language", "arch", "gpu"}}. Caller decrefs. */
+ * "source", "evidence"?}}, "init": {"recipe", "language", "arch", "gpu", "python", "private_deps"}}. Caller decrefs. */
 json_t *byoc_decision_to_json(const byoc_decision *d, const byoc_answers *a);
 
 #endif

@@ -10,6 +10,7 @@
 
 #include <jansson.h>
 
+#include "byoc/adopt.h"
 #include "byoc/files.h"
 #include "byoc/git.h"
 #include "byoc/project.h"
@@ -51,7 +52,23 @@ const char *byoc_assets_dir(void)
     return found;
 }
 
-char *byoc_default_base_image(byoc_recipe r, byoc_language l, bool gpu, const char *region)
+const char *byoc_existing_name(byoc_existing e)
+{
+    return e == BYOC_EXISTING_OVERWRITE ? "overwrite" : e == BYOC_EXISTING_BESIDE ? "beside" : "keep";
+}
+
+int byoc_existing_parse(const char *s, byoc_existing *out)
+{
+    static const byoc_existing all[] = {BYOC_EXISTING_KEEP, BYOC_EXISTING_OVERWRITE, BYOC_EXISTING_BESIDE};
+    for (size_t i = 0; s && i < sizeof all / sizeof *all; i++)
+        if (!strcmp(s, byoc_existing_name(all[i]))) {
+            *out = all[i];
+            return 0;
+        }
+    return -1;
+}
+
+char *byoc_default_base_image(byoc_recipe r, byoc_language l, bool gpu, const char *python, const char *region)
 {
     if (r != BYOC_RECIPE_CUSTOM_BASE)
         return byoc_prebuilt_image_uri(region, gpu);
@@ -62,7 +79,9 @@ char *byoc_default_base_image(byoc_recipe r, byoc_language l, bool gpu, const ch
     case BYOC_LANG_JULIA: return byoc_xstrdup("public.ecr.aws/docker/library/julia:1.10-bookworm");
     case BYOC_LANG_RUST: return byoc_xstrdup("public.ecr.aws/docker/library/rust:1.79-slim-bookworm");
     case BYOC_LANG_CPP: return byoc_xstrdup("public.ecr.aws/docker/library/debian:bookworm-slim");
-    default: return byoc_xstrdup("public.ecr.aws/docker/library/python:3.12-slim-bookworm");
+    default:
+        return byoc_xasprintf("public.ecr.aws/docker/library/python:%s-slim-bookworm",
+                              python && *python ? python : BYOC_PREBUILT_PYTHON);
     }
 }
 
@@ -84,6 +103,20 @@ int byoc_init_validate(const byoc_init_options *o, byoc_err *err)
                             "the prebuilt Braket images are amd64 only; use --recipe custom-base for arm64");
     if (o->base_image && !*o->base_image)
         return byoc_err_set(err, BYOC_E_USAGE, "--base", "must not be empty");
+    if (o->python && *o->python && o->recipe == BYOC_RECIPE_EXTEND_PREBUILT &&
+        strcmp(o->python, BYOC_PREBUILT_PYTHON) != 0)
+        return byoc_err_set(err, BYOC_E_USAGE, "--python",
+                            "the prebuilt Braket images have Python " BYOC_PREBUILT_PYTHON
+                            "; use --recipe custom-base for Python %s", o->python);
+    if (o->python && *o->python &&
+        (strlen(o->python) > 5 || strspn(o->python, "0123456789.") != strlen(o->python) || o->python[0] != '3'))
+        return byoc_err_set(err, BYOC_E_USAGE, "--python", "'%s' is not a Python series such as 3.13", o->python);
+    for (size_t i = 0; i < o->n_choices; i++) {
+        byoc_existing e;
+        if (byoc_existing_parse(o->choices[i].value, &e) != 0)
+            return byoc_err_set(err, BYOC_E_USAGE, "--existing", "'%s' for %s: valid: keep, overwrite, beside",
+                                o->choices[i].value, o->choices[i].key);
+    }
     return 0;
 }
 
@@ -100,6 +133,8 @@ void byoc_init_plan_free(byoc_init_plan *plan)
         free(plan->files[i].content);
     }
     free(plan->files);
+    free(plan->source_module);
+    free(plan->entry_point);
     memset(plan, 0, sizeof *plan);
 }
 
@@ -206,7 +241,8 @@ static char *project_name(const char *dir)
     return byoc_buf_steal(&b);
 }
 
-static char *render_project_file(const byoc_init_options *o, const char *base, const char *name, byoc_err *err)
+static char *render_project_file(const byoc_init_options *o, const char *base, const char *name,
+                                 const byoc_init_plan *plan, byoc_err *err)
 {
     byoc_project p;
     bool found = false;
@@ -222,8 +258,10 @@ static char *render_project_file(const byoc_init_options *o, const char *base, c
     byoc_project_set(&p.base_image, base);
     byoc_project_set(&p.dockerfile, "Dockerfile");
     byoc_project_set(&p.context, ".");
-    json_object_set_new(p.job, "source_module", json_string("algorithm"));
-    json_object_set_new(p.job, "entry_point", json_string(entry_point(o->language)));
+    json_object_set_new(p.job, "source_module", json_string(plan->source_module));
+    json_object_set_new(p.job, "entry_point", json_string(plan->entry_point));
+    if (o->python && *o->python && o->language == BYOC_LANG_PYTHON)
+        json_object_set_new(p.doc, "python", json_string(o->python));
     if (o->arch == BYOC_ARCH_AMD64)
         json_object_set_new(p.job, "instance_type", json_string(o->gpu ? "ml.g4dn.xlarge" : "ml.m5.large"));
     else
@@ -244,7 +282,14 @@ int byoc_init_render(const byoc_init_options *o, byoc_init_plan *plan, byoc_err 
         return -1;
     const char *assets = o->assets_dir ? o->assets_dir : byoc_assets_dir();
     char *base = o->base_image ? byoc_xstrdup(o->base_image)
-                               : byoc_default_base_image(o->recipe, o->language, o->gpu, o->region);
+                               : byoc_default_base_image(o->recipe, o->language, o->gpu, o->python, o->region);
+    byoc_adopt ad;
+    byoc_adopt_find(o->dir, o->language, &ad);
+    plan->adopted = ad.found;
+    plan->source_module = byoc_xstrdup(ad.found ? ad.source_module : "algorithm");
+    plan->entry_point = byoc_xstrdup(ad.found ? ad.entry_point : entry_point(o->language));
+    /* The manifests the Dockerfile reads: the user's where they are, else the sample's. */
+    const char *requirements = ad.found ? (ad.requirements ? ad.requirements : "") : "requirements.txt";
     char *name = project_name(o->dir);
     char *platform = byoc_xasprintf("linux/%s", byoc_arch_name(o->arch));
     bool arm = o->arch == BYOC_ARCH_ARM64;
@@ -263,6 +308,14 @@ int byoc_init_render(const byoc_init_options *o, byoc_init_plan *plan, byoc_err 
         {"JULIA_ARCH_DIR", arm ? "aarch64" : "x64"},
         {"JULIA_ARCH", arm ? "aarch64" : "x86_64"},
         {"RUST_VERSION", RUST_VERSION},
+        {"PYTHON", o->python && *o->python ? (char *)o->python : BYOC_PREBUILT_PYTHON},
+        {"PYTHON_CHOSEN", o->python && *o->python && strcmp(o->python, BYOC_PREBUILT_PYTHON) ? "true" : "false"},
+        {"PRIVATE_DEPS", o->private_deps ? "true" : "false"},
+        {"REQUIREMENTS", (char *)requirements},
+        {"PYPROJECT", ad.found && ad.pyproject && !ad.requirements ? ad.pyproject : ""},
+        {"CARGO_TOML", ad.found && ad.cargo_toml ? ad.cargo_toml : "algorithm/Cargo.toml"},
+        {"CARGO_LOCK", ad.found && ad.cargo_lock ? ad.cargo_lock : ""},
+        {"JULIA_PROJECT", ad.found && ad.julia_project ? ad.julia_project : "algorithm/Project.toml"},
     };
     char *partials = byoc_path_join(assets, "recipes/partials");
     byoc_template_vars tv = {vars, sizeof vars / sizeof *vars, partials};
@@ -287,13 +340,13 @@ int byoc_init_render(const byoc_init_options *o, byoc_init_plan *plan, byoc_err 
         if (rc == 0)
             rc = add_asset(plan, assets, "entrypoint/install-packages", "byoc/install-packages", 0755, err);
     }
-    if (rc == 0) {
+    if (rc == 0 && !ad.found) {
         char *samples = byoc_xasprintf("samples/%s", byoc_language_name(o->language));
         rc = add_tree(plan, assets, samples, "", err);
         free(samples);
     }
     if (rc == 0) {
-        char *pf = render_project_file(o, base, name, err);
+        char *pf = render_project_file(o, base, name, plan, err);
         plan_add(plan, BYOC_PROJECT_FILE, pf, strlen(pf), 0600);
     }
     free(tmpl);
@@ -302,6 +355,7 @@ int byoc_init_render(const byoc_init_options *o, byoc_init_plan *plan, byoc_err 
     free(platform);
     free(name);
     free(base);
+    byoc_adopt_free(&ad);
     if (rc != 0)
         byoc_init_plan_free(plan);
     return rc;
@@ -317,20 +371,86 @@ void byoc_init_existing(const char *dir, const byoc_init_plan *plan, byoc_strv *
     }
 }
 
+/* Does dir/rel hold exactly content (a regular file, not a link)? */
+static bool same_content(const char *dir, const byoc_init_file *f)
+{
+    char *path = byoc_path_join(dir, f->path);
+    struct stat st;
+    bool same = false;
+    if (lstat(path, &st) == 0 && S_ISREG(st.st_mode) && (size_t)st.st_size == f->len) {
+        char *text = NULL;
+        size_t len = 0;
+        byoc_err e;
+        same = byoc_file_read(path, f->len + 1, &text, &len, NULL, &e) == 0 && len == f->len &&
+               memcmp(text, f->content, len) == 0;
+        free(text);
+    }
+    free(path);
+    return same;
+}
+
+void byoc_init_conflicts(const char *dir, const byoc_init_plan *plan, byoc_strv *out)
+{
+    for (size_t i = 0; i < plan->n; i++) {
+        char *p = byoc_path_join(dir, plan->files[i].path);
+        if (byoc_path_exists(p) && !same_content(dir, &plan->files[i]))
+            byoc_strv_push(out, plan->files[i].path);
+        free(p);
+    }
+}
+
 void byoc_init_result_free(byoc_init_result *res)
 {
     byoc_strv_free(&res->files);
+    byoc_strv_free(&res->kept);
+    byoc_strv_free(&res->beside);
+    free(res->source_module);
+    free(res->entry_point);
     free(res->git_note);
     memset(res, 0, sizeof *res);
 }
 
-static int write_plan(const char *dir, const byoc_init_plan *plan, byoc_init_result *res, byoc_err *err)
+static byoc_existing choice_for(const byoc_init_options *o, const char *rel)
+{
+    byoc_existing e = o->force ? BYOC_EXISTING_OVERWRITE : o->existing;
+    for (size_t i = 0; i < o->n_choices; i++)
+        if (!strcmp(o->choices[i].key, rel))
+            byoc_existing_parse(o->choices[i].value, &e);
+    return e;
+}
+
+static int write_plan(const byoc_init_options *o, const byoc_init_plan *plan, byoc_init_result *res, byoc_err *err)
 {
     for (size_t i = 0; i < plan->n; i++) {
         const byoc_init_file *f = &plan->files[i];
-        if (byoc_file_write_below(dir, f->path, f->content, f->len, f->mode, 0755, err) != 0)
+        char *rel = byoc_xstrdup(f->path);
+        char *path = byoc_path_join(o->dir, rel);
+        if (byoc_path_exists(path) && same_content(o->dir, f)) { /* already byoc's: nothing to choose */
+            free(path);
+            free(rel);
+            continue;
+        }
+        if (byoc_path_exists(path)) {
+            byoc_existing e = choice_for(o, rel);
+            if (e == BYOC_EXISTING_KEEP) {
+                byoc_strv_push(&res->kept, rel);
+                free(path);
+                free(rel);
+                continue;
+            }
+            if (e == BYOC_EXISTING_BESIDE) {
+                free(rel);
+                rel = byoc_xasprintf("%s.byoc", f->path);
+                byoc_strv_push(&res->beside, rel);
+            }
+        }
+        free(path);
+        int rc = byoc_file_write_below(o->dir, rel, f->content, f->len, f->mode, 0755, err);
+        if (rc == 0)
+            byoc_strv_push(&res->files, rel);
+        free(rel);
+        if (rc != 0)
             return -1;
-        byoc_strv_push(&res->files, f->path);
     }
     return 0;
 }
@@ -345,7 +465,9 @@ int byoc_init_project(const byoc_init_options *o, byoc_init_result *res, byoc_er
     byoc_init_plan plan;
     if (byoc_init_render(o, &plan, err) != 0)
         return -1;
-    byoc_strv existing = BYOC_STRV_INIT;
+    res->adopted = plan.adopted;
+    res->source_module = byoc_xstrdup(plan.source_module);
+    res->entry_point = byoc_xstrdup(plan.entry_point);
     int rc = 0;
     /* a directory of the project that is a link would take the files elsewhere: refused before anything is written */
     for (size_t i = 0; rc == 0 && byoc_path_exists(o->dir) && i < plan.n; i++)
@@ -354,21 +476,13 @@ int byoc_init_project(const byoc_init_options *o, byoc_init_result *res, byoc_er
         byoc_err why = *err;
         byoc_err_set(err, BYOC_E_USAGE, why.what, "%s; nothing was written", why.message);
     }
-    if (rc == 0)
-        byoc_init_existing(o->dir, &plan, &existing);
-    if (rc == 0 && existing.n && !o->force) {
-        byoc_buf b = BYOC_BUF_INIT;
-        for (size_t i = 0; i < existing.n; i++)
-            byoc_buf_printf(&b, "%s%s", i ? ", " : "", existing.v[i]);
-        rc = byoc_err_set(err, BYOC_E_USAGE, "init", "%s already exist%s in %s; nothing was written (use --force to "
-                          "overwrite)", byoc_buf_str(&b), existing.n == 1 ? "s" : "", o->dir);
-        byoc_buf_free(&b);
-    }
     if (rc == 0 && byoc_mkdir_p(o->dir, 0755) != 0)
         rc = byoc_err_set(err, BYOC_E_FAILED, o->dir, "cannot create the directory");
     if (rc == 0)
-        rc = write_plan(o->dir, &plan, res, err);
-    if (rc == 0 && o->git) {
+        rc = write_plan(o, &plan, res, err);
+    if (rc == 0 && o->git && !res->files.n)
+        res->git_note = byoc_xstrdup("nothing was written: nothing to commit");
+    if (rc == 0 && o->git && res->files.n) {
         bool created = false;
         rc = byoc_git_init_commit(o->dir, (const char *const *)res->files.v, res->files.n,
                                   "Scaffold a BYOC project for Amazon Braket Hybrid Jobs (byoc init)", &created,
@@ -377,7 +491,6 @@ int byoc_init_project(const byoc_init_options *o, byoc_init_result *res, byoc_er
         if (rc == 0 && !created)
             res->git_note = byoc_xstrdup("the directory is already in a git repository: nothing was committed");
     }
-    byoc_strv_free(&existing);
     byoc_init_plan_free(&plan);
     return rc;
 }
@@ -390,5 +503,12 @@ json_t *byoc_init_result_to_json(const byoc_init_result *res)
     json_t *git = json_pack("{s:b, s:o, s:o}", "created", res->git_created, "commit",
                             res->commit[0] ? json_string(res->commit) : json_null(), "note",
                             res->git_note ? json_string(res->git_note) : json_null());
-    return json_pack("{s:o, s:o}", "files", files, "git", git);
+    json_t *kept = json_array(), *beside = json_array();
+    for (size_t i = 0; i < res->kept.n; i++)
+        json_array_append_new(kept, json_string(res->kept.v[i]));
+    for (size_t i = 0; i < res->beside.n; i++)
+        json_array_append_new(beside, json_string(res->beside.v[i]));
+    return json_pack("{s:o, s:o, s:o, s:b, s:s?, s:s?, s:o}", "files", files, "kept", kept, "beside", beside,
+                     "adopted", res->adopted, "source_module", res->source_module, "entry_point", res->entry_point,
+                     "git", git);
 }

@@ -3,8 +3,9 @@
 # of a fixture project and the verdict names its rule; the answers show
 # their source; overriding an answer changes the verdict at once and C-r
 # puts the scanned value back; "scaffold this" asks where, lists the files,
-# defaults to No, writes them into a temporary directory on Yes, and offers
-# to overwrite when they exist; both panes at 120x40; NO_COLOR with ASCII.
+# defaults to No, writes them into a temporary directory on Yes, and asks for
+# each file that exists with other content (keep, beside, overwrite); both panes
+# at 120x40; NO_COLOR with ASCII.
 . "$(dirname "$0")/lib.sh"
 
 SRC=${BYOC_SOURCE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -88,30 +89,49 @@ fi
 e2e_keys $s Enter
 e2e_wait_gone $s 'Wrote [0-9]+ files into' "Enter closes the report"
 
-# --- the files exist: overwrite is offered, and No is its default too ------------------------------
+# --- a file that exists with other content gets its own choice: keep (the default), beside, overwrite ----
 echo "# mine" > "$TARGET/Dockerfile"
 e2e_keys $s s
 e2e_wait $s 'Scaffold this' "a third scaffold"
 e2e_keys $s C-u
 e2e_type $s "$TARGET"
 e2e_keys $s Enter
-e2e_wait $s '[0-9]+ exist' "the plan says which files exist"
+e2e_wait $s '1 exists already' "the plan names the one file that differs"
 e2e_keys $s y
-e2e_wait $s 'Overwrite files\?' "init refuses; overwriting is offered"
+e2e_wait $s 'Dockerfile exists' "the file gets its own question"
+e2e_has $s 'keep' "keep is the answer offered"
 e2e_keys $s Enter
-e2e_wait $s 'Nothing overwritten' "No keeps the user's files"
+e2e_wait $s 'Kept yours: Dockerfile' "Enter keeps the user's file"
 if [ "$(cat "$TARGET/Dockerfile")" = "# mine" ]; then e2e_pass "the user's Dockerfile is untouched"; else
-    e2e_fail "the Dockerfile was overwritten after No"; fi
+    e2e_fail "the Dockerfile was changed by keep"; fi
+e2e_keys $s Enter
 e2e_keys $s s
 e2e_wait $s 'Scaffold this' "a fourth scaffold"
 e2e_keys $s C-u
 e2e_type $s "$TARGET"
 e2e_keys $s Enter
-e2e_wait $s '[0-9]+ exist' "the plan again"
+e2e_wait $s '1 exists already' "the plan again"
 e2e_keys $s y
-e2e_wait $s 'Overwrite files\?' "overwriting offered again"
+e2e_wait $s 'Dockerfile exists' "the question again"
+e2e_keys $s C-u
+e2e_type $s beside
+e2e_keys $s Enter
+e2e_wait $s 'Wrote 1 file into' "beside writes byoc's version"
+if [ "$(cat "$TARGET/Dockerfile")" = "# mine" ] && grep -q '^FROM' "$TARGET/Dockerfile.byoc"; then
+    e2e_pass "byoc's Dockerfile went beside the user's"; else e2e_fail "beside: $(ls "$TARGET")"; fi
+e2e_keys $s Enter
+e2e_keys $s s
+e2e_wait $s 'Scaffold this' "a fifth scaffold"
+e2e_keys $s C-u
+e2e_type $s "$TARGET"
+e2e_keys $s Enter
+e2e_wait $s '1 exists already' "the plan once more"
 e2e_keys $s y
-e2e_wait $s 'Wrote [0-9]+ files into' "y overwrites"
+e2e_wait $s 'Dockerfile exists' "the question once more"
+e2e_keys $s C-u
+e2e_type $s overwrite
+e2e_keys $s Enter
+e2e_wait $s 'Wrote 1 file into' "overwrite writes it"
 if grep -q '^FROM' "$TARGET/Dockerfile"; then e2e_pass "the Dockerfile is the recipe's again"; else
     e2e_fail "the Dockerfile was not overwritten"; fi
 e2e_keys $s Enter

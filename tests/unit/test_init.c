@@ -191,18 +191,52 @@ static void test_overwrite(const char *tmp)
 
     byoc_init_options o = options(dir, BYOC_RECIPE_CUSTOM_BASE, BYOC_LANG_PYTHON, BYOC_ARCH_AMD64, false);
     o.base_image = "byoc-test/python:3";
+    o.git = false;
     byoc_init_result res;
     byoc_err err;
-    CHECK_INT(byoc_init_project(&o, &res, &err), -1);
-    CHECK_INT(err.kind, BYOC_E_USAGE);
-    CHECK(strstr(err.message, "Dockerfile") && strstr(err.message, "byoc.json") && strstr(err.message, "--force"));
+    /* default: the files that exist are kept, the others written (never all or nothing) */
+    CHECK_INT(byoc_init_project(&o, &res, &err), 0);
+    CHECK_INT(res.kept.n, 2);
+    CHECK(res.kept.n == 2 && !strcmp(res.kept.v[0], "Dockerfile") && !strcmp(res.kept.v[1], "byoc.json"));
+    CHECK_INT(res.beside.n, 0);
     byoc_init_result_free(&res);
     snprintf(path, sizeof path, "%s/Dockerfile", dir);
     char *text = check_read_file(path, NULL);
     CHECK_STR(text, "FROM mine\n"); /* untouched */
     free(text);
-    snprintf(path, sizeof path, "%s/algorithm", dir);
-    CHECK(access(path, F_OK) != 0); /* and nothing else written either */
+    snprintf(path, sizeof path, "%s/byoc.json", dir);
+    text = check_read_file(path, NULL);
+    CHECK_STR(text, "{\"job\": {\"device\": \"local:braket/sim\"}, \"custom\": 42}\n");
+    free(text);
+    snprintf(path, sizeof path, "%s/byoc/byoc_container.py", dir);
+    CHECK(access(path, F_OK) == 0); /* the rest was written */
+
+    /* per file: byoc's Dockerfile beside the user's; byoc.json kept */
+    byoc_kv choices[] = {{"Dockerfile", "beside"}, {"nothing/here", "overwrite"}};
+    o.choices = choices;
+    o.n_choices = 2;
+    o.existing = BYOC_EXISTING_KEEP;
+    CHECK_INT(byoc_init_project(&o, &res, &err), 0);
+    CHECK(res.beside.n == 1 && !strcmp(res.beside.v[0], "Dockerfile.byoc"));
+    byoc_init_result_free(&res);
+    snprintf(path, sizeof path, "%s/Dockerfile", dir);
+    text = check_read_file(path, NULL);
+    CHECK_STR(text, "FROM mine\n");
+    free(text);
+    snprintf(path, sizeof path, "%s/Dockerfile.byoc", dir);
+    text = check_read_file(path, NULL);
+    CHECK(text && strstr(text, "FROM --platform=linux/amd64 byoc-test/python:3") != NULL);
+    free(text);
+    byoc_kv bad[] = {{"Dockerfile", "replace"}};
+    o.choices = bad;
+    o.n_choices = 1;
+    CHECK_INT(byoc_init_project(&o, &res, &err), -1);
+    CHECK_STR(err.what, "--existing");
+    byoc_init_result_free(&res);
+    o.choices = NULL;
+    o.n_choices = 0;
+    snprintf(path, sizeof path, "%s/.git", dir);
+    CHECK(access(path, F_OK) != 0);
 
     o.force = true;
     o.git = false;
@@ -238,11 +272,16 @@ static void test_overwrite(const char *tmp)
     snprintf(path, sizeof path, "%s/Dockerfile", dir);
     CHECK(stat(path, &st) == 0 && (st.st_mode & 0777) == 0644);
 
-    /* the JSON result */
+    /* the JSON result: only what differs from byoc's is written */
+    snprintf(path, sizeof path, "%s/Dockerfile", dir);
+    FILE *df = fopen(path, "w");
+    fputs("FROM changed\n", df);
+    fclose(df);
     o.git = true;
     CHECK_INT(byoc_init_project(&o, &res, &err), 0);
     json_t *j = byoc_init_result_to_json(&res);
-    CHECK(json_array_size(json_object_get(j, "files")) >= 8);
+    CHECK_INT(json_array_size(json_object_get(j, "files")), 1);
+    CHECK(json_is_true(json_object_get(j, "adopted"))); /* the sample of the first run is code now */
     CHECK(json_is_true(json_object_get(json_object_get(j, "git"), "created")));
     json_decref(j);
     byoc_init_result_free(&res);
