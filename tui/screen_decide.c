@@ -361,9 +361,14 @@ static void plan_done(decide_screen *s, const plan_result *r)
 static void init_done(decide_screen *s, const byoc_init_result *res)
 {
     byoc_buf b = BYOC_BUF_INIT;
-    byoc_buf_printf(&b, "Wrote %zu file%s into %s: ", res->files.n, res->files.n == 1 ? "" : "s", s->pending.dir);
-    join_list(&b, &res->files, 12);
-    byoc_buf_puts(&b, ". ");
+    if (res->files.n) {
+        byoc_buf_printf(&b, "Wrote %zu file%s into %s: ", res->files.n, res->files.n == 1 ? "" : "s",
+                        s->pending.dir);
+        join_list(&b, &res->files, 12);
+        byoc_buf_puts(&b, ". ");
+    } else {
+        byoc_buf_printf(&b, "Wrote nothing into %s. ", s->pending.dir);
+    }
     if (res->kept.n) {
         byoc_buf_puts(&b, "Kept yours: ");
         join_list(&b, &res->kept, 6);

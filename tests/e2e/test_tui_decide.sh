@@ -101,7 +101,8 @@ e2e_keys $s y
 e2e_wait $s 'Dockerfile exists' "the file gets its own question"
 e2e_has $s 'keep' "keep is the answer offered"
 e2e_keys $s Enter
-e2e_wait $s 'Kept yours: Dockerfile' "Enter keeps the user's file"
+e2e_wait $s 'Wrote nothing into' "Enter keeps the user's file"
+e2e_has $s 'Kept' "and the report says so"
 if [ "$(cat "$TARGET/Dockerfile")" = "# mine" ]; then e2e_pass "the user's Dockerfile is untouched"; else
     e2e_fail "the Dockerfile was changed by keep"; fi
 e2e_keys $s Enter

@@ -45,13 +45,15 @@ PY
 grep -q "^FROM --platform=linux/amd64 $BYOC_TEST_BASE_PYTHON\$" "$PROJ/Dockerfile" || fail "FROM line"
 pass "init wrote the project and its first commit"
 
-set +e
-"$BYOC_BIN" init "$PROJ" --recipe custom-base --language python --base "$BYOC_TEST_BASE_PYTHON" 2>"$WORK/again.err"
-rc=$?
-set -e
-[ "$rc" = 2 ] || fail "a second init exited $rc, want 2"
-grep -q "Dockerfile" "$WORK/again.err" && grep -q -- "--force" "$WORK/again.err" || fail "second init's message: $(cat "$WORK/again.err")"
-pass "init refuses to overwrite and names the files"
+cp "$PROJ/Dockerfile" "$WORK/Dockerfile.first"
+echo "# a line of mine" >>"$PROJ/Dockerfile"
+"$BYOC_BIN" init "$PROJ" --recipe custom-base --language python --base "$BYOC_TEST_BASE_PYTHON" >"$WORK/again.out" \
+    || fail "a second init exited $?"
+grep -q "^Kept as they are" "$WORK/again.out" && grep -qx "  Dockerfile" "$WORK/again.out" ||
+    fail "second init's report: $(cat "$WORK/again.out")"
+tail -1 "$PROJ/Dockerfile" | grep -qx "# a line of mine" || fail "the second init changed the user's Dockerfile"
+cp "$WORK/Dockerfile.first" "$PROJ/Dockerfile"
+pass "a second init keeps the file that differs and names it"
 
 "$BYOC_BIN" --json lint "$PROJ" >"$WORK/lint.json" || fail "lint found errors: $(cat "$WORK/lint.json")"
 pass "the scaffold lints without errors"
