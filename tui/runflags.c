@@ -36,6 +36,7 @@ enum {
     OPT_UPLOAD,
     OPT_WITH_CREDENTIALS,
     OPT_HOST_NETWORK,
+    OPT_STRICT,
     OPT_SMOKE,
     OPT_NO_PREFLIGHT,
 };
@@ -68,6 +69,7 @@ static const struct option OPTIONS[] = {
     {"upload", no_argument, NULL, OPT_UPLOAD},
     {"with-credentials", no_argument, NULL, OPT_WITH_CREDENTIALS},
     {"host-network", no_argument, NULL, OPT_HOST_NETWORK},
+    {"strict", no_argument, NULL, OPT_STRICT},
     {"smoke", no_argument, NULL, OPT_SMOKE},
     {"no-preflight", no_argument, NULL, OPT_NO_PREFLIGHT},
     {NULL, 0, NULL, 0},
@@ -105,7 +107,7 @@ static bool numeric_flag(int opt)
 
 static bool mode_accepted(int opt, unsigned accept)
 {
-    if (opt >= OPT_WAIT && opt <= OPT_HOST_NETWORK)
+    if (opt >= OPT_WAIT && opt <= OPT_STRICT)
         return accept & BYOC_RUNFLAGS_RUN_MODES;
     if (opt == OPT_SMOKE)
         return accept & BYOC_RUNFLAGS_SMOKE;
@@ -160,6 +162,7 @@ int byoc_runflags_parse(const char *verb, int argc, char **argv, unsigned accept
         case OPT_UPLOAD: f->upload = true; break;
         case OPT_WITH_CREDENTIALS: f->with_credentials = true; break;
         case OPT_HOST_NETWORK: f->host_network = true; break;
+        case OPT_STRICT: f->strict = true; break;
         case OPT_SMOKE: f->smoke = true; break;
         case OPT_NO_PREFLIGHT: f->no_preflight = true; break;
         case ':': return byoc_cli_usage(err, argv[optind - 1], "needs a value");
@@ -169,8 +172,12 @@ int byoc_runflags_parse(const char *verb, int argc, char **argv, unsigned accept
     }
     if (optind < argc)
         return byoc_cli_usage(err, verb, "takes no positional arguments (got '%s')", argv[optind]);
-    if (!f->local && (f->upload || f->with_credentials || f->host_network))
-        return byoc_cli_usage(err, f->upload ? "--upload" : f->with_credentials ? "--with-credentials" : "--host-network",
+    if (!f->local && (f->upload || f->with_credentials || f->host_network || f->strict))
+        return byoc_cli_usage(err,
+                              f->upload             ? "--upload"
+                              : f->with_credentials ? "--with-credentials"
+                              : f->host_network     ? "--host-network"
+                                                    : "--strict",
                               "only with --local");
     if (f->local && f->dry_run)
         return byoc_cli_usage(err, "--dry-run", "not with --local (a local run creates nothing on AWS)");

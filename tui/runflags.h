@@ -10,13 +10,14 @@
 typedef struct byoc_runflags {
     bool wait, dry_run;
     bool local, upload, with_credentials, host_network;
+    bool strict;               /* run --local: exit 1 when results were not copied whole */
     bool smoke;                /* preflight: --smoke */
     bool no_preflight;         /* run: --no-preflight */
 } byoc_runflags;
 
 /* Accept these mode flags besides the job's fields (a bit set). */
 enum {
-    BYOC_RUNFLAGS_RUN_MODES = 1,   /* --wait --dry-run --local --upload --with-credentials --host-network */
+    BYOC_RUNFLAGS_RUN_MODES = 1,   /* --wait --dry-run --local --upload --with-credentials --host-network --strict */
     BYOC_RUNFLAGS_SMOKE = 2,       /* --smoke */
     BYOC_RUNFLAGS_NO_PREFLIGHT = 4 /* --no-preflight */
 };

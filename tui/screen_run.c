@@ -62,6 +62,7 @@ typedef struct run_screen {
     char *job_name;
     char *job_status;
     char *output_dir;        /* local run */
+    size_t not_copied;       /* local run: what the copy-out skipped */
     byoc_jobspec pending;    /* the reviewed spec, sent on y */
     bool have_pending;
     bool pending_local;
@@ -427,11 +428,18 @@ static void local_done(run_screen *s, const byoc_local_run_result *r)
     replace(&s->job_name, r->job_name);
     replace(&s->job_status, r->status);
     replace(&s->output_dir, r->output_dir);
+    s->not_copied = r->not_copied.n;
     char *line = byoc_xasprintf("Local job %s %s%s%s; files in %s", r->job_name ? r->job_name : "?",
                                 r->status ? r->status : "?", r->failure_reason ? ": " : "",
                                 r->failure_reason ? r->failure_reason : "", r->output_dir ? r->output_dir : "?");
     log_line(s, line);
     free(line);
+    if (r->not_copied.n) {
+        line = byoc_xasprintf("Warning: %zu of the job's files or directories were not copied (named above)",
+                              r->not_copied.n);
+        log_line(s, line);
+        free(line);
+    }
     remember(s);
     if (r->job_arn) {
         tui_flow_set_job(a, r->job_arn);
@@ -656,9 +664,10 @@ static void draw_status(run_screen *s, WINDOW *win, int y, int x, int w)
         sty = TUI_STY_OK;
         break;
     case R_LOCAL_DONE:
-        snprintf(buf, sizeof buf, "Local job %s %s in %s  m shows it in Monitor", s->job_name ? s->job_name : "",
-                 s->job_status ? s->job_status : "", el);
-        sty = s->job_status && strcmp(s->job_status, "COMPLETED") == 0 ? TUI_STY_OK : TUI_STY_ERROR;
+        snprintf(buf, sizeof buf, "Local job %s %s%s in %s  m shows it in Monitor", s->job_name ? s->job_name : "",
+                 s->job_status ? s->job_status : "", s->not_copied ? ", results incomplete (see the log)" : "", el);
+        sty = s->job_status && strcmp(s->job_status, "COMPLETED") == 0 ? s->not_copied ? TUI_STY_WARN : TUI_STY_OK
+                                                                        : TUI_STY_ERROR;
         break;
     case R_FAILED:
         snprintf(buf, sizeof buf, "Failed: %s", s->error ? s->error : "");

@@ -208,7 +208,13 @@ static int run_local(const byoc_globals *g, const byoc_jobspec *spec, const byoc
             fprintf(stderr, "job %s: %s%s%s; results in %s\n", res.job_name, res.status, reason[0] ? ": " : "",
                     reason, res.output_dir);
             free(reason);
+            if (res.not_copied.n)
+                fprintf(stderr, "warning: %zu of the job's files or directories were not copied (named above)%s\n",
+                        res.not_copied.n, f->strict ? "" : "; --strict makes this fail the command");
         }
+        if (rc == 0 && f->strict && res.not_copied.n)
+            rc = byoc_err_set(err, BYOC_E_FAILED, "--strict", "%zu of the job's files or directories were not copied",
+                              res.not_copied.n);
     }
     byoc_local_run_result_free(&res);
     return rc == 0 ? 0 : byoc_err_exit_code(err->kind);

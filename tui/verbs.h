@@ -212,10 +212,15 @@ int verb_permit(const byoc_globals *g, int argc, char **argv, byoc_err *err);
     "    --with-credentials       pass your AWS credentials (and region) into the container (visible to\n" \
     "                             `docker inspect` while it exists); without it the job has none\n" \
     "    --host-network           network host (default: none, only lo)\n" \
+    "    --strict                 exit 1 when the results were not copied whole. What cannot be copied safely\n" \
+    "                             (FIFOs, devices, links that lead out of ./<job-name>/) is skipped and named\n" \
+    "                             (a warning each, \"not_copied\" in --json), the rest copied; a copy larger than\n" \
+    "                             BYOC_RESULTS_MAX_BYTES (default 16G) or 95% of the free disk is refused whole.\n" \
     "Multipart uploads above 16 MiB (BYOC_S3_PART_SIZE / BYOC_S3_MULTIPART_THRESHOLD in bytes).\n" \
     "With --json: {\"job_arn\", \"job_name\", \"status\"} (a dry run adds the request and transfers);\n" \
     "with --local: {\"job_arn\": \"local:job/<name>\", \"job_name\", \"status\", \"output_dir\", \"exit_code\",\n" \
-    "\"failure_reason\" (when FAILED), \"image\", \"log\", \"source_uri\", \"warnings\"}; exit 1 if FAILED or CANCELLED."
+    "\"failure_reason\" (when FAILED), \"image\", \"log\", \"source_uri\", \"warnings\", \"not_copied\"}; exit 1 if FAILED or\n" \
+    "CANCELLED."
 int verb_run(const byoc_globals *g, int argc, char **argv, byoc_err *err);
 
 #define VERB_PREFLIGHT_HELP \
@@ -269,7 +274,9 @@ int verb_cancel(const byoc_globals *g, int argc, char **argv, byoc_err *err);
 #define VERB_RESULTS_HELP \
     "Downloads a finished job's results, <outputDataConfig.s3Path>/output/model.tar.gz, and unpacks\n" \
     "them into ./<job-name> (what the job wrote to /opt/ml/model). Nothing is written outside that\n" \
-    "directory: absolute paths, '..', links leading out and device files refuse the whole archive.\n" \
+    "directory: absolute paths, '..', links leading out and device files refuse the whole archive,\n" \
+    "and so do bombs: more than BYOC_RESULTS_MAX_BYTES (default 16G) or 95% of the free disk once\n" \
+    "unpacked, or (past 64 MiB) more than BYOC_RESULTS_MAX_RATIO (default 200) bytes per archive byte.\n" \
     "JOB is a job ARN or a job name.\n" \
     "  -o, --output DIR   unpack into DIR instead (it must not exist, or be empty)\n" \
     "With --json: {\"dir\", \"files\": [...], \"results\"} (results: the results.json data, when present)."

@@ -30,6 +30,7 @@ void byoc_local_run_result_free(byoc_local_run_result *r)
     free(r->log_path);
     free(r->source_uri);
     byoc_strv_free(&r->warnings);
+    byoc_strv_free(&r->not_copied);
     byoc_job_problems_free(&r->problems);
     memset(r, 0, sizeof *r);
 }
@@ -51,6 +52,10 @@ json_t *byoc_local_run_result_json(const byoc_local_run_result *r)
     for (size_t i = 0; i < r->warnings.n; i++)
         json_array_append_new(w, json_string(r->warnings.v[i]));
     json_object_set_new(o, "warnings", w);
+    json_t *nc = json_array();
+    for (size_t i = 0; i < r->not_copied.n; i++)
+        json_array_append_new(nc, json_string(r->not_copied.v[i]));
+    json_object_set_new(o, "not_copied", nc);
     return o;
 }
 

@@ -34,8 +34,11 @@
  *      <job-name>/log.txt as it comes); a watchdog kills the container after
  *      max runtime (FAILED, "MaxRuntimeExceeded: ...")
  *   6. copy /opt/ml/model into <job-name>/ and the checkpoint directory into
- *      <job-name>/checkpoints/ (archive GET, unpacked with results.h's safe
- *      unpacker: no path leaves the directory); read /opt/ml/output/failure
+ *      <job-name>/checkpoints/ (archive GET streamed into results.h's safe
+ *      unpacker, with its size, ratio and free-space limits; links judged
+ *      from where the tree ends up): what is not safe (FIFOs, devices, links
+ *      leading out) is skipped and named in not_copied and a warning, the
+ *      rest copied; read /opt/ml/output/failure
  *   7. status: exit 0 and no failure file -> COMPLETED; otherwise FAILED
  *      with the failure file's text (or the exit code) as the reason. A
  *      failure file fails the job even on exit 0 (the stock launcher exits 0
@@ -88,6 +91,7 @@ typedef struct byoc_local_run_result {
     char *log_path;             /* <output_dir>/log.txt */
     char *source_uri;           /* AMZN_BRAKET_SCRIPT_S3_URI as given to the job */
     byoc_strv warnings;         /* also sent as LOG events "warning: ..." */
+    byoc_strv not_copied;       /* container paths of what step 6 could not copy (each also a warning) */
     byoc_job_problems problems; /* validation problems (the first is also in err) */
 } byoc_local_run_result;
 
@@ -104,7 +108,7 @@ int byoc_local_run(const byoc_jobspec *spec, const byoc_local_run_opts *opts, by
                    byoc_local_run_result *out, byoc_err *err);
 
 /* {"job_arn", "job_name", "status", "output_dir", "exit_code" (null if none), "failure_reason"
- * (only when there is one), "image", "log", "source_uri", "warnings"}. */
+ * (only when there is one), "image", "log", "source_uri", "warnings", "not_copied"}. */
 json_t *byoc_local_run_result_json(const byoc_local_run_result *r);
 
 /* The run as a core/task.h task for screens: arg a byoc_local_run_args

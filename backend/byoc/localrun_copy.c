@@ -2,10 +2,11 @@
 #include "byoc/localrun_internal.h"
 
 #include <dirent.h>
-#include <sys/stat.h>
 #include <errno.h>
-#include <fcntl.h>
+#include <pthread.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "byoc/results.h"
@@ -15,20 +16,27 @@
 
 /* ---- 6. copying the results out -------------------------------------------------------------------- */
 
-typedef struct spool {
+/* The engine's tar goes from a thread that downloads it into one end of a
+ * socket pair straight to the unpacker reading the other: nothing is spooled,
+ * and the unpacker's limits stop the download as soon as they are passed. */
+typedef struct feed {
+    run *r;
+    const char *ctr_path;
     int fd;
-    int error;
-} spool;
+    int rc;
+    bool stopped;   /* the unpacker stopped reading first */
+    byoc_err err;
+} feed;
 
-static int spool_sink(const char *p, size_t n, void *ud)
+static int feed_sink(const char *p, size_t n, void *ud)
 {
-    spool *s = ud;
+    feed *f = ud;
     while (n) {
-        ssize_t w = write(s->fd, p, n);
+        ssize_t w = send(f->fd, p, n, MSG_NOSIGNAL);
         if (w < 0 && errno == EINTR)
             continue;
         if (w < 0) {
-            s->error = errno;
+            f->stopped = true; /* the unpacker stopped reading */
             return 1;
         }
         p += w;
@@ -37,91 +45,125 @@ static int spool_sink(const char *p, size_t n, void *ud)
     return 0;
 }
 
-/* The only directory inside dir (the basename the archive used), malloc'd path or NULL. */
-static char *single_subdir(const char *dir)
+static void *feed_main(void *arg)
 {
-    DIR *d = opendir(dir);
-    char *found = NULL;
-    int count = 0;
-    for (struct dirent *e; d && (e = readdir(d));) {
-        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+    feed *f = arg;
+    f->rc = byoc_container_archive_get(f->r->engine, NULL, f->r->out->container_id, f->ctr_path, feed_sink, f, &f->err);
+    shutdown(f->fd, SHUT_WR);
+    return NULL;
+}
+
+static void not_copied(run *r, const char *ctr_path, const char *rel, const char *why)
+{
+    char *path = rel && *rel ? byoc_xasprintf("%s/%s", ctr_path, rel) : byoc_xstrdup(ctr_path);
+    lr_warn(r, "%s was not copied: %s", path, why);
+    byoc_strv_push_owned(&r->out->not_copied, path);
+}
+
+/* The unpacker judged each link from the unpacked tree; where the tree ends
+ * up is what counts, so the same rule runs again there. */
+static void recheck_links(run *r, const char *ctr_path, const char *root, const byoc_strv *links, const char *only)
+{
+    size_t only_len = only ? strlen(only) : 0;
+    for (size_t i = 0; i < links->n; i++) {
+        const char *rel = links->v[i];
+        if (only && (strncmp(rel, only, only_len) != 0 || (rel[only_len] && rel[only_len] != '/')))
             continue;
-        count++;
-        free(found);
-        found = byoc_xasprintf("%s/%s", dir, e->d_name);
+        if (byoc_results_link_inside(root, rel))
+            continue;
+        char *full = byoc_xasprintf("%s/%s", root, rel);
+        unlink(full);
+        free(full);
+        not_copied(r, ctr_path, rel, "it is a symbolic link that leads outside the job's directory");
     }
-    if (d)
-        closedir(d);
-    struct stat st;
-    if (count != 1 || lstat(found, &st) != 0 || !S_ISDIR(st.st_mode)) {
-        free(found);
-        return NULL;
-    }
-    return found;
 }
 
 /* Copy the container directory ctr_path into the output directory: its
- * contents at the top (as_name NULL), or as <output>/<as_name>. */
+ * contents at the top (as_name NULL), or as <output>/<as_name>. What cannot
+ * be copied safely is skipped and named (a warning each, and out->not_copied). */
 void lr_copy_out(run *r, const char *ctr_path, const char *as_name)
 {
     const char *outdir = r->out->output_dir;
     char *tmp = byoc_xasprintf("%s/.byoc-copy-XXXXXX", outdir);
     if (!mkdtemp(tmp)) {
         lr_warn(r, "cannot copy %s: %s: %s", ctr_path, outdir, strerror(errno));
+        byoc_strv_push(&r->out->not_copied, ctr_path);
         free(tmp);
         return;
     }
-    char *tarball = byoc_xasprintf("%s/archive.tar", tmp);
-    spool sp = {.fd = open(tarball, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600)};
-    byoc_err e;
-    byoc_err_clear(&e);
-    int rc = sp.fd < 0 ? byoc_err_set(&e, BYOC_E_FAILED, tarball, "%s", strerror(errno))
-                       : byoc_container_archive_get(r->engine, NULL, r->out->container_id, ctr_path, spool_sink,
-                                                    &sp, &e);
-    if (sp.fd >= 0)
-        close(sp.fd);
+    int sv[2];
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) {
+        lr_warn(r, "cannot copy %s: %s", ctr_path, strerror(errno));
+        byoc_strv_push(&r->out->not_copied, ctr_path);
+        byoc_remove_tree(tmp);
+        free(tmp);
+        return;
+    }
+    feed f = {.r = r, .ctr_path = ctr_path, .fd = sv[0]};
+    byoc_err_clear(&f.err);
+    pthread_t th;
+    bool fed = pthread_create(&th, NULL, feed_main, &f) == 0;
+    if (!fed)
+        shutdown(sv[0], SHUT_WR);
     char *unpacked_dir = byoc_xasprintf("%s/unpacked", tmp);
     byoc_unpacked u = {0};
-    if (rc != 0) {
-        if (e.http_status != 404)
-            lr_warn(r, "cannot copy %s out of the container: %s", ctr_path, sp.error ? strerror(sp.error) : e.message);
-    } else if (byoc_results_unpack(tarball, unpacked_dir, NULL, NULL, &u, &e) != 0) {
-        lr_warn(r, "%s was not copied: %s", ctr_path, e.message);
+    byoc_unpack_limits lim = {.skip_unsafe = true, .strip_top = true};
+    byoc_err e;
+    byoc_err_clear(&e);
+    int rc = byoc_results_unpack_fd(sv[1], ctr_path, unpacked_dir, &lim, NULL, &u, &e);
+    shutdown(sv[1], SHUT_RDWR); /* a download still under way stops at its next block */
+    if (fed)
+        pthread_join(th, NULL);
+    close(sv[0]);
+    close(sv[1]);
+    if (fed && f.rc != 0 && f.err.http_status == 404) {
+        /* nothing at ctr_path: nothing to copy */
+    } else if (!fed || rc != 0) {
+        /* the download's own failure, unless it failed because the unpacker had stopped */
+        const char *why = !fed ? "cannot start the download" : f.rc != 0 && !f.stopped ? f.err.message : e.message;
+        lr_warn(r, "%s was not copied: %s", ctr_path, why);
+        byoc_strv_push(&r->out->not_copied, ctr_path);
     } else {
-        char *top = single_subdir(unpacked_dir);
-        if (!top) {
-            lr_warn(r, "%s was not copied: the engine's archive has an unexpected layout", ctr_path);
-        } else if (as_name) {
+        for (size_t i = 0; i < u.skipped.n; i++)
+            not_copied(r, ctr_path, u.skipped.v[i], u.skipped_why.v[i]);
+        if (as_name) {
             char *dest = byoc_xasprintf("%s/%s", outdir, as_name);
-            if (rename(top, dest) != 0)
+            if (rename(unpacked_dir, dest) != 0) {
                 lr_warn(r, "cannot move %s into %s: %s", ctr_path, dest, strerror(errno));
+                byoc_strv_push(&r->out->not_copied, ctr_path);
+            } else {
+                recheck_links(r, ctr_path, dest, &u.links, NULL);
+            }
             free(dest);
         } else {
-            DIR *d = opendir(top);
+            DIR *d = opendir(unpacked_dir);
             for (struct dirent *de; d && (de = readdir(d));) {
                 if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
                     continue;
                 if (strcmp(de->d_name, "log.txt") == 0 || strcmp(de->d_name, "checkpoints") == 0) {
                     lr_warn(r, "%s/%s not copied: %s/%s is the job's %s", ctr_path, de->d_name, outdir, de->d_name,
                          de->d_name[0] == 'l' ? "log" : "checkpoint directory");
+                    byoc_strv_push_owned(&r->out->not_copied, byoc_xasprintf("%s/%s", ctr_path, de->d_name));
                     continue;
                 }
-                char *from = byoc_xasprintf("%s/%s", top, de->d_name);
+                char *from = byoc_xasprintf("%s/%s", unpacked_dir, de->d_name);
                 char *to = byoc_xasprintf("%s/%s", outdir, de->d_name);
-                if (rename(from, to) != 0)
+                if (rename(from, to) != 0) {
                     lr_warn(r, "cannot move %s into %s: %s", from, outdir, strerror(errno));
+                    byoc_strv_push_owned(&r->out->not_copied, byoc_xasprintf("%s/%s", ctr_path, de->d_name));
+                } else {
+                    recheck_links(r, ctr_path, outdir, &u.links, de->d_name);
+                }
                 free(from);
                 free(to);
             }
             if (d)
                 closedir(d);
         }
-        free(top);
-        byoc_unpacked_free(&u);
     }
+    byoc_unpacked_free(&u);
     byoc_remove_tree(tmp);
     free(unpacked_dir);
-    free(tarball);
     free(tmp);
 }
 

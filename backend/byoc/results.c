@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "aws/s3.h"
@@ -16,8 +17,11 @@
 #include "core/libarchive_api.h"
 #include "core/strmap.h"
 
-#define DEFAULT_MAX_BYTES (64ULL << 30)
+#define DEFAULT_MAX_BYTES (16ULL << 30)
 #define DEFAULT_MAX_ENTRIES 1000000ULL
+#define DEFAULT_MAX_RATIO 200ULL
+/* Below this much unpacked, any ratio passes: a small archive of zeros is no bomb. */
+#define RATIO_FLOOR (64ULL << 20)
 #define BLOCK 65536
 
 /* ---- paths ------------------------------------------------------------------- */
@@ -167,14 +171,17 @@ int byoc_results_check_dest(const char *dest, byoc_err *err)
 /* ---- unpacking ----------------------------------------------------------------- */
 
 typedef struct unpack {
-    const char *tarball;
+    const char *tarball;         /* names the archive in messages */
     char *tmp;                   /* the fresh directory we unpack into */
     byoc_unpack_limits lim;
+    uint64_t disk_cap;           /* bytes the destination's file system can take */
     byoc_task *task;
-    byoc_strv links;             /* symlinks unpacked so far (clean relative paths), for the last check */
+    struct archive *in;
+    char *top;                   /* strip_top: the archive's one directory */
     byoc_strmap paths;           /* kind of what is at each path unpacked so far */
     byoc_unpacked *out;
     uint64_t entries;
+    uint64_t done;               /* bytes of file data unpacked so far, holes included */
 } unpack;
 
 /* A hostile name can be thousands of bytes: shown whole, it would push the
@@ -192,6 +199,54 @@ static int refuse(unpack *u, const char *entry, const char *why, byoc_err *err)
                         u->tarball, entry, why);
 }
 
+/* A skipped entry with skip_unsafe (1), else the archive refused (-1). */
+static int reject(unpack *u, const char *entry, const char *why, byoc_err *err)
+{
+    if (!u->lim.skip_unsafe)
+        return refuse(u, entry, why, err);
+    byoc_strv_push(&u->out->skipped, entry);
+    byoc_strv_push(&u->out->skipped_why, why);
+    return 1;
+}
+
+/* Refused when `expanded` bytes came out of too few archive bytes. */
+static int check_ratio(unpack *u, uint64_t expanded, byoc_err *err)
+{
+    if (expanded <= RATIO_FLOOR)
+        return 0;
+    const byoc_archive_api *ar = byoc_archive_api_get(NULL); /* loaded by the public entry point */
+    la_int64_t raw = ar->archive_filter_bytes(u->in, -1);
+    if (raw <= 0 || expanded / u->lim.max_ratio <= (uint64_t)raw)
+        return 0;
+    return byoc_err_set(err, BYOC_E_FAILED, "results",
+                        "%s: %llu bytes unpacked from %lld archive bytes, more than %llu times as many (a "
+                        "decompression bomb?): the archive was refused, nothing unpacked (" BYOC_RESULTS_MAX_RATIO_ENV
+                        " sets the ratio)",
+                        u->tarball, (unsigned long long)expanded, (long long)raw,
+                        (unsigned long long)u->lim.max_ratio);
+}
+
+/* The size an entry declares, checked against the limits before any of it is written. */
+static int check_size(unpack *u, const char *name, la_int64_t declared, byoc_err *err)
+{
+    uint64_t size = declared > 0 ? (uint64_t)declared : 0;
+    uint64_t total = u->out->bytes + size;
+    if (total < size || total > u->lim.max_bytes)
+        return byoc_err_set(err, BYOC_E_FAILED, "results",
+                            "%s: '%s' (%llu bytes) brings the files past %llu bytes in all: the archive was refused, "
+                            "nothing unpacked (" BYOC_RESULTS_MAX_BYTES_ENV " sets the limit)",
+                            u->tarball, name, (unsigned long long)size, (unsigned long long)u->lim.max_bytes);
+    if (total > u->disk_cap)
+        return byoc_err_set(err, BYOC_E_FAILED, "results",
+                            "%s: '%s' (%llu bytes) brings the files to %llu bytes, more than the destination's file "
+                            "system can take (%llu bytes, 95%% of its free space): the archive was refused, nothing "
+                            "unpacked",
+                            u->tarball, name, (unsigned long long)size, (unsigned long long)total,
+                            (unsigned long long)u->disk_cap);
+    u->out->bytes = total;
+    return 0;
+}
+
 static int copy_data(unpack *u, struct archive *in, struct archive *out, const char *name, byoc_err *err)
 {
     const byoc_archive_api *ar = byoc_archive_api_get(NULL); /* loaded by the public entry point */
@@ -207,14 +262,28 @@ static int copy_data(unpack *u, struct archive *in, struct archive *out, const c
                                 ar->archive_error_string(in));
         if (byoc_task_cancelled(u->task))
             return byoc_err_set(err, BYOC_E_CANCELLED, "results", "cancelled");
-        u->out->bytes += size;
-        if (u->out->bytes > u->lim.max_bytes)
-            return byoc_err_set(err, BYOC_E_FAILED, "results", "%s: more than %llu bytes: refused", u->tarball,
-                                (unsigned long long)u->lim.max_bytes);
+        if (offset < 0)
+            return byoc_err_set(err, BYOC_E_FAILED, "results", "%s: reading '%s': a negative offset", u->tarball,
+                                name);
+        /* a sparse entry's holes count: the offset runs ahead of the data */
+        if (check_ratio(u, u->done + (uint64_t)offset + size, err) != 0)
+            return -1;
         if (ar->archive_write_data_block(out, buf, size, offset) < ARCHIVE_OK)
             return byoc_err_set(err, BYOC_E_FAILED, "results", "writing '%s': %s", name,
                                 ar->archive_error_string(out));
     }
+}
+
+/* strip_top: the path below the archive's one directory ("" for that
+ * directory itself), malloc'd; NULL when path lies elsewhere. */
+static char *below_top(unpack *u, char *clean)
+{
+    size_t n = strcspn(clean, "/");
+    if (!u->top && n > 0)
+        u->top = byoc_xstrndup(clean, n);
+    if (!u->top || n != strlen(u->top) || strncmp(clean, u->top, n) != 0)
+        return NULL;
+    return byoc_xstrdup(clean + n + (clean[n] == '/'));
 }
 
 /* Check one entry and point it into the temporary directory. Returns 1 to
@@ -226,31 +295,45 @@ static int vet_entry(unpack *u, struct archive_entry *e, char **clean_out, byoc_
     const char *why = NULL;
     char *clean = clean_entry_path(raw, &why);
     if (!clean)
-        return refuse(u, raw ? raw : "", why, err);
+        return reject(u, raw ? raw : "", why, err);
+    if (u->lim.strip_top) {
+        char *below = below_top(u, clean);
+        free(clean);
+        if (!below)
+            return reject(u, raw, "lies outside the archive's directory", err);
+        clean = below;
+    }
     *clean_out = clean;
+    /* named from the destination, as the caller will show it */
+    const char *name = *clean ? clean : raw;
     mode_t type = ar->archive_entry_filetype(e);
     const char *hardlink = ar->archive_entry_hardlink(e);
     if (!*clean) {
         if (type == AE_IFDIR && !hardlink)
             return 1;
-        return refuse(u, raw, "names the destination itself", err);
+        return reject(u, raw, "names the destination itself", err);
     }
     int above = parent_kind(&u->paths, clean);
     if (above)
-        return refuse(u, raw, above == K_LINK ? "lies below a symbolic link" : "lies below a file", err);
+        return reject(u, name, above == K_LINK ? "lies below a symbolic link" : "lies below a file", err);
     int here = kind_at_str(&u->paths, clean);
     if (here == K_LINK)
-        return refuse(u, raw, "replaces a symbolic link unpacked before it", err);
+        return reject(u, name, "replaces a symbolic link unpacked before it", err);
     if (here && !(here == K_DIR && type == AE_IFDIR && !hardlink))
-        return refuse(u, raw,
+        return reject(u, name,
                       type == AE_IFLNK && !hardlink ? "is a symbolic link over something unpacked before it"
                                                      : "appears twice in the archive",
                       err);
     if (hardlink) {
         char *target = clean_entry_path(hardlink, &why);
+        if (target && u->lim.strip_top) {
+            char *below = below_top(u, target);
+            free(target);
+            target = below;
+        }
         if (!target || !*target) {
             free(target);
-            return refuse(u, raw, "is a hard link that leaves the destination", err);
+            return reject(u, name, "is a hard link that leaves the destination", err);
         }
         bool ok = kind_at_str(&u->paths, target) == K_FILE;
         if (ok) {
@@ -260,26 +343,27 @@ static int vet_entry(unpack *u, struct archive_entry *e, char **clean_out, byoc_
         }
         free(target);
         if (!ok)
-            return refuse(u, raw, "is a hard link to something other than a file unpacked before it", err);
+            return reject(u, name, "is a hard link to something other than a file unpacked before it", err);
         return 0;
     }
     switch (type) {
     case AE_IFREG:
+        return check_size(u, name, ar->archive_entry_size(e), err);
     case AE_IFDIR:
         break;
     case AE_IFLNK:
         if (!link_stays_inside(clean, ar->archive_entry_symlink(e)))
-            return refuse(u, raw, "is a symbolic link that leads outside the destination", err);
+            return reject(u, name, "is a symbolic link that leads outside the destination", err);
         break;
     case AE_IFCHR:
     case AE_IFBLK:
-        return refuse(u, raw, "is a device node", err);
+        return reject(u, name, "is a device node", err);
     case AE_IFIFO:
-        return refuse(u, raw, "is a FIFO", err);
+        return reject(u, name, "is a FIFO", err);
     case AE_IFSOCK:
-        return refuse(u, raw, "is a socket", err);
+        return reject(u, name, "is a socket", err);
     default:
-        return refuse(u, raw, "has an unknown type", err);
+        return reject(u, name, "has an unknown type", err);
     }
     return 0;
 }
@@ -318,10 +402,14 @@ static int unpack_entries(unpack *u, struct archive *in, struct archive *out, by
             free(clean);
             return rc;
         }
-        if (is_file && ar->archive_entry_size(e) > 0 && !ar->archive_entry_hardlink(e) &&
-            copy_data(u, in, out, clean, err) != 0) {
-            free(clean);
-            return -1;
+        la_int64_t declared = ar->archive_entry_size(e);
+        if (is_file && declared > 0 && !ar->archive_entry_hardlink(e)) {
+            /* a trailing hole has no data block: the declared size is what the file takes */
+            if (copy_data(u, in, out, clean, err) != 0 || check_ratio(u, u->done + (uint64_t)declared, err) != 0) {
+                free(clean);
+                return -1;
+            }
+            u->done += (uint64_t)declared;
         }
         if (ar->archive_write_finish_entry(out) < ARCHIVE_WARN) {
             int rc = byoc_err_set(err, BYOC_E_FAILED, "results", "%s: cannot finish '%s': %s", u->tarball, clean,
@@ -331,7 +419,7 @@ static int unpack_entries(unpack *u, struct archive *in, struct archive *out, by
         }
         record(&u->paths, clean, is_link ? K_LINK : is_file ? K_FILE : K_DIR);
         if (is_link)
-            byoc_strv_push_owned(&u->links, clean);
+            byoc_strv_push_owned(&u->out->links, clean);
         else if (is_file)
             byoc_strv_push_owned(&u->out->files, clean);
         else
@@ -397,7 +485,7 @@ static ssize_t walk_readlink(const walk *w, const char *name, char *target, size
  * the kernel does, component by component, through other links? Each link
  * passed its own lexical check, but "a/.." after a link "a" is physical: a
  * chain of links can leave where no single one does. Loops are refused too. */
-static bool resolves_inside(const char *root, const char *rel)
+bool byoc_results_link_inside(const char *root, const char *rel)
 {
     walk w = {.fd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC)};
     if (w.fd < 0)
@@ -470,14 +558,67 @@ static bool resolves_inside(const char *root, const char *rel)
     return inside;
 }
 
+/* Removing a link that fails can only take others inside (what led out
+ * through it now ends at a missing name), so one pass is enough. */
 static int check_links(unpack *u, byoc_err *err)
 {
-    for (size_t i = 0; i < u->links.n; i++)
-        if (!resolves_inside(u->tmp, u->links.v[i]))
-            return refuse(u, u->links.v[i],
-                          "is a symbolic link that leads outside the destination (through other links) or loops",
-                          err);
+    byoc_strv kept = BYOC_STRV_INIT;
+    int rc = 0;
+    for (size_t i = 0; i < u->out->links.n; i++) {
+        const char *rel = u->out->links.v[i];
+        if (byoc_results_link_inside(u->tmp, rel)) {
+            byoc_strv_push(&kept, rel);
+            continue;
+        }
+        rc = reject(u, rel, "is a symbolic link that leads outside the destination (through other links) or loops",
+                    err);
+        if (rc < 0)
+            break;
+        rc = 0;
+        char *full = byoc_xasprintf("%s/%s", u->tmp, rel);
+        if (unlink(full) != 0)
+            rc = byoc_err_set(err, BYOC_E_FAILED, "results", "%s: cannot remove: %s", full, strerror(errno));
+        free(full);
+        if (rc != 0)
+            break;
+    }
+    byoc_strv_free(&u->out->links);
+    u->out->links = kept;
+    return rc;
+}
+
+/* A limit from the environment: a count with an optional k, M, G or T (powers of 1024). */
+static int env_limit(const char *name, uint64_t fallback, uint64_t *out, byoc_err *err)
+{
+    const char *v = getenv(name);
+    *out = fallback;
+    if (!v || !*v)
+        return 0;
+    char *end;
+    errno = 0;
+    unsigned long long n = strtoull(v, &end, 10);
+    unsigned shift = 0;
+    switch (*end) {
+    case 'k': case 'K': shift = 10; end++; break;
+    case 'm': case 'M': shift = 20; end++; break;
+    case 'g': case 'G': shift = 30; end++; break;
+    case 't': case 'T': shift = 40; end++; break;
+    default: break;
+    }
+    if (errno || end == v || *end || v[0] == '-' || n == 0 || n > (UINT64_MAX >> shift))
+        return byoc_err_set(err, BYOC_E_USAGE, name, "'%s' is not a positive whole number (k, M, G or T may follow)",
+                            v);
+    *out = (uint64_t)n << shift;
     return 0;
+}
+
+static uint64_t free_space_cap(const char *dir)
+{
+    struct statvfs sv;
+    if (statvfs(dir, &sv) != 0)
+        return UINT64_MAX; /* could not look: the other limits still hold */
+    uint64_t avail = (uint64_t)sv.f_bavail * (uint64_t)(sv.f_frsize ? sv.f_frsize : sv.f_bsize);
+    return avail - avail / 20;
 }
 
 static mode_t current_umask(void)
@@ -487,8 +628,8 @@ static mode_t current_umask(void)
     return m;
 }
 
-int byoc_results_unpack(const char *tarball, const char *dest, const byoc_unpack_limits *lim, byoc_task *t,
-                        byoc_unpacked *out, byoc_err *err)
+static int unpack_from(const char *tarball, int fd, const char *dest, const byoc_unpack_limits *lim, byoc_task *t,
+                       byoc_unpacked *out, byoc_err *err)
 {
     memset(out, 0, sizeof *out);
     const byoc_archive_api *ar = byoc_archive_api_get(err);
@@ -497,12 +638,18 @@ int byoc_results_unpack(const char *tarball, const char *dest, const byoc_unpack
     if (byoc_results_check_dest(dest, err) != 0)
         return -1;
     unpack u = {.tarball = tarball, .task = t, .out = out};
-    u.lim.max_bytes = lim && lim->max_bytes ? lim->max_bytes : DEFAULT_MAX_BYTES;
+    if (lim)
+        u.lim = *lim;
     u.lim.max_entries = lim && lim->max_entries ? lim->max_entries : DEFAULT_MAX_ENTRIES;
+    if ((!u.lim.max_bytes && env_limit(BYOC_RESULTS_MAX_BYTES_ENV, DEFAULT_MAX_BYTES, &u.lim.max_bytes, err) != 0) ||
+        (!u.lim.max_ratio && env_limit(BYOC_RESULTS_MAX_RATIO_ENV, DEFAULT_MAX_RATIO, &u.lim.max_ratio, err) != 0))
+        return -1;
 
     char *dest_copy = byoc_xstrdup(dest);
     char *base_copy = byoc_xstrdup(dest);
-    u.tmp = byoc_xasprintf("%s/.%s.partial-XXXXXX", dirname(dest_copy), basename(base_copy));
+    const char *parent = dirname(dest_copy);
+    u.disk_cap = free_space_cap(parent);
+    u.tmp = byoc_xasprintf("%s/.%s.partial-XXXXXX", parent, basename(base_copy));
     free(dest_copy);
     free(base_copy);
     if (!mkdtemp(u.tmp)) {
@@ -519,6 +666,7 @@ int byoc_results_unpack(const char *tarball, const char *dest, const byoc_unpack
     }
 
     struct archive *in = ar->archive_read_new();
+    u.in = in;
     ar->archive_read_support_filter_all(in);
     ar->archive_read_support_format_tar(in);
     ar->archive_read_support_format_gnutar(in);
@@ -526,9 +674,10 @@ int byoc_results_unpack(const char *tarball, const char *dest, const byoc_unpack
     /* Our own checks above decide; libarchive's guards stay on as a second line.
      * (Not NOABSOLUTEPATHS: the paths we hand it are absolute by design.) */
     ar->archive_write_disk_set_options(wr, ARCHIVE_EXTRACT_TIME | ARCHIVE_EXTRACT_SECURE_SYMLINKS |
-                                           ARCHIVE_EXTRACT_SECURE_NODOTDOT);
+                                           ARCHIVE_EXTRACT_SECURE_NODOTDOT | ARCHIVE_EXTRACT_SPARSE);
     int rc;
-    if (ar->archive_read_open_filename(in, tarball, BLOCK) != ARCHIVE_OK)
+    if ((fd < 0 ? ar->archive_read_open_filename(in, tarball, BLOCK) : ar->archive_read_open_fd(in, fd, BLOCK)) !=
+        ARCHIVE_OK)
         rc = byoc_err_set(err, BYOC_E_FAILED, "results", "%s: cannot open: %s", tarball, ar->archive_error_string(in));
     else
         rc = unpack_entries(&u, in, wr, err);
@@ -548,15 +697,26 @@ int byoc_results_unpack(const char *tarball, const char *dest, const byoc_unpack
     }
     if (rc != 0) {
         byoc_remove_tree(u.tmp);
-        byoc_strv_free(&out->files);
-        out->bytes = 0;
+        byoc_unpacked_free(out);
     } else {
         out->dir = byoc_xstrdup(dest);
     }
-    byoc_strv_free(&u.links);
     byoc_strmap_free(&u.paths);
+    free(u.top);
     free(u.tmp);
     return rc;
+}
+
+int byoc_results_unpack(const char *tarball, const char *dest, const byoc_unpack_limits *lim, byoc_task *t,
+                        byoc_unpacked *out, byoc_err *err)
+{
+    return unpack_from(tarball, -1, dest, lim, t, out, err);
+}
+
+int byoc_results_unpack_fd(int fd, const char *name, const char *dest, const byoc_unpack_limits *lim,
+                           byoc_task *t, byoc_unpacked *out, byoc_err *err)
+{
+    return unpack_from(name, fd, dest, lim, t, out, err);
 }
 
 void byoc_unpacked_free(byoc_unpacked *u)
@@ -565,6 +725,9 @@ void byoc_unpacked_free(byoc_unpacked *u)
         return;
     free(u->dir);
     byoc_strv_free(&u->files);
+    byoc_strv_free(&u->links);
+    byoc_strv_free(&u->skipped);
+    byoc_strv_free(&u->skipped_why);
     memset(u, 0, sizeof *u);
 }
 

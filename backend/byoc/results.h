@@ -11,12 +11,21 @@
  * the entry: absolute paths, `..` components, symbolic links whose target is
  * absolute or leads outside the destination, entries below a symbolic link,
  * hard links to anything but a regular file unpacked before them, device
- * nodes, FIFOs and sockets, and archives beyond the size limits. Owners are
- * never restored and modes pass through the umask (no set-id bits). */
+ * nodes, FIFOs and sockets. Owners are never restored and modes pass through
+ * the umask (no set-id bits). With skip_unsafe such entries are skipped and
+ * listed instead, and the rest is unpacked.
+ *
+ * Bombs are refused as a whole, before their data is written: more than
+ * max_bytes of files in total (holes count: sizes as the archive declares
+ * them), more than 95% of the space free on the destination's file system,
+ * more than max_ratio bytes unpacked per archive byte read once 64 MiB are
+ * unpacked (BYOC_RESULTS_MAX_RATIO), more than max_entries entries. Runs of
+ * zeros are written as holes. */
 #ifndef BYOC_BYOC_RESULTS_H
 #define BYOC_BYOC_RESULTS_H
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "aws/client.h"
@@ -27,15 +36,26 @@
 #define BYOC_RESULTS_TARBALL "model.tar.gz"
 #define BYOC_RESULTS_JSON "results.json"
 
+#define BYOC_RESULTS_MAX_BYTES_ENV "BYOC_RESULTS_MAX_BYTES"
+#define BYOC_RESULTS_MAX_RATIO_ENV "BYOC_RESULTS_MAX_RATIO"
+
 typedef struct byoc_unpack_limits {
-    uint64_t max_bytes;          /* total of regular file sizes; 0: 64 GiB */
+    uint64_t max_bytes;          /* total of regular file sizes; 0: $BYOC_RESULTS_MAX_BYTES, else 16 GiB */
     uint64_t max_entries;        /* 0: 1,000,000 */
+    uint64_t max_ratio;          /* 0: $BYOC_RESULTS_MAX_RATIO, else 200 */
+    bool skip_unsafe;            /* skip and list what would be refused, unpack the rest */
+    bool strip_top;              /* the archive holds one directory (the engine's archive of a
+                                    path): its contents are the destination, and its links are
+                                    judged from there */
 } byoc_unpack_limits;
 
 typedef struct byoc_unpacked {
     char *dir;                   /* the destination */
     byoc_strv files;             /* regular files, relative to dir, in archive order */
-    uint64_t bytes;              /* their total size */
+    byoc_strv links;             /* symbolic links, relative to dir */
+    byoc_strv skipped;           /* skip_unsafe: entries skipped (relative to dir when they can be) */
+    byoc_strv skipped_why;       /* and why, one for each ("is a FIFO") */
+    uint64_t bytes;              /* the files' total size */
 } byoc_unpacked;
 
 /* Unpack tarball (tar, optionally gzip/bzip2/xz/zstd) into dest, which must
@@ -43,7 +63,17 @@ typedef struct byoc_unpacked {
  * checked for cancellation between blocks. */
 int byoc_results_unpack(const char *tarball, const char *dest, const byoc_unpack_limits *lim, byoc_task *t,
                         byoc_unpacked *out, byoc_err *err);
+/* The same, reading the archive from fd as it comes (a pipe or socket: never
+ * spooled); name stands for it in messages. fd stays open. */
+int byoc_results_unpack_fd(int fd, const char *name, const char *dest, const byoc_unpack_limits *lim,
+                           byoc_task *t, byoc_unpacked *out, byoc_err *err);
 void byoc_unpacked_free(byoc_unpacked *u);
+
+/* Does the symbolic link at rel (relative to root) resolve inside root when
+ * followed as the kernel does, through any other links on the way? The rule
+ * the unpacker applies to every link it wrote; for trees moved elsewhere
+ * afterwards, to apply it again where they end up. */
+bool byoc_results_link_inside(const char *root, const char *rel);
 
 /* 0 when dest can receive results (absent, or an empty directory); else -1
  * with a message that says how to proceed (BYOC_E_FAILED). */

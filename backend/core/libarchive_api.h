@@ -24,6 +24,8 @@
     X(archive_read_support_format_gnutar)                                                          \
     X(archive_read_open_memory)                                                                    \
     X(archive_read_open_filename)                                                                  \
+    X(archive_read_open_fd)                                                                        \
+    X(archive_filter_bytes)                                                                        \
     X(archive_read_next_header)                                                                    \
     X(archive_read_data)                                                                           \
     X(archive_read_data_block)                                                                     \

@@ -276,7 +276,18 @@ static void test_limits_and_garbage(void)
     byoc_err err;
     byoc_unpack_limits by_bytes = {.max_bytes = 15};
     CHECK(byoc_results_unpack(tar, dest, &by_bytes, NULL, &u, &err) != 0);
-    CHECK(strstr(err.message, "more than 15 bytes") != NULL);
+    CHECK(strstr(err.message, "past 15 bytes") && strstr(err.message, "BYOC_RESULTS_MAX_BYTES"));
+    setenv("BYOC_RESULTS_MAX_BYTES", "15", 1);
+    CHECK(byoc_results_unpack(tar, dest, NULL, NULL, &u, &err) != 0);
+    CHECK(strstr(err.message, "past 15 bytes") != NULL);
+    setenv("BYOC_RESULTS_MAX_BYTES", "1x", 1);
+    CHECK(byoc_results_unpack(tar, dest, NULL, NULL, &u, &err) != 0);
+    CHECK_STR(err.what, "BYOC_RESULTS_MAX_BYTES");
+    setenv("BYOC_RESULTS_MAX_BYTES", "1k", 1);
+    CHECK_INT(byoc_results_unpack(tar, dest, NULL, NULL, &u, &err), 0);
+    byoc_unpacked_free(&u);
+    byoc_remove_tree(dest);
+    unsetenv("BYOC_RESULTS_MAX_BYTES");
     byoc_unpack_limits by_entries = {.max_entries = 1};
     CHECK(byoc_results_unpack(tar, dest, &by_entries, NULL, &u, &err) != 0);
     CHECK(strstr(err.message, "entries") != NULL);
@@ -399,6 +410,153 @@ static void test_links_past_descriptor_limit(void)
     byoc_buf_free(&climb);
 }
 
+/* The engine's archive of /opt/ml/model: everything below "model/". With
+ * strip_top the links are judged from model's contents (where they end up),
+ * so "up1 -> ../x" leads out; with skip_unsafe what is refused is skipped and
+ * named, the rest unpacked. */
+static void test_engine_layout(void)
+{
+    spec model[] = {
+        {"model/", 'd', ""},
+        {"model/good.txt", 'f', "good"},
+        {"model/up1", 'l', "../x"},
+        {"model/sub/", 'd', ""},
+        {"model/sub/up2", 'l', "../../x"},
+        {"model/sub/deep.txt", 'f', "deep"},
+        {"model/sub/fine", 'l', "../good.txt"},
+        {"model/pipe", 'p', ""},
+        {"model/null", 'c', ""},
+        {"model/hard", 'h', "model/good.txt"},
+        {"other/evil", 'f', "evil"},
+    };
+    char *tar = write_tarball("engine.tar", model, sizeof model / sizeof *model);
+    char dest[4096];
+    snprintf(dest, sizeof dest, "%s/engine", root);
+    byoc_unpacked u;
+    byoc_err err;
+    byoc_err_clear(&err);
+    byoc_unpack_limits strict = {.strip_top = true};
+    CHECK(byoc_results_unpack(tar, dest, &strict, NULL, &u, &err) != 0);
+    CHECK(strstr(err.message, "'up1'") && strstr(err.message, "leads outside"));
+    CHECK(!exists("engine"));
+
+    byoc_unpack_limits skip = {.strip_top = true, .skip_unsafe = true};
+    int rc = byoc_results_unpack(tar, dest, &skip, NULL, &u, &err);
+    if (rc)
+        fprintf(stderr, "unpack: %s\n", err.message);
+    CHECK_INT(rc, 0);
+    CHECK_INT(u.files.n, 3);
+    CHECK(byoc_strv_contains(&u.files, "good.txt") && byoc_strv_contains(&u.files, "sub/deep.txt"));
+    CHECK(byoc_strv_contains(&u.files, "hard"));
+    CHECK_INT(u.skipped.n, 5);
+    CHECK_INT(u.skipped_why.n, 5);
+    const char *want[] = {"up1", "sub/up2", "pipe", "null", "other/evil"};
+    for (size_t i = 0; i < 5; i++)
+        CHECK(byoc_strv_contains(&u.skipped, want[i]));
+    CHECK(u.links.n == 1 && strcmp(u.links.v[0], "sub/fine") == 0);
+    CHECK(exists("engine/good.txt") && exists("engine/sub/fine") && exists("engine/hard"));
+    CHECK(!exists("engine/up1") && !exists("engine/sub/up2") && !exists("engine/pipe") && !exists("engine/null"));
+    CHECK(!exists("engine/other") && !exists("engine/model"));
+    CHECK(byoc_results_link_inside(dest, "sub/fine"));
+    byoc_unpacked_free(&u);
+    byoc_remove_tree(dest);
+
+    /* a chain that leads out only through another link: removed after the fact, and named */
+    spec chain[] = {{"model/", 'd', ""}, {"model/d/", 'd', ""}, {"model/d/a", 'l', "."}, {"model/d/b", 'l', "a/../.."}};
+    unlink(tar);
+    free(tar);
+    tar = write_tarball("engine.tar", chain, 4);
+    CHECK_INT(byoc_results_unpack(tar, dest, &skip, NULL, &u, &err), 0);
+    CHECK(u.skipped.n == 1 && strcmp(u.skipped.v[0], "d/b") == 0);
+    CHECK(strstr(u.skipped_why.v[0], "through other links") != NULL);
+    CHECK(!exists("engine/d/b") && exists("engine/d/a"));
+    byoc_unpacked_free(&u);
+    byoc_remove_tree(dest);
+    CHECK_INT(leftovers(), 0);
+    unlink(tar);
+    free(tar);
+}
+
+/* A tar (no compression) of one file: `data` bytes of zeros with "end" after
+ * them, declared `size` bytes long; with `hole` the zeros are a sparse hole
+ * (pax sparse map: a few bytes stand for any size). */
+static char *zeros_tarball(const char *name, la_int64_t size, bool hole, bool gzip)
+{
+    char *path = NULL;
+    if (asprintf(&path, "%s/%s", root, name) < 0)
+        abort();
+    struct archive *a = archive_write_new();
+    if (gzip)
+        archive_write_add_filter_gzip(a);
+    archive_write_set_format_pax(a);
+    archive_write_open_filename(a, path);
+    struct archive_entry *e = archive_entry_new();
+    archive_entry_set_pathname(e, "zeros.bin");
+    archive_entry_set_filetype(e, AE_IFREG);
+    archive_entry_set_perm(e, 0644);
+    archive_entry_set_size(e, size);
+    if (hole)
+        archive_entry_sparse_add_entry(e, size - 3, 3);
+    archive_write_header(a, e);
+    static char block[65536];
+    la_int64_t left = hole ? 0 : size - 3;
+    while (left > 0) {
+        size_t n = left < (la_int64_t)sizeof block ? (size_t)left : sizeof block;
+        archive_write_data(a, block, n);
+        left -= (la_int64_t)n;
+    }
+    archive_write_data(a, "end", 3);
+    archive_entry_free(e);
+    archive_write_close(a);
+    archive_write_free(a);
+    return path;
+}
+
+/* Bombs: a hole of 1 GiB in a few hundred bytes is past the ratio; a file
+ * declared larger than the free disk is refused before its data; zeros the
+ * archive carries are written as holes. */
+static void test_bombs_and_holes(void)
+{
+    char dest[4096];
+    snprintf(dest, sizeof dest, "%s/bomb", root);
+    byoc_unpacked u;
+    byoc_err err;
+    byoc_err_clear(&err);
+
+    char *tar = zeros_tarball("hole.tar", 1LL << 30, true, false);
+    CHECK(byoc_results_unpack(tar, dest, NULL, NULL, &u, &err) != 0);
+    CHECK(strstr(err.message, "decompression bomb") && strstr(err.message, "BYOC_RESULTS_MAX_RATIO"));
+    CHECK(!exists("bomb"));
+    byoc_unpack_limits loose = {.max_ratio = 1ULL << 40};
+    CHECK_INT(byoc_results_unpack(tar, dest, &loose, NULL, &u, &err), 0);
+    char path[4200];
+    struct stat st;
+    snprintf(path, sizeof path, "%s/zeros.bin", dest);
+    CHECK(stat(path, &st) == 0 && st.st_size == (1LL << 30) && st.st_blocks * 512LL < (1LL << 20));
+    byoc_unpacked_free(&u);
+    byoc_remove_tree(dest);
+    unlink(tar);
+    free(tar);
+
+    tar = zeros_tarball("huge.tar", 1LL << 60, true, false);
+    byoc_unpack_limits no_cap = {.max_bytes = UINT64_MAX, .max_ratio = UINT64_MAX};
+    CHECK(byoc_results_unpack(tar, dest, &no_cap, NULL, &u, &err) != 0);
+    CHECK(strstr(err.message, "free space") != NULL);
+    CHECK(!exists("bomb"));
+    unlink(tar);
+    free(tar);
+
+    /* what the engine sends for a sparse file: its zeros, in full */
+    tar = zeros_tarball("zeros.tar", 4 << 20, false, false);
+    CHECK_INT(byoc_results_unpack(tar, dest, NULL, NULL, &u, &err), 0);
+    CHECK(stat(path, &st) == 0 && st.st_size == (4 << 20) && st.st_blocks * 512LL < (1 << 20));
+    byoc_unpacked_free(&u);
+    byoc_remove_tree(dest);
+    CHECK_INT(leftovers(), 0);
+    unlink(tar);
+    free(tar);
+}
+
 int main(void)
 {
     root = check_tmpdir();
@@ -407,6 +565,8 @@ int main(void)
     test_links_past_descriptor_limit();
     test_good_archive();
     test_limits_and_garbage();
+    test_engine_layout();
+    test_bombs_and_holes();
     test_s3_uri();
     rm_rf(root);
     free(root);
