@@ -1,5 +1,6 @@
 /* byoc jobs: the Hybrid Jobs of the account in the region, newest first; a
- * table, or {"jobs": [{"job_arn", "job_name", "status", "created", "device"}]}. */
+ * table, or {"jobs": [{"job_arn", "job_name", "status", "created", "device"}]}
+ * printed page by page (a listing that fails midway ends with "error"). */
 #include <ctype.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -10,6 +11,7 @@
 
 #include "aws/client.h"
 #include "byoc/jobref.h"
+#include "cli_json.h"
 #include "verbs.h"
 
 #define MAX_STATUSES 6
@@ -34,6 +36,14 @@ static void print_table(const json_t *jobs)
         printf("%-*s  %-*s  %-24s  %s\n", wn, json_string_value(json_object_get(j, "job_name")), ws,
                json_string_value(json_object_get(j, "status")), created ? created : "", device ? device : "");
     }
+}
+
+/* --json goes out a page at a time as SearchJobs pages arrive (cli_json.h). */
+static int print_page(const json_t *summaries, void *ud, byoc_err *err)
+{
+    (void)err;
+    byoc_json_list_add_all(ud, summaries);
+    return 0;
 }
 
 int verb_jobs(const byoc_globals *g, int argc, char **argv, byoc_err *err)
@@ -92,18 +102,21 @@ int verb_jobs(const byoc_globals *g, int argc, char **argv, byoc_err *err)
     if (byoc_aws_client_new(&o, &client, err) != 0)
         return byoc_err_exit_code(err->kind);
     byoc_job_query q = {.statuses = statuses, .n_statuses = n_statuses, .max = (size_t)max};
-    json_t *jobs;
-    int rc = byoc_jobs_list(client, NULL, &q, &jobs, err);
-    byoc_aws_client_free(client);
-    if (rc != 0)
-        return byoc_err_exit_code(err->kind);
+    int rc;
     if (g->json) {
-        json_t *doc = json_object();
-        json_object_set_new(doc, "jobs", jobs);
-        byoc_cli_print_json(doc);
+        byoc_json_list out;
+        byoc_json_list_begin(&out, stdout, "jobs");
+        rc = byoc_jobs_each_page(client, NULL, &q, print_page, &out, err);
+        char line[2048];
+        byoc_json_list_end(&out, rc != 0 ? byoc_err_format(err, line, sizeof line) : NULL);
     } else {
-        print_table(jobs);
-        json_decref(jobs);
+        json_t *jobs;
+        rc = byoc_jobs_list(client, NULL, &q, &jobs, err);
+        if (rc == 0) {
+            print_table(jobs);
+            json_decref(jobs);
+        }
     }
-    return 0;
+    byoc_aws_client_free(client);
+    return rc != 0 ? byoc_err_exit_code(err->kind) : 0;
 }

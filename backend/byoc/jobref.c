@@ -192,9 +192,10 @@ bool byoc_job_status_valid(const char *s)
     return false;
 }
 
-static json_t *string_or_null(const json_t *v)
+/* The reply's own string (shared, not copied: a listing makes one per field of every job). */
+static json_t *string_or_null(json_t *v)
 {
-    return json_is_string(v) ? json_string(json_string_value(v)) : json_null();
+    return json_is_string(v) ? json_incref(v) : json_null();
 }
 
 json_t *byoc_job_summary_json(const json_t *s)
@@ -218,46 +219,58 @@ static bool status_wanted(const byoc_job_query *q, const char *status)
     return false;
 }
 
-/* Page through SearchJobs, keeping what passes the local status check, up to max. */
+/* Page through SearchJobs, handing each page's jobs that pass the local status
+ * check to on_page, up to max in all; *given counts what on_page was handed. */
 static int list_pages(byoc_aws_client *c, byoc_task *t, json_t *filters, const byoc_job_query *q, size_t max,
-                      json_t *out, byoc_err *err)
+                      byoc_jobs_page_fn on_page, void *ud, size_t *given, byoc_err *err)
 {
     char *token = NULL;
+    json_t *kept = json_array();
+    int rc = 0;
     for (;;) {
         json_t *page = NULL;
         /* with a local filter a page may keep few jobs: always ask for full pages */
-        size_t left = max - json_array_size(out);
+        size_t left = max - *given;
         int size = filters || !q->n_statuses ? (left > 100 ? 100 : (int)left) : 100;
-        if (byoc_braket_search_jobs(c, t, filters, size, token, &page, err) != 0) {
-            free(token);
-            return -1;
-        }
+        rc = byoc_braket_search_jobs(c, t, filters, size, token, &page, err);
         free(token);
         token = NULL;
+        if (rc != 0)
+            break;
         size_t i;
         json_t *j;
         json_array_foreach(json_object_get(page, "jobs"), i, j)
         {
-            if (json_array_size(out) >= max)
+            if (*given + json_array_size(kept) >= max)
                 break;
             if (status_wanted(q, json_string_value(json_object_get(j, "status"))))
-                json_array_append_new(out, byoc_job_summary_json(j));
+                json_array_append_new(kept, byoc_job_summary_json(j));
         }
         const char *next = json_string_value(json_object_get(page, "nextToken"));
-        if (next && *next && json_array_size(out) < max)
+        *given += json_array_size(kept);
+        if (next && *next && *given < max)
             token = byoc_xstrdup(next);
         json_decref(page);
-        if (!token)
-            return 0;
-        if (byoc_task_cancelled(t))
-            return byoc_err_set(err, BYOC_E_CANCELLED, "jobs", "cancelled");
+        if (json_array_size(kept)) {
+            rc = on_page(kept, ud, err);
+            json_array_clear(kept);
+        }
+        if (rc != 0 || !token)
+            break;
+        if (byoc_task_cancelled(t)) {
+            rc = byoc_err_set(err, BYOC_E_CANCELLED, "jobs", "cancelled");
+            break;
+        }
     }
+    free(token);
+    json_decref(kept);
+    return rc;
 }
 
-int byoc_jobs_list(byoc_aws_client *c, byoc_task *t, const byoc_job_query *q, json_t **jobs, byoc_err *err)
+int byoc_jobs_each_page(byoc_aws_client *c, byoc_task *t, const byoc_job_query *q, byoc_jobs_page_fn on_page,
+                        void *ud, byoc_err *err)
 {
-    *jobs = json_array();
-    size_t max = q->max ? q->max : 100;
+    size_t max = q->max ? q->max : 100, given = 0;
     json_t *filters = NULL;
     if (q->n_statuses) {
         filters = json_array();
@@ -265,14 +278,28 @@ int byoc_jobs_list(byoc_aws_client *c, byoc_task *t, const byoc_job_query *q, js
                               byoc_braket_job_filter("status", "EQUAL", (const char *const *)q->statuses,
                                                      q->n_statuses));
     }
-    int rc = list_pages(c, t, filters, q, max, *jobs, err);
-    if (rc != 0 && filters && refused_filter(err, "status")) {
+    int rc = list_pages(c, t, filters, q, max, on_page, ud, &given, err);
+    /* the service refuses a filter on the first page, before anything was handed out */
+    if (rc != 0 && filters && !given && refused_filter(err, "status")) {
         byoc_log(BYOC_LOG_INFO, "SearchJobs refused the status filter; filtering locally");
         byoc_err_clear(err);
-        json_array_clear(*jobs);
-        rc = list_pages(c, t, NULL, q, max, *jobs, err);
+        rc = list_pages(c, t, NULL, q, max, on_page, ud, &given, err);
     }
     json_decref(filters);
+    return rc;
+}
+
+static int append_page(const json_t *page, void *ud, byoc_err *err)
+{
+    (void)err;
+    json_array_extend(ud, (json_t *)page);
+    return 0;
+}
+
+int byoc_jobs_list(byoc_aws_client *c, byoc_task *t, const byoc_job_query *q, json_t **jobs, byoc_err *err)
+{
+    *jobs = json_array();
+    int rc = byoc_jobs_each_page(c, t, q, append_page, *jobs, err);
     if (rc != 0) {
         json_decref(*jobs);
         *jobs = NULL;

@@ -57,6 +57,14 @@ bool byoc_job_status_valid(const char *s);
  * {"job_arn", "job_name", "status", "created", "device"} (what `byoc jobs --json` prints). */
 int byoc_jobs_list(byoc_aws_client *c, byoc_task *t, const byoc_job_query *q, json_t **jobs, byoc_err *err);
 
+/* The same listing a page at a time, as the pages arrive: on_page gets the
+ * page's summaries that pass (a JSON array, borrowed for the call; never
+ * empty). A non-zero return from on_page stops the listing with that code
+ * (err set by on_page). Memory holds one page whatever the listing's size. */
+typedef int (*byoc_jobs_page_fn)(const json_t *summaries, void *ud, byoc_err *err);
+int byoc_jobs_each_page(byoc_aws_client *c, byoc_task *t, const byoc_job_query *q, byoc_jobs_page_fn on_page,
+                        void *ud, byoc_err *err);
+
 /* One SearchJobs summary in the shape `byoc jobs --json` prints. */
 json_t *byoc_job_summary_json(const json_t *summary);
 

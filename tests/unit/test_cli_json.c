@@ -1,0 +1,103 @@
+/* tui/cli_json: a listing written page by page is, byte for byte, the document
+ * byoc_cli_print_json prints when it holds the whole listing; a listing that
+ * fails midway is still one JSON document, with its reason. */
+#include "check.h"
+
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli_json.h"
+
+/* What byoc_cli_print_json writes for doc. */
+static char *held(json_t *doc)
+{
+    char *s = json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    char *out = malloc(strlen(s) + 2);
+    sprintf(out, "%s\n", s);
+    free(s);
+    return out;
+}
+
+/* items written in pages of `per` (0: no page at all), then ended with error. */
+static char *streamed(json_t *items, size_t per, const char *error)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    byoc_json_list l;
+    byoc_json_list_begin(&l, f, "jobs");
+    for (size_t i = 0; per && i < json_array_size(items); i += per) {
+        json_t *page = json_array();
+        for (size_t k = i; k < i + per && k < json_array_size(items); k++)
+            json_array_append(page, json_array_get(items, k));
+        byoc_json_list_add_all(&l, page);
+        json_decref(page);
+    }
+    byoc_json_list_end(&l, error);
+    fclose(f);
+    return text;
+}
+
+static json_t *job(int i)
+{
+    char name[64];
+    snprintf(name, sizeof name, "job-%d", i);
+    return json_pack("{s:s, s:s, s:s, s:o, s:s}", "job_arn", "arn:aws:braket:us-east-1:123456789012:job/x",
+                     "job_name", name, "status", "COMPLETED", "created", i % 3 ? json_string("2025-01-01T00:00:00Z")
+                                                                                    : json_null(),
+                     "device", "arn:aws:braket:::device/quantum-simulator/amazon/sv1");
+}
+
+static void check_same(json_t *items, size_t per)
+{
+    json_t *doc = json_pack("{s:O}", "jobs", items);
+    char *want = held(doc), *got = streamed(items, per, NULL);
+    CHECK_STR(got, want);
+    free(want);
+    free(got);
+    json_decref(doc);
+}
+
+int main(void)
+{
+    json_t *items = json_array();
+    check_same(items, 0);                                  /* no job: {"jobs": []} */
+    for (int i = 0; i < 250; i++)
+        json_array_append_new(items, job(i));
+    check_same(items, 100);                                /* 100, 100, 50 */
+    check_same(items, 1);
+
+    /* every string escape jansson writes, UTF-8 kept as is, other scalars, nested values */
+    json_t *odd = json_array();
+    json_array_append_new(odd, json_pack("{s:s, s:s, s:s}", "job_name", "q\"b\\s/\b\f\n\r\t\x01\x1f\x7f",
+                                         "status", "caf\xc3\xa9 \xe2\x9c\x93 \xf0\x9f\x98\x80", "device", ""));
+    json_array_append_new(odd, json_pack("{s:i, s:f, s:b, s:n}", "n", -42, "x", 1.5, "t", 1, "z"));
+    json_array_append_new(odd, json_pack("{s:{s:[i,i]}, s:[]}", "nested", "a", 1, 2, "empty"));
+    json_array_append_new(odd, json_object());
+    json_array_append_new(odd, json_pack("{s:s}", "k\"ey", "v"));
+    json_array_append_new(odd, json_string("not an object"));
+    json_array_append_new(odd, json_pack("[i, {s:s}]", 1, "a", "b"));
+    check_same(odd, 2);
+    json_decref(odd);
+
+    /* failing after two pages: the jobs so far, then the reason; still one document */
+    char *text = streamed(items, 100, "braket SearchJobs: ThrottlingException: \"slow down\"\n");
+    json_error_t e;
+    json_t *doc = json_loads(text, 0, &e);
+    CHECK(doc != NULL);
+    CHECK_INT(json_array_size(json_object_get(doc, "jobs")), 250);
+    CHECK_STR(json_string_value(json_object_get(doc, "error")), "braket SearchJobs: ThrottlingException: \"slow down\"\n");
+    CHECK_INT(json_object_size(doc), 2);
+    json_decref(doc);
+    free(text);
+
+    /* failing before the first page: nothing written, as a held document would be */
+    text = streamed(items, 0, "no credentials");
+    CHECK_STR(text, "");
+    free(text);
+
+    json_decref(items);
+    return check_done();
+}

@@ -1,0 +1,163 @@
+#include "cli_json.h"
+
+#include <string.h>
+
+/* An item is dumped by jansson as if at the top (it has no starting depth), so
+ * every line break it writes gets the 4 spaces of an array member's depth.
+ * Strings never hold a raw newline (jansson escapes it). */
+static int put_indented(const char *p, size_t n, void *ud)
+{
+    byoc_buf *b = ud;
+    const char *nl;
+    while ((nl = memchr(p, '\n', n)) != NULL) {
+        size_t k = (size_t)(nl - p) + 1;
+        byoc_buf_append(b, p, k);
+        byoc_buf_append(b, "    ", 4);
+        p += k;
+        n -= k;
+    }
+    byoc_buf_append(b, p, n);
+    return 0;
+}
+
+/* A string as jansson writes it (JSON_INDENT, no JSON_ENSURE_ASCII): UTF-8 as
+ * is; '"', '\\' and control characters escaped, \b \f \n \r \t by name, the
+ * rest as \u00XX. jansson's own dump of a string costs ~80 instructions a
+ * byte (a callback per run, UTF-8 decoded again), most of a listing's output. */
+static void put_string(byoc_buf *b, const char *s, size_t n)
+{
+    static const char hex[] = "0123456789ABCDEF";
+    byoc_buf_reserve(b, n + 2);
+    byoc_buf_putc(b, '"');
+    size_t run = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c >= 0x20 && c != '"' && c != '\\')
+            continue;
+        byoc_buf_append(b, s + run, i - run);
+        run = i + 1;
+        char esc[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15]};
+        const char *named = c == '"' ? "\\\"" : c == '\\' ? "\\\\" : c == '\b' ? "\\b" : c == '\f' ? "\\f"
+                          : c == '\n' ? "\\n" : c == '\r' ? "\\r" : c == '\t' ? "\\t" : NULL;
+        if (named)
+            byoc_buf_append(b, named, 2);
+        else
+            byoc_buf_append(b, esc, sizeof esc);
+    }
+    byoc_buf_append(b, s + run, n - run);
+    byoc_buf_putc(b, '"');
+}
+
+/* A scalar as jansson writes it, straight into b. */
+static void put_scalar(byoc_buf *b, const json_t *v)
+{
+    if (json_is_string(v)) {
+        put_string(b, json_string_value(v), json_string_length(v));
+        return;
+    }
+    for (size_t room = 64;; room *= 2) {
+        byoc_buf_reserve(b, room);
+        size_t n = json_dumpb(v, b->data + b->len, room, JSON_ENCODE_ANY);
+        if (n <= room) {
+            b->len += n;
+            b->data[b->len] = '\0';
+            return;
+        }
+    }
+}
+
+static bool plain_key(const char *k)
+{
+    for (; *k; k++)
+        if ((unsigned char)*k < 0x20 || *k == '"' || *k == '\\')
+            return false;
+    return true;
+}
+
+/* A flat object (every value a scalar, keys that need no escape) is written
+ * here in the layout jansson's JSON_INDENT(2) gives it at depth 2: most
+ * listings are made of such items, and jansson's dump hands every token to
+ * the callback on its own. Anything else goes through jansson. */
+static bool put_flat_object(byoc_buf *b, const json_t *o)
+{
+    const char *k;
+    json_t *v;
+    if (!json_is_object(o) || json_object_size(o) == 0)
+        return false;
+    json_object_foreach((json_t *)o, k, v) {
+        if (json_is_object(v) || json_is_array(v) || !plain_key(k))
+            return false;
+    }
+    const char *sep = "{\n      \"";
+    json_object_foreach((json_t *)o, k, v) {
+        byoc_buf_puts(b, sep);
+        byoc_buf_puts(b, k);
+        byoc_buf_append(b, "\": ", 3);
+        put_scalar(b, v);
+        sep = ",\n      \"";
+    }
+    byoc_buf_puts(b, "\n    }");
+    return true;
+}
+
+static void put_key(byoc_json_list *l)
+{
+    json_t *k = json_string(l->key);
+    byoc_buf_puts(&l->buf, "{\n  ");
+    put_scalar(&l->buf, k);
+    json_decref(k);
+}
+
+static void flush(byoc_json_list *l)
+{
+    fwrite(l->buf.data, 1, l->buf.len, l->out);
+    fflush(l->out);
+    byoc_buf_reset(&l->buf);
+}
+
+void byoc_json_list_begin(byoc_json_list *l, FILE *out, const char *key)
+{
+    l->out = out;
+    l->key = key;
+    l->n = 0;
+    l->buf = (byoc_buf)BYOC_BUF_INIT;
+}
+
+void byoc_json_list_add_all(byoc_json_list *l, const json_t *items)
+{
+    size_t i;
+    json_t *it;
+    json_array_foreach(items, i, it)
+    {
+        if (l->n++ == 0) {
+            put_key(l);
+            byoc_buf_puts(&l->buf, ": [\n    ");
+        } else {
+            byoc_buf_puts(&l->buf, ",\n    ");
+        }
+        if (!put_flat_object(&l->buf, it))
+            json_dump_callback(it, put_indented, &l->buf, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_ENCODE_ANY);
+    }
+    flush(l);
+}
+
+bool byoc_json_list_end(byoc_json_list *l, const char *error)
+{
+    bool wrote = l->n || !error;
+    if (!l->n && !error) {
+        put_key(l);
+        byoc_buf_puts(&l->buf, ": []\n}\n");
+    } else if (l->n) {
+        byoc_buf_puts(&l->buf, "\n  ]");
+        if (error) {
+            json_t *e = json_string(error);
+            byoc_buf_puts(&l->buf, ",\n  \"error\": ");
+            put_scalar(&l->buf, e ? e : json_null());
+            json_decref(e);
+        }
+        byoc_buf_puts(&l->buf, "\n}\n");
+    }
+    flush(l);
+    byoc_buf_free(&l->buf);
+    return wrote;
+}
