@@ -110,7 +110,8 @@ static void put_key(byoc_json_list *l)
 
 static void flush(byoc_json_list *l)
 {
-    fwrite(l->buf.data, 1, l->buf.len, l->out);
+    if (l->buf.len)
+        fwrite(l->buf.data, 1, l->buf.len, l->out);
     fflush(l->out);
     byoc_buf_reset(&l->buf);
 }
