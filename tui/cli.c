@@ -103,19 +103,29 @@ void byoc_cli_print_json(json_t *doc)
     json_decref(doc);
 }
 
-/* The one-line error on stderr; with --json also the failure's document on
- * stdout, {"error": {"what", "why", "exit_code"}}, unless the verb printed one. */
-static void print_error_json(const byoc_err *err, const char *verb, int rc)
+void byoc_cli_json_printed(void)
 {
-    if (json_printed)
-        return;
+    json_printed = true;
+}
+
+json_t *byoc_cli_error_json(const byoc_err *err, const char *verb, int rc)
+{
     const char *why = err->message[0] ? err->message : "failed";
     json_t *e = json_pack("{s:s, s:s, s:i}", "what", err->what[0] ? err->what : verb, "why", why, "exit_code", rc);
     if (e && err->code[0])
         json_object_set_new(e, "code", json_string(err->code));
     if (e && err->request_id[0])
         json_object_set_new(e, "request_id", json_string(err->request_id));
-    byoc_cli_print_json(json_pack("{s:o}", "error", e));
+    return e;
+}
+
+/* The one-line error on stderr; with --json also the failure's document on
+ * stdout, {"error": {"what", "why", "exit_code"}}, unless the verb printed one. */
+static void print_error_json(const byoc_err *err, const char *verb, int rc)
+{
+    if (json_printed)
+        return;
+    byoc_cli_print_json(json_pack("{s:o}", "error", byoc_cli_error_json(err, verb, rc)));
 }
 
 static void print_error(const byoc_err *err, bool json, const char *verb, int rc)

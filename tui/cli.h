@@ -37,6 +37,13 @@ int byoc_cli_main(int argc, char **argv);
 struct json_t;
 void byoc_cli_print_json(struct json_t *doc);
 
+/* For a verb that writes its --json document itself (cli_json.h): the
+ * document is out, so a failure adds no error document of its own. */
+void byoc_cli_json_printed(void);
+/* The failure's {"what", "why", "exit_code", "code"?, "request_id"?}, as the
+ * error document {"error": ...} holds it. */
+struct json_t *byoc_cli_error_json(const byoc_err *err, const char *verb, int rc);
+
 /* Print a verb's usage error "byoc: <verb>: <msg>" and return 2. */
 int byoc_cli_usage(byoc_err *err, const char *what, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 

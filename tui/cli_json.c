@@ -2,22 +2,35 @@
 
 #include <string.h>
 
-/* An item is dumped by jansson as if at the top (it has no starting depth), so
- * every line break it writes gets the 4 spaces of an array member's depth.
- * Strings never hold a raw newline (jansson escapes it). */
+#include "core/jsonout.h"
+
+/* A value is dumped by jansson as if at the top (it has no starting depth), so
+ * every line break it writes gets the spaces of the value's depth. Strings
+ * never hold a raw newline (jansson escapes it). */
+typedef struct indented {
+    byoc_buf *b;
+    const char *pad;
+} indented;
+
 static int put_indented(const char *p, size_t n, void *ud)
 {
-    byoc_buf *b = ud;
+    indented *in = ud;
     const char *nl;
     while ((nl = memchr(p, '\n', n)) != NULL) {
         size_t k = (size_t)(nl - p) + 1;
-        byoc_buf_append(b, p, k);
-        byoc_buf_append(b, "    ", 4);
+        byoc_buf_append(in->b, p, k);
+        byoc_buf_puts(in->b, in->pad);
         p += k;
         n -= k;
     }
-    byoc_buf_append(b, p, n);
+    byoc_buf_append(in->b, p, n);
     return 0;
+}
+
+static void put_nested(byoc_buf *b, const json_t *v, const char *pad)
+{
+    indented in = {b, pad};
+    byoc_json_dump_callback(v, put_indented, &in, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_ENCODE_ANY);
 }
 
 /* A string as jansson writes it (JSON_INDENT, no JSON_ENSURE_ASCII): UTF-8 as
@@ -48,11 +61,15 @@ static void put_string(byoc_buf *b, const char *s, size_t n)
     byoc_buf_putc(b, '"');
 }
 
-/* A scalar as jansson writes it, straight into b. */
+/* A scalar as byoc_cli_print_json writes it (core/jsonout: reals shortest), straight into b. */
 static void put_scalar(byoc_buf *b, const json_t *v)
 {
     if (json_is_string(v)) {
         put_string(b, json_string_value(v), json_string_length(v));
+        return;
+    }
+    if (json_is_real(v)) {
+        put_nested(b, v, "");
         return;
     }
     for (size_t room = 64;; room *= 2) {
@@ -137,12 +154,12 @@ void byoc_json_list_add_all(byoc_json_list *l, const json_t *items)
             byoc_buf_puts(&l->buf, ",\n    ");
         }
         if (!put_flat_object(&l->buf, it))
-            json_dump_callback(it, put_indented, &l->buf, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_ENCODE_ANY);
+            put_nested(&l->buf, it, "    ");
     }
     flush(l);
 }
 
-bool byoc_json_list_end(byoc_json_list *l, const char *error)
+bool byoc_json_list_end(byoc_json_list *l, const json_t *error)
 {
     bool wrote = l->n || !error;
     if (!l->n && !error) {
@@ -151,10 +168,8 @@ bool byoc_json_list_end(byoc_json_list *l, const char *error)
     } else if (l->n) {
         byoc_buf_puts(&l->buf, "\n  ]");
         if (error) {
-            json_t *e = json_string(error);
             byoc_buf_puts(&l->buf, ",\n  \"error\": ");
-            put_scalar(&l->buf, e ? e : json_null());
-            json_decref(e);
+            put_nested(&l->buf, error, "  ");
         }
         byoc_buf_puts(&l->buf, "\n}\n");
     }

@@ -4,10 +4,11 @@
  * indent, keys in insertion order).
  *
  * Nothing is written before the first item or the end: a listing that fails
- * before it begins leaves stdout empty, as a held document would. One that
- * fails after items went out is still closed as one valid document, with the
- * reason added: {"<key>": [the items so far], "error": "<reason>"}; the exit
- * code says the failure too. */
+ * before it begins leaves stdout to the CLI's error document {"error": {...}},
+ * as a held document would. One that fails after items went out is still
+ * closed as one valid document, with the same error object added:
+ * {"<key>": [the items so far], "error": {"what", "why", "exit_code", ...}};
+ * the exit code says the failure too. */
 #ifndef BYOC_TUI_CLI_JSON_H
 #define BYOC_TUI_CLI_JSON_H
 
@@ -28,8 +29,9 @@ typedef struct byoc_json_list {
 void byoc_json_list_begin(byoc_json_list *l, FILE *out, const char *key);
 /* Each item of the array items, then a flush: one call per page. */
 void byoc_json_list_add_all(byoc_json_list *l, const json_t *items);
-/* Close the document. error NULL: complete; else the failure's reason, added
- * only when items were written (returns whether anything was written). */
-bool byoc_json_list_end(byoc_json_list *l, const char *error);
+/* Close the document. error NULL: complete; else the failure's object
+ * (byoc_cli_error_json), added only when items were written. Returns whether
+ * a document was written. */
+bool byoc_json_list_end(byoc_json_list *l, const json_t *error);
 
 #endif

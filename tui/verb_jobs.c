@@ -1,6 +1,6 @@
 /* byoc jobs: the Hybrid Jobs of the account in the region, newest first; a
  * table, or {"jobs": [{"job_arn", "job_name", "status", "created", "device"}]}
- * printed page by page (a listing that fails midway ends with "error"). */
+ * printed page by page (a listing that fails midway ends with the error object). */
 #include <ctype.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -107,8 +107,10 @@ int verb_jobs(const byoc_globals *g, int argc, char **argv, byoc_err *err)
         byoc_json_list out;
         byoc_json_list_begin(&out, stdout, "jobs");
         rc = byoc_jobs_each_page(client, NULL, &q, print_page, &out, err);
-        char line[2048];
-        byoc_json_list_end(&out, rc != 0 ? byoc_err_format(err, line, sizeof line) : NULL);
+        json_t *failure = rc != 0 ? byoc_cli_error_json(err, "jobs", byoc_err_exit_code(err->kind)) : NULL;
+        if (byoc_json_list_end(&out, failure))
+            byoc_cli_json_printed();
+        json_decref(failure);
     } else {
         json_t *jobs;
         rc = byoc_jobs_list(client, NULL, &q, &jobs, err);

@@ -244,8 +244,8 @@ int verb_preflight(const byoc_globals *g, int argc, char **argv, byoc_err *err);
     "               repeatable\n" \
     "  --max N      at most N jobs (default 100)\n" \
     "With --json: {\"jobs\": [{\"job_arn\", \"job_name\", \"status\", \"created\", \"device\"}]}, printed\n" \
-    "page by page as the pages arrive; a listing that fails midway is closed with \"error\": \"<reason>\"\n" \
-    "after the jobs so far (still one JSON document) and a non-zero exit code."
+    "page by page as the pages arrive; a listing that fails midway is closed with \"error\": {\"what\",\n" \
+    "\"why\", \"exit_code\"} after the jobs so far (still one JSON document) and a non-zero exit code."
 int verb_jobs(const byoc_globals *g, int argc, char **argv, byoc_err *err);
 
 #define VERB_STATUS_HELP \

@@ -7,8 +7,10 @@ The SearchJobs endpoint is this test's own (a thread on 127.0.0.1), so it can
 - hold the second page until byoc's stdout shows the first page's jobs (waited on with a
   deadline: a byoc that holds the listing never shows them, and the test fails, not hangs);
 - fail the third page (400 ValidationException, not retried): the document ends with the
-  200 jobs so far and "error", and the exit code says the failure;
-- fail the first page: nothing on stdout, as before streaming.
+  200 jobs so far and "error": {"what", "why", "exit_code", "code"}, and the exit code says
+  the failure;
+- fail the first page: stdout holds only the CLI's error document {"error": {...}}, as a
+  listing held whole would give.
 Run: tests/topology/with-env.sh python3 tests/integration/test_jobs_stream.py
 """
 
@@ -155,7 +157,11 @@ def test_error_midway():
     T.check(doc is not None, "stdout is still one JSON document", out[-200:])
     doc = doc or {}
     T.check(doc.get("jobs") == expected(200), "it holds the jobs of the first two pages")
-    T.check("page 3: no \"more\"" in (doc.get("error") or ""), "and the reason as \"error\"", doc.get("error"))
+    error = doc.get("error") or {}
+    T.check(isinstance(error, dict) and "page 3: no \"more\"" in (error.get("why") or "")
+            and error.get("exit_code") == code and error.get("code") == "ValidationException",
+            "and the failure as \"error\": {what, why, exit_code, code}", error)
+    T.equal(sorted(doc), ["error", "jobs"], "and nothing else")
     T.check("page 3" in err, "stderr says it too", err.strip())
 
 
@@ -166,7 +172,12 @@ def test_error_first_page():
     finally:
         ep.close()
     T.check(code != 0, "a listing that fails on page 1 exits non-zero", code)
-    T.equal(out, "", "and prints nothing on stdout")
+    try:
+        doc = json.loads(out)
+    except ValueError:
+        doc = None
+    T.check(doc is not None and sorted(doc) == ["error"] and "page 1" in doc["error"].get("why", ""),
+            "stdout is the CLI's one error document, as without streaming", out[-300:])
 
 
 for f in (test_streams_one_document, test_error_midway, test_error_first_page):

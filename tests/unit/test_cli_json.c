@@ -9,11 +9,12 @@
 #include <string.h>
 
 #include "cli_json.h"
+#include "core/jsonout.h"
 
 /* What byoc_cli_print_json writes for doc. */
 static char *held(json_t *doc)
 {
-    char *s = json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    char *s = byoc_json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
     char *out = malloc(strlen(s) + 2);
     sprintf(out, "%s\n", s);
     free(s);
@@ -21,7 +22,7 @@ static char *held(json_t *doc)
 }
 
 /* items written in pages of `per` (0: no page at all), then ended with error. */
-static char *streamed(json_t *items, size_t per, const char *error)
+static char *streamed(json_t *items, size_t per, const json_t *error)
 {
     char *text = NULL;
     size_t len = 0;
@@ -73,7 +74,7 @@ int main(void)
     json_t *odd = json_array();
     json_array_append_new(odd, json_pack("{s:s, s:s, s:s}", "job_name", "q\"b\\s/\b\f\n\r\t\x01\x1f\x7f",
                                          "status", "caf\xc3\xa9 \xe2\x9c\x93 \xf0\x9f\x98\x80", "device", ""));
-    json_array_append_new(odd, json_pack("{s:i, s:f, s:b, s:n}", "n", -42, "x", 1.5, "t", 1, "z"));
+    json_array_append_new(odd, json_pack("{s:i, s:f, s:f, s:b, s:n}", "n", -42, "x", 1.5, "y", 0.03, "t", 1, "z"));
     json_array_append_new(odd, json_pack("{s:{s:[i,i]}, s:[]}", "nested", "a", 1, 2, "empty"));
     json_array_append_new(odd, json_object());
     json_array_append_new(odd, json_pack("{s:s}", "k\"ey", "v"));
@@ -82,21 +83,28 @@ int main(void)
     check_same(odd, 2);
     json_decref(odd);
 
-    /* failing after two pages: the jobs so far, then the reason; still one document */
-    char *text = streamed(items, 100, "braket SearchJobs: ThrottlingException: \"slow down\"\n");
+    /* failing after two pages: the jobs so far, then the error object; still one document */
+    json_t *failure = json_pack("{s:s, s:s, s:i, s:s}", "what", "braket", "why", "SearchJobs: \"slow down\"\n",
+                                "exit_code", 3, "code", "ThrottlingException");
+    char *text = streamed(items, 100, failure);
     json_error_t e;
     json_t *doc = json_loads(text, 0, &e);
     CHECK(doc != NULL);
     CHECK_INT(json_array_size(json_object_get(doc, "jobs")), 250);
-    CHECK_STR(json_string_value(json_object_get(doc, "error")), "braket SearchJobs: ThrottlingException: \"slow down\"\n");
+    CHECK(json_equal(json_object_get(doc, "error"), failure));
     CHECK_INT(json_object_size(doc), 2);
+    /* laid out as the held document would be */
+    char *want = held(doc);
+    CHECK_STR(text, want);
+    free(want);
     json_decref(doc);
     free(text);
 
-    /* failing before the first page: nothing written, as a held document would be */
-    text = streamed(items, 0, "no credentials");
+    /* failing before the first page: nothing written (the CLI prints its error document) */
+    text = streamed(items, 0, failure);
     CHECK_STR(text, "");
     free(text);
+    json_decref(failure);
 
     json_decref(items);
     return check_done();
