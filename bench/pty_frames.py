@@ -1,0 +1,115 @@
+#!/usr/bin/python3
+"""Start a full-screen program in a pseudo-terminal and time its first complete frame.
+
+One method for every program (bench/tui_start.sh: byoc, htop, tig): the program runs in an
+80x24 pty (TERM=xterm-256color); everything it writes is fed to a terminal emulator (pyte,
+Debian's python3-pyte) and timestamped as it is read. The first complete frame is the last
+write of the first burst that leaves text on the screen's bottom rows (where all three keep a
+status or key bar; tig leaves its last row to the prompt, so the last two rows count), a burst ending when the program writes nothing for QUIET ms. The time is
+from just before exec. Then, after IDLE s without keys, the program's VmHWM and VmRSS.
+
+usage: bench/pty_frames.py [--cols 80] [--rows 24] [--quiet-ms 50] [--idle 1] -- CMD...
+prints: {"first_frame_ms": F, "bytes": B, "hwm_kib": H, "rss_kib": R}
+"""
+import argparse
+import fcntl
+import json
+import os
+import select
+import signal
+import struct
+import sys
+import termios
+import time
+
+import pyte
+
+ap = argparse.ArgumentParser()
+ap.add_argument("--cols", type=int, default=80)
+ap.add_argument("--rows", type=int, default=24)
+ap.add_argument("--quiet-ms", type=float, default=50)
+ap.add_argument("--idle", type=float, default=1.0)
+ap.add_argument("--deadline", type=float, default=20)
+ap.add_argument("cmd", nargs="+")
+a = ap.parse_args()
+
+screen = pyte.Screen(a.cols, a.rows)
+stream = pyte.ByteStream(screen)
+
+master, slave = os.openpty()
+fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", a.rows, a.cols, 0, 0))
+t0 = time.monotonic()
+pid = os.fork()
+if pid == 0:
+    os.setsid()
+    fcntl.ioctl(slave, termios.TIOCSCTTY, 0)
+    for fd in (0, 1, 2):
+        os.dup2(slave, fd)
+    os.close(master)
+    os.close(slave)
+    os.environ["TERM"] = "xterm-256color"
+    os.environ["COLUMNS"], os.environ["LINES"] = str(a.cols), str(a.rows)
+    os.execvp(a.cmd[0], a.cmd)
+os.close(slave)
+
+
+def read_for(seconds):
+    """Read (and feed) until `seconds` pass with nothing written; returns the time of the last read."""
+    last = None
+    while True:
+        r, _, _ = select.select([master], [], [], seconds)
+        if not r:
+            return last
+        try:
+            data = os.read(master, 65536)
+        except OSError:
+            return last
+        if not data:
+            return last
+        last = time.monotonic()
+        stream.feed(data)
+        read_for.bytes += len(data)
+
+
+read_for.bytes = 0
+frame = None
+deadline = t0 + a.deadline
+while time.monotonic() < deadline:
+    last = read_for(a.quiet_ms / 1000)
+    if last is not None and (screen.display[-1].strip() or screen.display[-2].strip()):
+        frame = last
+        break
+    if last is None:
+        select.select([master], [], [], 0.05)
+if frame is not None:
+    read_for(a.idle)  # idle: whatever it draws meanwhile is read, no keys are sent
+
+
+def status(key):
+    try:
+        with open("/proc/%d/status" % pid) as f:
+            for line in f:
+                if line.startswith(key + ":"):
+                    return int(line.split()[1])
+    except OSError:
+        return None
+
+
+out = {"first_frame_ms": round((frame - t0) * 1000, 2) if frame else None, "bytes": read_for.bytes,
+       "hwm_kib": status("VmHWM"), "rss_kib": status("VmRSS")}
+os.kill(pid, signal.SIGTERM)
+for _ in range(100):
+    if os.waitpid(pid, os.WNOHANG)[0]:
+        break
+    try:
+        os.read(master, 65536)
+    except OSError:
+        pass
+    time.sleep(0.02)
+else:
+    os.kill(pid, signal.SIGKILL)
+    os.waitpid(pid, 0)
+if frame is None:
+    out["screen"] = screen.display
+print(json.dumps(out))
+sys.exit(0 if frame else 1)
