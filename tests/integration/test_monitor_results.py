@@ -8,9 +8,13 @@
   written, no destination left behind.
 - Names holding escape sequences: unpacked under their real names, printed without them.
 - A running job, a job without results and an occupied destination fail with clear words.
+- Bombs: 80 MiB of zeros in an 80 KB gzip is past the ratio (BYOC_RESULTS_MAX_RATIO lets it
+  through, written sparse); a header declaring 1 PiB is past the free disk, and one past
+  BYOC_RESULTS_MAX_BYTES names it; each refused before its data, nothing left behind.
 Run: tests/topology/with-env.sh python3 tests/integration/test_monitor_results.py
 """
 
+import gzip
 import io
 import json
 import os
@@ -177,6 +181,50 @@ def test_hostile():
             shutil.rmtree(parent)
 
 
+def declared_only(name, size):
+    """A gzip'd tar whose one entry declares `size` bytes and carries none (a header is all it takes)."""
+    info = tarfile.TarInfo(name)
+    info.size, info.mtime, info.mode = size, 1700000000, 0o644
+    return gzip.compress(info.tobuf(tarfile.PAX_FORMAT) + bytes(1024))
+
+
+def test_bombs():
+    ensure_bucket()
+    zeros = io.BytesIO()
+    with tarfile.open(fileobj=zeros, mode="w:gz") as tar:
+        info = tarfile.TarInfo("zeros.bin")
+        info.size, info.mtime = 80 << 20, 1700000000
+        tar.addfile(info, io.BytesIO(bytes(80 << 20)))
+    cases = [
+        ("ratio", zeros.getvalue(), {}, ["decompression bomb", "BYOC_RESULTS_MAX_RATIO"]),
+        ("disk", declared_only("huge.bin", 1 << 50), {"BYOC_RESULTS_MAX_BYTES": "2000T"}, ["free space", "huge.bin"]),
+        ("cap", declared_only("big.bin", 1 << 30), {"BYOC_RESULTS_MAX_BYTES": "1M"},
+         ["BYOC_RESULTS_MAX_BYTES", "big.bin"]),
+    ]
+    for label, body, extra, words in cases:
+        name = "mon%s-bomb-%s" % (RUN, label)
+        _, s3_path = create_job(name, "COMPLETED")
+        upload(s3_path, body)
+        work = tempfile.mkdtemp(prefix="byoc-bomb-")
+        try:
+            e = dict(os.environ)
+            e.update(extra)
+            r = subprocess.run([BYOC, "results", name], capture_output=True, text=True, timeout=300, cwd=work, env=e)
+            T.equal(r.returncode, 1, "%s: refused with exit 1" % label)
+            T.check(all(w in r.stderr for w in words) and "refused" in r.stderr, "%s: says why" % label, r.stderr)
+            T.equal(os.listdir(work), [], "%s: nothing left behind" % label)
+            if label == "ratio":
+                e["BYOC_RESULTS_MAX_RATIO"] = "100000"
+                r = subprocess.run([BYOC, "results", name], capture_output=True, text=True, timeout=300, cwd=work,
+                                   env=e)
+                T.equal(r.returncode, 0, "ratio: a higher BYOC_RESULTS_MAX_RATIO lets it through")
+                st = os.stat(os.path.join(work, name, "zeros.bin"))
+                T.check(st.st_size == 80 << 20 and st.st_blocks * 512 < (8 << 20), "ratio: written sparse",
+                        (st.st_size, st.st_blocks))
+        finally:
+            shutil.rmtree(work)
+
+
 def test_not_ready_and_missing():
     ensure_bucket()
     work = tempfile.mkdtemp(prefix="byoc-results-")
@@ -234,6 +282,6 @@ def test_escape_sequences_in_names():
             shutil.rmtree(work)
 
 
-for fn in (test_unpack, test_hostile, test_escape_sequences_in_names, test_not_ready_and_missing):
+for fn in (test_unpack, test_hostile, test_escape_sequences_in_names, test_bombs, test_not_ready_and_missing):
     T.run(fn)
 T.done()
