@@ -100,6 +100,9 @@ static const tui_action table[] = {
     ROW(TUI_CTX_DECIDE, SCAFFOLD, "scaffold", "s", NULL, NULL, 2, NULL,
         "Scaffold this: write the recipe's Dockerfile and files into a directory (byoc init)"),
     ROW(TUI_CTX_DECIDE, REFRESH, "refresh", "r", NULL, NULL, 3, "rescan", "Scan the project again (your answers stay)"),
+    ROW(TUI_CTX_DECIDE, MEASURE, "measure", "m", NULL, NULL, 4, NULL,
+        "Measure what installing requirements.txt costs at every job start (pip in a throwaway container; "
+        "m again cancels)"),
     ROW(TUI_CTX_DECIDE, RESET, "reset", "C-r", NULL, NULL, 0, NULL,
         "Reset the focused answer to its scanned or default value"),
 

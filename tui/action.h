@@ -81,6 +81,7 @@ typedef enum {
     TUI_ACT_IMAGE_SOURCE,
     TUI_ACT_PREFLIGHT,   /* the review page: run the preflight checks again */
     TUI_ACT_PREFLIGHT_SMOKE, /* ... and a short local run of the job */
+    TUI_ACT_MEASURE,     /* the Decide step: time pip install -r requirements.txt (again: cancel) */
     TUI_ACT_COUNT
 } tui_action_id;
 

@@ -16,6 +16,7 @@
 
 #include "background.h"
 #include "byoc/decide.h"
+#include "byoc/measure.h"
 #include "byoc/scaffold.h"
 #include "byoc/scan.h"
 #include "core/buf.h"
@@ -62,7 +63,10 @@ typedef struct decide_screen {
     scan_state state;
     char scan_error[768];
     bool started;
-    uint64_t scan_task, plan_task, init_task;
+    uint64_t scan_task, plan_task, init_task, measure_task;
+    byoc_task *measuring;        /* the measure task until its DONE/ERROR, to cancel it */
+    char measure_status[256];    /* its last status line */
+    byoc_measurement measured;   /* the figure the rules use (base NULL: none) */
     init_job pending;            /* the scaffold under way (dir NULL: none) */
     byoc_strv conflicts;         /* its files that exist with other content: each gets a choice */
 } decide_screen;
@@ -71,6 +75,8 @@ typedef struct decide_screen {
 
 typedef struct scan_holder {
     byoc_scan *scan;
+    byoc_measurement m;          /* a stored or new measurement (base NULL: none) */
+    long instances, threshold;   /* from byoc.json */
 } scan_holder;
 
 static void scan_holder_free(void *p)
@@ -80,7 +86,14 @@ static void scan_holder_free(void *p)
         byoc_scan_free(h->scan);
         free(h->scan);
     }
+    byoc_measurement_free(&h->m);
     free(h);
+}
+
+static void read_settings(scan_holder *h, const char *dir)
+{
+    h->instances = byoc_measure_instance_count(dir);
+    h->threshold = byoc_measure_threshold(dir);
 }
 
 static int scan_task(byoc_task *t, void *arg, void **result, void (**rfree)(void *), byoc_err *err)
@@ -93,6 +106,29 @@ static int scan_task(byoc_task *t, void *arg, void **result, void (**rfree)(void
         free(h);
         return -1;
     }
+    if (byoc_measure_lookup(arg, NULL, &h->m) != 1)
+        memset(&h->m, 0, sizeof h->m);
+    read_settings(h, arg);
+    *result = h;
+    *rfree = scan_holder_free;
+    return 0;
+}
+
+/* The measurement (measure.h) as a task: its status lines are the progress. */
+static int measure_task(byoc_task *t, void *arg, void **result, void (**rfree)(void *), byoc_err *err)
+{
+    scan_holder *h = byoc_xcalloc(1, sizeof *h);
+    byoc_measure_opts o = {.project_dir = arg};
+    char *base, *network;
+    byoc_measure_settings(arg, &o, &base, &network);
+    int rc = byoc_measure_run(t, &o, &h->m, err);
+    free(base);
+    free(network);
+    if (rc != 0) {
+        free(h);
+        return -1;
+    }
+    read_settings(h, arg);
     *result = h;
     *rfree = scan_holder_free;
     return 0;
@@ -199,6 +235,58 @@ static void recompute(decide_screen *s)
     tui_screen_dirty(&s->base);
 }
 
+/* Take h's measurement (or its absence) into the answers the rules read. */
+static void take_measurement(decide_screen *s, scan_holder *h)
+{
+    byoc_measurement_free(&s->measured);
+    s->measured = h->m;
+    memset(&h->m, 0, sizeof h->m);
+    byoc_startup st = {0};
+    if (s->measured.base)
+        byoc_measurement_startup(&s->measured, h->instances, h->threshold, &st);
+    byoc_answers_set_startup(&s->answers, &st);
+    byoc_answers_set_startup(&s->base_answers, &st);
+    free(st.failed);
+}
+
+static void measure(decide_screen *s)
+{
+    if (s->measuring) {
+        byoc_task_cancel(s->measuring);
+        snprintf(s->measure_status, sizeof s->measure_status, "cancelling");
+        s->page_stale = true;
+        return;
+    }
+    byoc_task *t = tui_app_start_task(s->base.app, &s->base, "measure", measure_task,
+                                      byoc_xstrdup(tui_app_project(s->base.app)), free);
+    if (!t)
+        return;
+    s->measuring = t;
+    s->measure_task = byoc_task_id(t);
+    snprintf(s->measure_status, sizeof s->measure_status, "starting");
+    s->page_stale = true;
+    tui_app_message(s->base.app, "Measuring pip install -r requirements.txt (m again cancels)");
+}
+
+static void measure_ended(decide_screen *s, const byoc_event *ev)
+{
+    s->measure_task = 0;
+    s->measuring = NULL;
+    s->measure_status[0] = '\0';
+    if (ev->kind == BYOC_EV_DONE) {
+        take_measurement(s, ev->result);
+        recompute(s);
+        tui_app_message(s->base.app, "Installing requirements.txt took %.0f s%s", s->measured.install_seconds,
+                        s->measured.reused ? " (measured before, reused)" : "");
+    } else if (ev->err.kind == BYOC_E_CANCELLED) {
+        tui_app_message(s->base.app, "Measurement cancelled; nothing changed");
+    } else {
+        char line[1024];
+        tui_app_alert(s->base.app, "Measure", byoc_err_format(&ev->err, line, sizeof line));
+    }
+    s->page_stale = true;
+}
+
 static void start_scan(decide_screen *s)
 {
     if (s->scan_task)
@@ -226,6 +314,7 @@ static void scan_done(decide_screen *s, scan_holder *h)
     byoc_answers_free(&s->base_answers);
     byoc_answers_init(&s->base_answers);
     byoc_scan_apply(s->scan, &s->base_answers);
+    take_measurement(s, h);
     /* the scan's answers, with the user's over them */
     for (int q = 0; q < BYOC_Q_COUNT; q++)
         if (s->answers.a[q].source != BYOC_SRC_USER)
@@ -459,6 +548,16 @@ static void scaffold(decide_screen *s)
 static void on_event(tui_screen *base, const byoc_event *ev)
 {
     decide_screen *s = (decide_screen *)base;
+    if (ev->task_id == s->measure_task && s->measure_task) {
+        if (ev->kind == BYOC_EV_STATUS && ev->text) {
+            snprintf(s->measure_status, sizeof s->measure_status, "%s", ev->text);
+            s->page_stale = true;
+        } else if (ev->kind == BYOC_EV_DONE || ev->kind == BYOC_EV_ERROR) {
+            measure_ended(s, ev);
+        }
+        tui_screen_dirty(base);
+        return;
+    }
     if (ev->kind != BYOC_EV_DONE && ev->kind != BYOC_EV_ERROR)
         return;
     bool ok = ev->kind == BYOC_EV_DONE;
@@ -525,6 +624,7 @@ static bool key(tui_screen *base, const tui_keyev *ev)
         }
         return true;
     case TUI_ACT_SCAFFOLD: scaffold(s); return true;
+    case TUI_ACT_MEASURE: measure(s); return true;
     case TUI_ACT_REFRESH:
         start_scan(s);
         tui_app_message(base->app, "Scanning %s again", tui_app_project(base->app));
@@ -584,6 +684,25 @@ static void fill_page(decide_screen *s)
     case SCAN_DONE:
         tui_decide_page_fill(&s->page, &s->decision, s->scan, tui_app_project(s->base.app), "s");
         break;
+    }
+    tui_page_blank(&s->page);
+    tui_page_heading(&s->page, "Start-up cost");
+    if (s->measuring) {
+        char *line = byoc_xasprintf("Measuring: %s (m cancels)", s->measure_status);
+        tui_page_text(&s->page, TUI_STY_DIM, line);
+        free(line);
+    } else if (s->measured.base) {
+        char *line = byoc_xasprintf("pip install -r requirements.txt took %.1f s in %s, measured at %s%s; "
+                                    "%zu failed; a baked image adds %.1f MB.",
+                                    s->measured.install_seconds, s->measured.base,
+                                    s->measured.measured_at ? s->measured.measured_at : "?",
+                                    s->measured.reused ? ", reused" : "", s->measured.failed.n,
+                                    s->measured.size_bytes > 0 ? (double)s->measured.size_bytes / 1e6 : 0.0);
+        tui_page_text(&s->page, TUI_STY_NORMAL, line);
+        free(line);
+    } else {
+        tui_page_text(&s->page, TUI_STY_DIM,
+                      "Not measured: m times pip install -r requirements.txt in a throwaway container.");
     }
     tui_page_clear(&s->keys);
     if (s->side_by_side) {
@@ -768,6 +887,7 @@ static void destroy(tui_screen *base)
         byoc_scan_free(s->scan);
         free(s->scan);
     }
+    byoc_measurement_free(&s->measured);
     init_job_clear(&s->pending);
     byoc_strv_free(&s->conflicts);
     free(s);

@@ -170,7 +170,12 @@ int verb_decide(const byoc_globals *g, int argc, char **argv, byoc_err *err)
     if (rc == 0 && measure) {
         mo.project_dir = dir;
         void *res = NULL;
-        if (byoc_cli_run_task("measure", measure_task, &mo, NULL, print_measure_event, NULL, &res, err) != 0) {
+        char *set_base, *set_network;
+        byoc_measure_settings(dir, &mo, &set_base, &set_network);
+        int mrc = byoc_cli_run_task("measure", measure_task, &mo, NULL, print_measure_event, NULL, &res, err);
+        free(set_base);
+        free(set_network);
+        if (mrc != 0) {
             rc = byoc_err_exit_code(err->kind);
         } else {
             m = *(byoc_measurement *)res;

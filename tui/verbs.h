@@ -42,7 +42,8 @@ int verb_doctor(const byoc_globals *g, int argc, char **argv, byoc_err *err);
     "  --measure-base IMAGE  a local image to measure in (default: the prebuilt jobs image when the\n" \
     "                        engine has it, else python:3.12); byoc never pulls it\n" \
     "  --measure-network M   the container's network (default: the engine's, as a job has the\n" \
-    "                        internet; host for a local index)\n" \
+    "                        internet; host for a local index). byoc.json \"decide\": {\"measure_base\",\n" \
+    "                        \"measure_network\"} set both for this command and the TUI's m key\n" \
     "  --measure-again       measure even when a result is stored\n" \
     "  --install-threshold S seconds of install from which BYOC is recommended (default 30; byoc.json\n" \
     "                        \"decide\": {\"install_threshold_seconds\": S})\n" \

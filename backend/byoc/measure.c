@@ -278,6 +278,23 @@ long byoc_measure_threshold(const char *project_dir)
     return n > 0 && n < 1000000 ? n : 0;
 }
 
+void byoc_measure_settings(const char *project_dir, byoc_measure_opts *o, char **base, char **network)
+{
+    *base = *network = NULL;
+    byoc_project p;
+    byoc_err e;
+    if (byoc_project_load(&p, project_dir, NULL, &e) != 0)
+        return;
+    json_t *d = json_object_get(p.doc, "decide");
+    const char *b = json_string_value(json_object_get(d, "measure_base"));
+    const char *n = json_string_value(json_object_get(d, "measure_network"));
+    if (!o->base && b && *b)
+        o->base = *base = byoc_xstrdup(b);
+    if (!o->network_mode && n && *n)
+        o->network_mode = *network = byoc_xstrdup(n);
+    byoc_project_free(&p);
+}
+
 void byoc_measurement_startup(const byoc_measurement *m, long instance_count, long threshold, byoc_startup *s)
 {
     memset(s, 0, sizeof *s);
@@ -520,10 +537,10 @@ static int run_pip(run_state *r, byoc_measurement *m, byoc_err *err)
     json_t *doc = NULL;
     double last_progress = 0;
     for (;;) {
-        if (byoc_task_cancelled(r->t))
-            return byoc_err_set(err, BYOC_E_CANCELLED, "--measure", "cancelled; the container was removed");
         json_decref(doc);
         doc = NULL;
+        if (byoc_task_cancelled(r->t))
+            return byoc_err_set(err, BYOC_E_CANCELLED, "--measure", "cancelled; the container was removed");
         char *path = byoc_xasprintf("/containers/%s/json", r->id);
         rc = byoc_engine_call(r->engine, r->t, "GET", path, "size=1", NULL, &doc, "container", err);
         free(path);

@@ -71,6 +71,9 @@ void byoc_pip_failures(const char *output, byoc_strv *failed, bool *no_network);
 long byoc_measure_instance_count(const char *project_dir);
 /* byoc.json "decide": {"install_threshold_seconds": N}; 0 when unset. */
 long byoc_measure_threshold(const char *project_dir);
+/* byoc.json "decide": {"measure_base": IMAGE, "measure_network": MODE}, for the opts fields the
+ * caller left NULL (the TUI has no flags). Returns the strings it set, to free with free(). */
+void byoc_measure_settings(const char *project_dir, byoc_measure_opts *o, char **base, char **network);
 
 /* The figures as the rules take them (s->failed is malloc'd; caller frees). */
 void byoc_measurement_startup(const byoc_measurement *m, long instance_count, long threshold, byoc_startup *s);

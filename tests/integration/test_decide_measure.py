@@ -1,14 +1,10 @@
 #!/usr/bin/env python3
 """`byoc decide --measure`: pip installs a fixture project's requirements.txt from a package index
-on loopback (PEP 503 "simple" pages, wheels this test writes with zipfile) inside a container of
+on loopback (tests/fixtures/pip_index.py: PEP 503 pages, wheels written with zipfile) in a container of
 byoc-test/python-pip:3 on the host network. One wheel is served late on purpose (the measured
 time must include the wait), one requirement names a version the index lacks (it must be named
 as failed). A second run reuses the stored result; bad inputs are errors that change nothing."""
 
-import base64
-import hashlib
-import http.server
-import io
 import json
 import os
 import shutil
@@ -16,82 +12,18 @@ import stat
 import subprocess
 import sys
 import tempfile
-import threading
-import time
-import zipfile
 
 sys.dont_write_bytecode = True
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE = os.environ.get("BYOC_SOURCE_DIR") or os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(SOURCE, "tests", "topology"))
+sys.path.insert(0, os.path.join(SOURCE, "tests", "fixtures"))
 
+from pip_index import SLOW_DELAY as DELAY, serve  # noqa: E402
 from testkit import BYOC_BIN as BYOC, Checks  # noqa: E402
 
 C = Checks("test_decide_measure")
 BASE = "byoc-test/python-pip:3"
-DELAY = 2.0  # seconds the index holds back slowpkg's wheel
-
-
-def wheel(name, version):
-    """A pure-Python wheel: name/__init__.py and its dist-info (METADATA, WHEEL, RECORD)."""
-    dist = "%s-%s.dist-info" % (name, version)
-    files = {
-        "%s/__init__.py" % name: "VERSION = %r\n" % version,
-        "%s/METADATA" % dist: "Metadata-Version: 2.1\nName: %s\nVersion: %s\n" % (name, version),
-        "%s/WHEEL" % dist: "Wheel-Version: 1.0\nGenerator: byoc-test\nRoot-Is-Purelib: true\nTag: py3-none-any\n",
-    }
-    record = []
-    for path, text in files.items():
-        digest = base64.urlsafe_b64encode(hashlib.sha256(text.encode()).digest()).rstrip(b"=").decode()
-        record.append("%s,sha256=%s,%d" % (path, digest, len(text.encode())))
-    record.append("%s/RECORD,," % dist)
-    files["%s/RECORD" % dist] = "\n".join(record) + "\n"
-    out = io.BytesIO()
-    with zipfile.ZipFile(out, "w") as z:
-        for path, text in files.items():
-            z.writestr(path, text)
-    return "%s-%s-py3-none-any.whl" % (name, version), out.getvalue()
-
-
-WHEELS = {}
-for _name, _version in [("slowpkg", "1.0"), ("fastpkg", "1.0"), ("badpkg", "1.0")]:
-    WHEELS[_name] = wheel(_name, _version)
-
-
-class Index(http.server.BaseHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
-
-    def send(self, body, ctype):
-        self.send_response(200)
-        self.send_header("Content-Type", ctype)
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def do_GET(self):
-        parts = [p for p in self.path.split("?")[0].split("/") if p]
-        if parts == ["simple"]:
-            links = "".join('<a href="/simple/%s/">%s</a>' % (n, n) for n in WHEELS)
-            return self.send(("<html><body>%s</body></html>" % links).encode(), "text/html")
-        if len(parts) == 2 and parts[0] == "simple" and parts[1] in WHEELS:
-            fname, data = WHEELS[parts[1]]
-            link = '<a href="/files/%s#sha256=%s">%s</a>' % (fname, hashlib.sha256(data).hexdigest(), fname)
-            return self.send(("<html><body>%s</body></html>" % link).encode(), "text/html")
-        if len(parts) == 2 and parts[0] == "files":
-            for name, (fname, data) in WHEELS.items():
-                if fname == parts[1]:
-                    if name == "slowpkg":
-                        time.sleep(DELAY)
-                    return self.send(data, "application/octet-stream")
-        self.send_error(404)
-
-
-def start_index():
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Index)
-    server.daemon_threads = True
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server
 
 
 def project(requirements, instance_count=None):
@@ -129,7 +61,7 @@ def rules(doc):
 
 
 def main():
-    server = start_index()
+    server = serve()
     url = "http://127.0.0.1:%d/simple/" % server.server_address[1]
     failing = project("slowpkg\nfastpkg\nbadpkg==9.9\n", instance_count=3)
     passing = project("slowpkg\nfastpkg\n")
