@@ -11,40 +11,14 @@
 #include <jansson.h>
 
 #include "app.h"
+#include "byoc/scaffold.h"
+#include "cli_doc.h"
+#include "complete.h"
+#include "manpage.h"
 #include "core/buf.h"
 #include "core/jsonout.h"
 #include "core/log.h"
 #include "net/http.h"
-
-static void print_global_help(FILE *out)
-{
-    fprintf(out,
-            "byoc %s - a workbench for Amazon Braket Hybrid Jobs in your own container\n"
-            "\n"
-            "usage: byoc [--project DIR] [--profile P] [--region R] [--json] [--no-color] [-v] VERB [ARGS]\n"
-            "       byoc            (opens the TUI when stdin and stdout are terminals)\n"
-            "\n"
-            "The flow: decide -> build -> push -> permit -> run -> monitor.\n"
-            "\n"
-            "verbs:\n",
-            BYOC_VERSION);
-    for (const byoc_verb *v = byoc_verbs; v->name; v++)
-        fprintf(out, "  %-10s %s\n", v->name, v->summary);
-    fprintf(out,
-            "\n"
-            "global flags:\n"
-            "  --project DIR   the project directory (default: .)\n"
-            "  --profile P     AWS profile (default: AWS_PROFILE, else \"default\")\n"
-            "  --region R      AWS region (default: AWS_REGION, AWS_DEFAULT_REGION, the profile's)\n"
-            "  --json          print exactly one JSON document on stdout; progress goes to stderr\n"
-            "  --no-color      no colours (also NO_COLOR=1)\n"
-            "  -v, --verbose   more detail on stderr (repeat for debug)\n"
-            "  --version       print the version\n"
-            "  -h, --help      this text; `byoc VERB --help` for a verb\n"
-            "\n"
-            "exit codes: 0 done, 1 the operation failed, 2 invalid usage or input (nothing was sent),\n"
-            "            3 the environment is not ready (no engine, no credentials, endpoint unreachable)\n");
-}
 
 static const byoc_verb *find_verb(const char *name)
 {
@@ -244,8 +218,12 @@ int byoc_cli_main(int argc, char **argv)
         case OPT_JSON: g.json = true; break;
         case OPT_NO_COLOR: g.no_color = true; break;
         case 'v': g.verbose++; break;
-        case OPT_VERSION: printf("byoc %s\n", BYOC_VERSION); return 0;
-        case 'h': print_global_help(stdout); return 0;
+        case OPT_VERSION:
+            byoc_doc_print_version(stdout);
+            if (g.verbose)   /* -v --version: where the recipes are read from */
+                printf("assets: %s\n", byoc_assets_dir());
+            return 0;
+        case 'h': byoc_doc_print_help(stdout); return 0;
         default: {
             byoc_err err;
             byoc_err_set(&err, BYOC_E_USAGE, argv[optind - 1], "unknown or incomplete flag (see byoc --help)");
@@ -259,7 +237,7 @@ int byoc_cli_main(int argc, char **argv)
         if (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)) {
             name = "tui";
         } else {
-            print_global_help(stderr);
+            byoc_doc_print_help(stderr);
             if (g.json) {
                 byoc_err err;
                 byoc_err_set(&err, BYOC_E_USAGE, "byoc", "no verb given (see byoc --help)");
@@ -270,6 +248,13 @@ int byoc_cli_main(int argc, char **argv)
     } else {
         name = argv[optind];
     }
+    /* Hidden verbs for the build and the shells: not in the verb table, so not in --help. */
+    if (strcmp(name, "__man") == 0) {
+        byoc_manpage_write(stdout);
+        return fflush(stdout) == 0 ? 0 : 1;
+    }
+    if (strcmp(name, "__complete") == 0)
+        return byoc_complete_main(argc - optind - 1, argv + optind + 1);
     const byoc_verb *v = find_verb(name);
     if (!v) {
         byoc_err err;
