@@ -98,6 +98,21 @@ static void print_row(const char *name, bool ok, const char *fmt, ...)
     putchar('\n');
 }
 
+/* Without a region the regional endpoints cannot be resolved: that is the region's failure,
+ * reported once as such, so they say "skipped" instead of repeating it. */
+static void skip_regional(json_t *endpoints)
+{
+    const char *name;
+    json_t *e;
+    json_object_foreach(endpoints, name, e)
+    {
+        if (json_is_string(json_object_get(e, "url")))
+            continue;
+        json_object_del(e, "error");
+        json_object_set_new(e, "skipped", json_string("no region"));
+    }
+}
+
 int verb_doctor(const byoc_globals *g, int argc, char **argv, byoc_err *err)
 {
     local_only = false;
@@ -182,7 +197,10 @@ int verb_doctor(const byoc_globals *g, int argc, char **argv, byoc_err *err)
                 json_object_set_new(doc, "identity_error", json_string(byoc_err_format(&id_err, line, sizeof line)));
                 json_object_set_new(doc, "identity_fix", json_string(identity_fix));
             }
-            json_object_set(doc, "endpoints", json_object_get(d, "endpoints"));
+            json_t *endpoints = json_object_get(d, "endpoints");
+            if (!region_ok)
+                skip_regional(endpoints);
+            json_object_set(doc, "endpoints", endpoints);
             json_object_set(doc, "retry", json_object_get(d, "retry"));
             json_object_set(doc, "config_file", json_object_get(d, "config_file"));
             json_object_set(doc, "credentials_file", json_object_get(d, "credentials_file"));
@@ -224,16 +242,20 @@ int verb_doctor(const byoc_globals *g, int argc, char **argv, byoc_err *err)
                 print_row("region", true, "%s (from %s)", desc.region, desc.region_origin);
             else
                 print_row("region", false, "none configured\n%17sfix: %s", "", region_fix);
+            /* Each cause is reported once, on its own line with its fix; what depends on it is skipped. */
             if (identity_ok)
                 print_row("identity", true, "%s (account %s)", id.arn, id.account);
             else if (creds_ok && region_ok)
                 print_row("identity", false, "%s\n%17sfix: %s", byoc_err_format(&id_err, line, sizeof line), "",
                           identity_fix);
+            else
+                printf("%-12s %-4s skipped: no %s\n", "identity", "--", creds_ok ? "region" : "credentials");
             printf("endpoints\n");
             for (int s = 0; s < BYOC_AWS_SERVICE_COUNT; s++) {
                 const byoc_aws_endpoint_desc *e = &desc.endpoints[s];
-                printf("  %-16s %s%s%s%s\n", e->service, e->url[0] ? e->url : e->error,
-                       e->overridden ? " (" : "", e->overridden ? e->origin : "", e->overridden ? ")" : "");
+                const char *where = e->url[0] ? e->url : region_ok ? e->error : "skipped: no region";
+                printf("  %-16s %s%s%s%s\n", e->service, where, e->overridden ? " (" : "",
+                       e->overridden ? e->origin : "", e->overridden ? ")" : "");
             }
         }
         printf("terminal     %s%s, %d colours%s, %s%s", ti.term[0] ? ti.term : "(TERM unset)",

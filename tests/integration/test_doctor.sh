@@ -69,6 +69,24 @@ env -u AWS_ACCESS_KEY_ID -u AWS_SECRET_ACCESS_KEY -u AWS_REGION -u AWS_DEFAULT_R
     bash -c '. "$BYOC_SOURCE_DIR/tests/integration/lib.sh"; run_byoc doctor --local --json; echo "$RC" > '"$tmp/rc"
 expect_eq "$(cat "$tmp/rc")" 0 "doctor --local without credentials"
 
+# 7. No region: the region line fails once, with its fix; what needs a region says it was skipped
+#    instead of repeating the region's failure.
+env -u AWS_REGION -u AWS_DEFAULT_REGION AWS_CONFIG_FILE="$tmp/none" AWS_IGNORE_CONFIGURED_ENDPOINT_URLS=true \
+    bash -c '. "$BYOC_SOURCE_DIR/tests/integration/lib.sh"; run_byoc doctor; echo "$RC" > '"$tmp/rc"'; cp "$OUT" '"$tmp/out.txt"
+expect_eq "$(cat "$tmp/rc")" 3 "doctor without a region"
+cp "$tmp/out.txt" "$OUT"
+expect_out '^region +FAIL'
+expect_out '^ +fix: pass --region'
+expect_eq "$(grep -ci 'region' "$OUT" | tr -d ' ')" 7 "region named once as a failure, once in its fix, 5 skips"
+expect_eq "$(grep -c 'skipped: no region' "$OUT")" 5 "identity, ecr, braket, s3, logs skipped"
+expect_out '^  braket +skipped: no region$'
+env -u AWS_REGION -u AWS_DEFAULT_REGION AWS_CONFIG_FILE="$tmp/none" AWS_IGNORE_CONFIGURED_ENDPOINT_URLS=true \
+    bash -c '. "$BYOC_SOURCE_DIR/tests/integration/lib.sh"; run_byoc doctor --json; cp "$OUT" '"$tmp/out.json"
+cp "$tmp/out.json" "$OUT"
+json_eq '.endpoints.ecr.skipped' 'no region'
+json_eq '.endpoints.ecr.error' null
+json_eq '.region' null
+
 # 6. Bad usage: exit 2, nothing else.
 run_byoc doctor --bogus
 expect_rc 2 "doctor --bogus"
