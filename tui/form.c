@@ -24,6 +24,8 @@ void tui_form_free(tui_form *f)
         free(fl->key);
         free(fl->label);
         free(fl->help);
+        free(fl->origin);
+        free(fl->origin_value);
         tui_edit_free(&fl->edit);
         for (size_t c = 0; c < fl->nchoices; c++)
             free(fl->choices[c]);
@@ -101,6 +103,25 @@ void tui_form_set_help(tui_form *f, size_t index, const char *help)
         return;
     free(f->fields[index].help);
     f->fields[index].help = help ? byoc_xstrdup(help) : NULL;
+}
+
+bool tui_form_set_from(tui_form *f, const char *key, const char *value, const char *origin)
+{
+    tui_field *fl = tui_form_field(f, key);
+    if (!fl || !tui_form_set_value(f, key, value))
+        return false;
+    free(fl->origin);
+    free(fl->origin_value);
+    fl->origin = origin ? byoc_xstrdup(origin) : NULL;
+    fl->origin_value = origin ? byoc_xstrdup(tui_form_value(f, key)) : NULL;
+    return true;
+}
+
+const char *tui_form_origin(const tui_form *f, const tui_field *fl)
+{
+    if (!fl->origin || fl->kind != TUI_FIELD_TEXT)
+        return NULL;
+    return strcmp(tui_form_value(f, fl->key), fl->origin_value) == 0 ? fl->origin : NULL;
 }
 
 tui_field *tui_form_field(tui_form *f, const char *key)

@@ -41,6 +41,8 @@ struct tui_field {
     char *key;           /* the caller's name for the value */
     char *label;
     char *help;          /* shown dim beside an empty focused field, or NULL */
+    char *origin;        /* where the value came from ("byoc.json"), shown dim after it while it is unchanged */
+    char *origin_value;  /* the value as it came */
     bool required;
     tui_edit edit;       /* TEXT and NUMBER */
     char **choices;      /* CHOICE */
@@ -80,6 +82,11 @@ size_t tui_form_add_number(tui_form *f, const char *key, const char *label, long
                            long long max, bool required);
 size_t tui_form_add_toggle(tui_form *f, const char *key, const char *label, bool on);
 void tui_form_set_help(tui_form *f, size_t index, const char *help);
+/* Set a text field's value from a source the user did not type ("byoc.json"): the form shows
+ * "(from <origin>)" after it until the value changes. */
+bool tui_form_set_from(tui_form *f, const char *key, const char *value, const char *origin);
+/* The origin while the value is still the one it brought, else NULL. */
+const char *tui_form_origin(const tui_form *f, const tui_field *fl);
 
 tui_field *tui_form_field(tui_form *f, const char *key);
 /* The value as text: TEXT/NUMBER the text, CHOICE the choice, TOGGLE "true"/"false". */

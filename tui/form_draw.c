@@ -7,7 +7,7 @@
 
 #define VALUE_MAX 60
 
-static void draw_value(tui_field *fl, WINDOW *win, int y, int x, int w, bool focus)
+static void draw_value(const tui_form *f, tui_field *fl, WINDOW *win, int y, int x, int w, bool focus)
 {
     const tui_glyphs *g = tui_glyph();
     tui_style sty = focus ? TUI_STY_FIELD_FOCUS : TUI_STY_FIELD;
@@ -17,6 +17,14 @@ static void draw_value(tui_field *fl, WINDOW *win, int y, int x, int w, bool foc
         tui_edit_draw(&fl->edit, win, y, x, w, sty, focus);
         if (focus && !fl->edit.len && fl->help)
             tui_draw_fit(win, y, x + 1, w - 1, TUI_STY_DIM, fl->help);
+        const char *origin = tui_form_origin(f, fl);
+        if (origin) {   /* where an unchanged value came from, when it fits after the value */
+            char from[96];
+            snprintf(from, sizeof from, "(from %s)", origin);
+            int used = tui_text_width(tui_form_value(f, fl->key)) + 2;
+            if (used + tui_text_width(from) <= w)
+                tui_draw_text(win, y, x + used, w - used, TUI_STY_DIM, from);
+        }
         break;
     case TUI_FIELD_CHOICE: {
         char buf[256];
@@ -72,7 +80,7 @@ void tui_form_draw(tui_form *f, WINDOW *win, tui_rect r, bool focused)
             if (i == f->focus)
                 tui_draw_text(win, y, r.x, 1, ls, tui_glyph()->marker);
             tui_draw_fit(win, y, r.x + 2, label_w - 2, ls, label);
-            draw_value(fl, win, y, vx, vw, focus);
+            draw_value(f, fl, win, y, vx, vw, focus);
         }
         if (fl->msg[0] && y + 1 >= r.y && y + 1 < r.y + r.h) {
             char msg[200];

@@ -13,6 +13,8 @@
 
 #include "aws/ecr.h"
 #include "background.h"
+#include "build_job.h"
+#include "build_view.h"
 #include "byoc/pushflow.h"
 #include "core/buf.h"
 #include "flow.h"
@@ -39,6 +41,8 @@ typedef struct push_screen {
     bool form_focus;
     tui_list repos;
     uint64_t repos_task;
+    uint64_t project_task;       /* reading byoc.json for the form's defaults */
+    bool project_asked;
     bool repos_loaded;
     char *repos_error;
     unsigned flow_serial;
@@ -101,6 +105,39 @@ static void repos_listed(push_screen *s, const json_t *list)
     }
     s->repos_loaded = true;
     replace(&s->repos_error, NULL);
+}
+
+/* ---- defaults from byoc.json ---- */
+
+static void start_project(push_screen *s)
+{
+    s->project_asked = true;
+    byoc_task *t = tui_app_start_background_task(s->base.app, &s->base, "byoc.json", tui_build_load_task,
+                                                 byoc_xstrdup(tui_app_project(s->base.app)), free);
+    if (t)
+        s->project_task = byoc_task_id(t);
+}
+
+/* byoc.json names the image (its tags, else <name>:latest as Build tags it) and the repository
+ * (its name): they fill the fields the user has not filled, marked "(from byoc.json)". */
+static void project_loaded(push_screen *s, const tui_build_loaded *l)
+{
+    if (!l->found || l->error)
+        return;
+    const char *name = l->project.name;
+    const char *repo = tui_form_value(&s->form, "repository");
+    if (name && (!repo || !*repo) && byoc_ecr_repository_name_ok(name, NULL, 0))
+        tui_form_set_from(&s->form, "repository", name, "byoc.json");
+    const char *src = tui_form_value(&s->form, "source");
+    if (src && *src)
+        return;
+    if (l->project.n_tags) {
+        tui_form_set_from(&s->form, "source", l->project.tags[0], "byoc.json");
+    } else if (name) {
+        char *tag = tui_build_default_tag(name, tui_app_project(s->base.app));
+        tui_form_set_from(&s->form, "source", tag, "byoc.json");
+        free(tag);
+    }
 }
 
 /* ---- push ---- */
@@ -177,6 +214,14 @@ static void pushed(push_screen *s, const byoc_push_result *r)
 static void on_event(tui_screen *base, const byoc_event *ev)
 {
     push_screen *s = (push_screen *)base;
+    if (s->project_task && ev->task_id == s->project_task) {
+        if (ev->kind == BYOC_EV_DONE)
+            project_loaded(s, ev->result);
+        if (ev->kind == BYOC_EV_DONE || ev->kind == BYOC_EV_ERROR)
+            s->project_task = 0;
+        tui_screen_dirty(base);
+        return;
+    }
     if (ev->task_id == s->repos_task) {
         if (ev->kind == BYOC_EV_DONE)
             repos_listed(s, ev->result);
@@ -329,6 +374,8 @@ static void draw(tui_screen *base, WINDOW *win, tui_rect r)
     push_screen *s = (push_screen *)base;
     if (!s->repos_task)
         start_repos(s);
+    if (!s->project_asked)
+        start_project(s);
     if (r.h < 10 || r.w < 30)
         return;
     tui_draw_fill(win, r, TUI_STY_NORMAL);
@@ -389,6 +436,10 @@ static void enter(tui_screen *base)
         if (f->image)
             tui_form_set_value(&s->form, "source", f->image);
     }
+    /* Decide may have written byoc.json since: read it again while a field it fills is empty */
+    const char *repo = tui_form_value(&s->form, "repository"), *src = tui_form_value(&s->form, "source");
+    if (!s->project_task && (!repo || !*repo || !src || !*src))
+        s->project_asked = false;
     tui_screen_dirty(base);
 }
 
