@@ -227,6 +227,15 @@ uint64_t byoc_evq_dropped(const byoc_evq *q)
     return d;
 }
 
+size_t byoc_evq_waiting(const byoc_evq *q)
+{
+    byoc_evq *mq = (byoc_evq *)q;
+    pthread_mutex_lock(&mq->lock);
+    size_t w = mq->waiting;
+    pthread_mutex_unlock(&mq->lock);
+    return w;
+}
+
 static void task_free(byoc_task *t)
 {
     pthread_mutex_destroy(&t->join_lock);

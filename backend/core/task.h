@@ -68,6 +68,8 @@ bool byoc_evq_wait(byoc_evq *q, int timeout_ms);
 /* Number of LOG/PROGRESS/CHECK events dropped because the queue was full when their
  * task was cancelled (a running task waits for room instead). */
 uint64_t byoc_evq_dropped(const byoc_evq *q);
+/* Number of producers waiting for room in the full queue right now. */
+size_t byoc_evq_waiting(const byoc_evq *q);
 
 /* The task body. Return 0 with *result set (may be NULL) for success, or fill err and return -1. */
 typedef int (*byoc_task_fn)(byoc_task *t, void *arg, void **result, void (**result_free)(void *),

@@ -21,6 +21,19 @@ static void nap_ms(int ms)
 
 static atomic_int posted;
 
+/* Until a producer waits for room in the full queue (60 s at most). Watching the
+ * producer's progress instead would mistake a thread the scheduler has not run
+ * for a blocked one, on a loaded machine. */
+static bool wait_for_blocked_producer(byoc_evq *q)
+{
+    for (int i = 0; i < 6000; i++) {
+        if (byoc_evq_waiting(q) > 0)
+            return true;
+        nap_ms(10);
+    }
+    return false;
+}
+
 static int line_task(byoc_task *t, void *arg, void **result, void (**result_free)(void *), byoc_err *err)
 {
     (void)arg, (void)result, (void)result_free, (void)err;
@@ -38,14 +51,7 @@ static void test_flood_in_order(void)
     atomic_store(&posted, 0);
     byoc_evq *q = byoc_evq_new();
     byoc_task *t = byoc_task_start(q, "lines", line_task, NULL, NULL);
-    int before = -1;
-    for (;;) {                  /* until the producer stops advancing: it waits for room */
-        nap_ms(50);
-        int now = atomic_load(&posted);
-        if (now == before)
-            break;
-        before = now;
-    }
+    CHECK(wait_for_blocked_producer(q));
     CHECK(atomic_load(&posted) < LINES);
     CHECK(!byoc_task_finished(t));
     int next = 0;
@@ -91,14 +97,7 @@ static void test_cancel_unblocks(void)
     atomic_store(&posted, 0);
     byoc_evq *q = byoc_evq_new();
     byoc_task *t = byoc_task_start(q, "endless", endless_task, NULL, NULL);
-    int before = -1;
-    for (;;) {
-        nap_ms(50);
-        int now = atomic_load(&posted);
-        if (now == before)
-            break;
-        before = now;
-    }
+    CHECK(wait_for_blocked_producer(q));
     CHECK(!byoc_task_finished(t));
     byoc_task_cancel(t);
     byoc_task_join(t);           /* would hang if the waiting producer were not woken */
@@ -126,14 +125,7 @@ static void test_free_unblocks(void)
     atomic_store(&posted, 0);
     byoc_evq *q = byoc_evq_new();
     byoc_task_start(q, "endless", endless_task, NULL, NULL);
-    int before = -1;
-    for (;;) {
-        nap_ms(50);
-        int now = atomic_load(&posted);
-        if (now == before)
-            break;
-        before = now;
-    }
+    CHECK(wait_for_blocked_producer(q));
     byoc_evq_free(q);
     CHECK(true);
 }
