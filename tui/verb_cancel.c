@@ -14,6 +14,7 @@
 #include "byoc/localjobs.h"
 #include "byoc/jobref.h"
 #include "core/buf.h"
+#include "core/jsonprint.h"
 #include "verbs.h"
 
 int verb_cancel(const byoc_globals *g, int argc, char **argv, byoc_err *err)
@@ -40,13 +41,17 @@ int verb_cancel(const byoc_globals *g, int argc, char **argv, byoc_err *err)
         byoc_aws_client_free(client);
     }
     if (rc == 0) {
+        json_t *doc = json_object();
+        json_object_set_new(doc, "job_arn", json_string(arn));
+        json_object_set_new(doc, "status", json_string(status));
         if (g->json) {
-            json_t *doc = json_object();
-            json_object_set_new(doc, "job_arn", json_string(arn));
-            json_object_set_new(doc, "status", json_string(status));
             byoc_cli_print_json(doc);
         } else {
-            printf("%s: %s\n", arn, status);
+            json_t *shown = byoc_json_printable_copy(doc); /* the service's ARN and status */
+            printf("%s: %s\n", byoc_json_text(json_object_get(shown, "job_arn"), "?"),
+                   byoc_json_text(json_object_get(shown, "status"), "?"));
+            json_decref(shown);
+            json_decref(doc);
         }
     }
     free(arn);

@@ -15,6 +15,7 @@
 #include "aws/client.h"
 #include "aws/sts.h"
 #include "core/task.h"
+#include "core/utf8.h"
 #include "docker/engine.h"
 #include "verbs.h"
 
@@ -219,6 +220,11 @@ int verb_doctor(const byoc_globals *g, int argc, char **argv, byoc_err *err)
         json_object_set_new(doc, "ready", json_boolean(ready));
         byoc_cli_print_json(doc);
     } else {
+        /* what the engine and STS said, made printable before any row shows it */
+        char *outside[] = {probe.info.host, probe.info.server_version, probe.info.api_version, probe.info.os,
+                           probe.info.arch, id.arn, id.account};
+        for (size_t i = 0; i < sizeof outside / sizeof *outside; i++)
+            byoc_printable_inplace(outside[i]);
         if (engine_ok)
             print_row("engine", true, "%s: Docker %s, API %s, %s/%s", probe.info.host, probe.info.server_version,
                       probe.info.api_version, probe.info.os, probe.info.arch);

@@ -11,6 +11,8 @@
 #include "aws/client.h"
 #include "aws/ecr.h"
 #include "core/buf.h"
+#include "core/jsonprint.h"
+#include "core/utf8.h"
 #include "docker/engine.h"
 #include "docker/images.h"
 #include "verbs.h"
@@ -41,8 +43,15 @@ static void age(int64_t created, char *out, size_t n)
         snprintf(out, n, "%d days ago", s / 86400);
 }
 
-static void print_table(const byoc_image_row *rows, size_t n)
+/* The engine's names are outside text too: the table prints them made printable, in place. */
+static void print_table(byoc_image_row *rows, size_t n)
 {
+    for (size_t i = 0; i < n; i++) {
+        byoc_printable_inplace(rows[i].repository);
+        byoc_printable_inplace(rows[i].id);
+        for (size_t k = 0; k < rows[i].n_tags; k++)
+            byoc_printable_inplace(rows[i].tags[k]);
+    }
     int wr = (int)strlen("REPOSITORY"), wt = (int)strlen("TAG");
     for (size_t i = 0; i < n; i++) {
         if ((int)strlen(rows[i].repository) > wr)
@@ -65,7 +74,8 @@ static void print_table(const byoc_image_row *rows, size_t n)
     }
 }
 
-static void print_ecr_table(json_t *images)
+/* images is the printable copy: any field may be missing or of another type. */
+static void print_ecr_table(const json_t *images)
 {
     printf("%-40s  %-20s  %-19s  %-10s  %s\n", "TAGS", "DIGEST", "PUSHED", "SIZE", "SCAN");
     size_t i;
@@ -75,14 +85,12 @@ static void print_ecr_table(json_t *images)
         size_t k;
         json_t *t;
         json_array_foreach(json_object_get(im, "tags"), k, t)
-            byoc_buf_printf(&tags, "%s%s", k ? "," : "", json_string_value(t));
-        const char *digest = json_string_value(json_object_get(im, "digest"));
-        const char *created = json_string_value(json_object_get(im, "created"));
-        const char *scan = json_string_value(json_object_get(im, "scan_status"));
+            byoc_buf_printf(&tags, "%s%s", k ? "," : "", byoc_json_text(t, "?"));
         char size[32];
         human_size(json_integer_value(json_object_get(im, "size")), size, sizeof size);
         printf("%-40s  %-20.20s  %-19.19s  %-10s  %s\n", tags.len ? byoc_buf_str(&tags) : "<untagged>",
-               digest ? digest : "", created ? created : "", size, scan ? scan : "");
+               byoc_json_text(json_object_get(im, "digest"), ""), byoc_json_text(json_object_get(im, "created"), ""),
+               size, byoc_json_text(json_object_get(im, "scan_status"), ""));
         byoc_buf_free(&tags);
     }
 }
@@ -105,7 +113,9 @@ static int list_repository(const byoc_globals *g, const char *repository, byoc_e
     if (g->json)
         byoc_cli_print_json(doc);
     else {
-        print_ecr_table(json_object_get(doc, "images"));
+        json_t *shown = byoc_json_printable_copy(doc);
+        print_ecr_table(json_object_get(shown, "images"));
+        json_decref(shown);
         json_decref(doc);
     }
     return 0;

@@ -12,10 +12,12 @@
 #include "aws/client.h"
 #include "byoc/jobref.h"
 #include "cli_json.h"
+#include "core/jsonprint.h"
 #include "verbs.h"
 
 #define MAX_STATUSES 6
 
+/* jobs is the printable copy: every cell is outside text, any may be missing. */
 static void print_table(const json_t *jobs)
 {
     int wn = 4, ws = 6;
@@ -23,18 +25,17 @@ static void print_table(const json_t *jobs)
     json_t *j;
     json_array_foreach(jobs, i, j)
     {
-        int n = (int)strlen(json_string_value(json_object_get(j, "job_name")));
-        int s = (int)strlen(json_string_value(json_object_get(j, "status")));
+        int n = (int)strlen(byoc_json_text(json_object_get(j, "job_name"), "-"));
+        int s = (int)strlen(byoc_json_text(json_object_get(j, "status"), "-"));
         wn = n > wn ? n : wn;
         ws = s > ws ? s : ws;
     }
     printf("%-*s  %-*s  %-24s  %s\n", wn, "NAME", ws, "STATUS", "CREATED", "DEVICE");
     json_array_foreach(jobs, i, j)
     {
-        const char *created = json_string_value(json_object_get(j, "created"));
-        const char *device = json_string_value(json_object_get(j, "device"));
-        printf("%-*s  %-*s  %-24s  %s\n", wn, json_string_value(json_object_get(j, "job_name")), ws,
-               json_string_value(json_object_get(j, "status")), created ? created : "", device ? device : "");
+        printf("%-*s  %-*s  %-24s  %s\n", wn, byoc_json_text(json_object_get(j, "job_name"), "-"), ws,
+               byoc_json_text(json_object_get(j, "status"), "-"), byoc_json_text(json_object_get(j, "created"), ""),
+               byoc_json_text(json_object_get(j, "device"), ""));
     }
 }
 
@@ -115,7 +116,9 @@ int verb_jobs(const byoc_globals *g, int argc, char **argv, byoc_err *err)
         json_t *jobs;
         rc = byoc_jobs_list(client, NULL, &q, &jobs, err);
         if (rc == 0) {
-            print_table(jobs);
+            json_t *shown = byoc_json_printable_copy(jobs);
+            print_table(shown);
+            json_decref(shown);
             json_decref(jobs);
         }
     }

@@ -36,9 +36,13 @@ static void on_job(const byoc_job_info *job, bool changed, void *ud)
 {
     printer *p = ud;
     p->tag = job->instance_count > 1;
-    if (changed)
-        fprintf(stderr, "byoc: %s: %s%s%s\n", job->name, job->status, job->queue_position[0] ? ", queue position " : "",
-                job->queue_position);
+    if (!changed)
+        return;
+    byoc_job_info shown;
+    byoc_job_info_printable(&shown, job);
+    fprintf(stderr, "byoc: %s: %s%s%s\n", shown.name, shown.status, shown.queue_position[0] ? ", queue position " : "",
+            shown.queue_position);
+    byoc_job_info_free(&shown);
 }
 
 /* Everything there is now, with a final look for streams. */
@@ -49,8 +53,12 @@ static int read_all(byoc_log_source *src, printer *p, const byoc_job_info *job, 
         if (byoc_log_source_poll(src, NULL, true, print_line, p, &r, err) != 0)
             return -1;
     } while (r.more);
-    if (r.streams == 0)
-        fprintf(stderr, "byoc: %s: no log yet (the job is %s)\n", job->name, job->status);
+    if (r.streams == 0) {
+        byoc_job_info shown;
+        byoc_job_info_printable(&shown, job);
+        fprintf(stderr, "byoc: %s: no log yet (the job is %s)\n", shown.name, shown.status);
+        byoc_job_info_free(&shown);
+    }
     return 0;
 }
 

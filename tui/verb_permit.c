@@ -10,6 +10,7 @@
 #include "aws/client.h"
 #include "byoc/permit.h"
 #include "core/buf.h"
+#include "core/jsonprint.h"
 #include "verbs.h"
 
 typedef struct {
@@ -68,15 +69,20 @@ static int show_edit(const byoc_globals *g, const byoc_permit_opts *o, const byo
 
 static int show_check(const byoc_globals *g, const byoc_pull_check *c)
 {
+    json_t *doc = byoc_pull_check_json(c);
     if (g->json) {
-        byoc_cli_print_json(byoc_pull_check_json(c));
+        byoc_cli_print_json(doc);
     } else {
-        printf("%s: %s (answered by %s)\n", c->can_pull ? "can pull" : "cannot pull", c->reason, c->method);
+        json_t *shown = byoc_json_printable_copy(doc); /* the reasons quote the services */
+        json_decref(doc);
+        printf("%s: %s (answered by %s)\n", c->can_pull ? "can pull" : "cannot pull",
+               byoc_json_text(json_object_get(shown, "reason"), ""), byoc_json_text(json_object_get(shown, "method"), ""));
         size_t i;
         json_t *ch;
-        json_array_foreach(c->checks, i, ch)
-            printf("  %-18s %-13s %s\n", json_string_value(json_object_get(ch, "method")),
-                   json_string_value(json_object_get(ch, "result")), json_string_value(json_object_get(ch, "detail")));
+        json_array_foreach(json_object_get(shown, "checks"), i, ch)
+            printf("  %-18s %-13s %s\n", byoc_json_text(json_object_get(ch, "method"), ""),
+                   byoc_json_text(json_object_get(ch, "result"), ""), byoc_json_text(json_object_get(ch, "detail"), ""));
+        json_decref(shown);
     }
     return c->can_pull ? 0 : 1;
 }

@@ -21,6 +21,7 @@
 #include "byoc/project.h"
 #include "core/buf.h"
 #include "core/jsonout.h"
+#include "core/jsonprint.h"
 #include "core/log.h"
 #include "core/utf8.h"
 #include "cli_task.h"
@@ -296,15 +297,23 @@ int verb_run(const byoc_globals *g, int argc, char **argv, byoc_err *err)
     if (rc == 0 && !f.dry_run)
         remember(g, &spec);
     if (rc == 0 || job_exists) {
-        if (g->json)
-            byoc_cli_print_json(byoc_job_result_json(&res));
-        else if (f.dry_run)
+        json_t *doc = byoc_job_result_json(&res);
+        if (g->json) {
+            byoc_cli_print_json(doc);
+        } else if (f.dry_run) {
+            json_decref(doc);
             print_plan(&res);
-        else
-            printf("%s\n", res.job_arn);
+        } else {
+            json_t *shown = byoc_json_printable_copy(doc); /* the ARN and status are the service's */
+            json_decref(doc);
+            printf("%s\n", byoc_json_text(json_object_get(shown, "job_arn"), "?"));
+            fflush(stdout);
+            if (job_exists)
+                fprintf(stderr, "job %s: %s\n", byoc_json_text(json_object_get(shown, "job_name"), "?"),
+                        byoc_json_text(json_object_get(shown, "status"), "?"));
+            json_decref(shown);
+        }
         fflush(stdout);
-        if (!g->json && job_exists)
-            fprintf(stderr, "job %s: %s\n", res.plan.job_name, res.status ? res.status : "?");
     }
     byoc_job_result_free(&res);
     byoc_jobspec_free(&spec);

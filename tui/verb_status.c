@@ -12,7 +12,7 @@
 #include "aws/client.h"
 #include "byoc/jobref.h"
 #include "byoc/metrics.h"
-#include "core/utf8.h"
+#include "core/jsonprint.h"
 #include "verbs.h"
 
 static void print_metric_value(const char *label, const json_t *v)
@@ -23,41 +23,40 @@ static void print_metric_value(const char *label, const json_t *v)
         printf("  %s %-12s", label, "-");
 }
 
-static void print_summary(const byoc_job_info *j, const json_t *metrics)
+static const char *text(const json_t *o, const char *key)
 {
-    printf("job       %s\n", j->name);
-    printf("arn       %s\n", j->arn);
-    printf("status    %s", j->status);
-    if (j->queue_position[0])
-        printf(" (queue position %s)", j->queue_position);
+    return byoc_json_text(json_object_get(o, key), "");
+}
+
+/* doc is the printable copy of what --json prints: every field is outside
+ * text (the metric names are the job's own), any may be missing. */
+static void print_summary(const json_t *doc)
+{
+    printf("job       %s\n", text(doc, "job_name"));
+    printf("arn       %s\n", text(doc, "job_arn"));
+    printf("status    %s", text(doc, "status"));
+    const char *position = text(json_object_get(doc, "queue"), "position");
+    if (*position)
+        printf(" (queue position %s)", position);
     printf("\n");
-    if (j->failure_reason[0]) {
-        char *reason = byoc_printable_dup(j->failure_reason); /* the job's own words */
-        printf("failure   %s\n", reason);
-        free(reason);
-    }
-    if (j->device[0])
-        printf("device    %s\n", j->device);
-    printf("created   %s\n", j->created);
-    if (j->started[0])
-        printf("started   %s\n", j->started);
-    if (j->ended[0])
-        printf("ended     %s\n", j->ended);
-    if (json_array_size(j->events)) {
+    if (*text(doc, "failure_reason"))
+        printf("failure   %s\n", text(doc, "failure_reason"));
+    if (*text(doc, "device"))
+        printf("device    %s\n", text(doc, "device"));
+    printf("created   %s\n", text(doc, "created"));
+    if (*text(doc, "started"))
+        printf("started   %s\n", text(doc, "started"));
+    if (*text(doc, "ended"))
+        printf("ended     %s\n", text(doc, "ended"));
+    const json_t *events = json_object_get(doc, "events");
+    if (json_array_size(events)) {
         printf("events\n");
         size_t i;
         json_t *e;
-        json_array_foreach(j->events, i, e)
-        {
-            char *time = byoc_printable_dup(json_string_value(json_object_get(e, "timeOfEvent")));
-            char *type = byoc_printable_dup(json_string_value(json_object_get(e, "eventType")));
-            char *msg = byoc_printable_dup(json_string_value(json_object_get(e, "message")));
-            printf("  %-28s %-24s %s\n", time, type, msg);
-            free(time);
-            free(type);
-            free(msg);
-        }
+        json_array_foreach(events, i, e)
+            printf("  %-28s %-24s %s\n", text(e, "time"), text(e, "type"), text(e, "message"));
     }
+    const json_t *metrics = json_object_get(doc, "metrics");
     if (json_object_size(metrics)) {
         printf("metrics\n");
         const char *name;
@@ -104,11 +103,14 @@ int verb_status(const byoc_globals *g, int argc, char **argv, byoc_err *err)
     json_t *metrics = byoc_metrics_summary_json(m);
     byoc_metrics_free(m);
     byoc_aws_client_free(client);
+    json_t *doc = byoc_job_status_json(&job, metrics);
     if (g->json) {
-        byoc_cli_print_json(byoc_job_status_json(&job, metrics));
+        byoc_cli_print_json(doc);
     } else {
-        print_summary(&job, metrics);
-        json_decref(metrics);
+        json_t *shown = byoc_json_printable_copy(doc);
+        print_summary(shown);
+        json_decref(shown);
+        json_decref(doc);
     }
     byoc_job_info_free(&job);
     return 0;

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "aws/pager.h"
 #include "core/buf.h"
 
 bool byoc_braket_status_terminal(const char *s)
@@ -128,19 +129,14 @@ static int search_all(byoc_aws_client *c, byoc_task *t, const char *op, const ch
                       json_t *filters, size_t max_total, json_t **items, byoc_err *err)
 {
     *items = json_array();
-    char *token = NULL;
+    byoc_aws_pager pager;
+    byoc_aws_pager_init(&pager, op);
     for (;;) {
         size_t left = max_total ? max_total - json_array_size(*items) : 100;
         int page_size = left > 100 ? 100 : (int)left;
         json_t *page = NULL;
-        if (search(c, t, op, path, filters, page_size, token, &page, err) != 0) {
-            free(token);
-            json_decref(*items);
-            *items = NULL;
-            return -1;
-        }
-        free(token);
-        token = NULL;
+        if (search(c, t, op, path, filters, page_size, pager.token, &page, err) != 0)
+            break;
         size_t i;
         json_t *it;
         json_array_foreach(json_object_get(page, list_key), i, it)
@@ -150,12 +146,21 @@ static int search_all(byoc_aws_client *c, byoc_task *t, const char *op, const ch
             json_array_append(*items, it);
         }
         const char *next = json_string_value(json_object_get(page, "nextToken"));
-        if (next && *next && (!max_total || json_array_size(*items) < max_total))
-            token = byoc_xstrdup(next);
+        if (max_total && json_array_size(*items) >= max_total)
+            next = NULL;
+        int more = byoc_aws_pager_next(&pager, next, err);
         json_decref(page);
-        if (!token)
+        if (more == 0) {
+            byoc_aws_pager_free(&pager);
             return 0;
+        }
+        if (more < 0)
+            break;
     }
+    byoc_aws_pager_free(&pager);
+    json_decref(*items);
+    *items = NULL;
+    return -1;
 }
 
 int byoc_braket_search_jobs_all(byoc_aws_client *c, byoc_task *t, json_t *filters, size_t max_total, json_t **jobs,

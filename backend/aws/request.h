@@ -91,8 +91,24 @@ typedef struct byoc_aws_call {
     void *sink_ud;
     int (*sink_rewind)(void *ud);   /* discard what the sink got, for a retry after a partial body;
                                        NULL: no retry once the sink has received bytes */
-    long timeout_ms;                /* whole exchange, 0: none (streams) */
+    long timeout_ms;                /* one attempt's deadline: 0: the API deadline for a small call,
+                                       none for a transfer (see byoc_aws_deadline_ms); < 0: none */
 } byoc_aws_call;
+
+/* Bounds on every call, as a hostile or stuck service would otherwise have none:
+ * - a small call (no sink, no body reader, a body up to BYOC_AWS_SMALL_BODY)
+ *   gets an overall deadline per attempt: BYOC_API_TIMEOUT seconds (1-3600,
+ *   default 60; botocore bounds each socket read instead, its Config
+ *   read_timeout, 60 s by default, which a reply dripping a byte at a time
+ *   never trips), and its reply a size cap (BYOC_AWS_REPLY_MAX);
+ * - a transfer (a streamed upload or download, a large body, or timeout_ms < 0)
+ *   must make progress: below BYOC_AWS_MIN_RATE bytes/s for
+ *   BYOC_TRANSFER_STALL seconds (default 60) ends it. */
+#define BYOC_AWS_SMALL_BODY (1024 * 1024)
+#define BYOC_AWS_REPLY_MAX (16 * 1024 * 1024)
+#define BYOC_AWS_MIN_RATE 1024
+/* The deadline of one attempt of call, in ms (0: none, progress-based). */
+long byoc_aws_deadline_ms(const byoc_aws_call *call);
 
 typedef struct byoc_aws_response {
     long status;

@@ -89,6 +89,7 @@ typedef struct {
     bool md5;
     const char *content_type;
     const byoc_headers *headers;
+    bool long_running;    /* the service may work minutes before it answers: no API deadline */
 } s3_req;
 
 static int s3_do(byoc_aws_client *c, byoc_task *t, const s3_req *r, byoc_aws_response *resp, byoc_err *err)
@@ -114,7 +115,8 @@ static int s3_do(byoc_aws_client *c, byoc_task *t, const s3_req *r, byoc_aws_res
                           .content_type = r->content_type,
                           .headers = &h,
                           .body = r->body,
-                          .body_len = r->body_len};
+                          .body_len = r->body_len,
+                          .timeout_ms = r->long_running ? -1 : 0};
     int rc = byoc_aws_call_do(c, t, BYOC_AWS_S3, &call, resp, err);
     byoc_headers_free(&h);
     free(url);
@@ -339,6 +341,7 @@ int byoc_s3_multipart_complete(byoc_aws_client *c, byoc_task *t, const char *buc
     byoc_buf_puts(&body, "</CompleteMultipartUpload>");
     char *q = part_query(upload_id, 0);
     s3_req r = {.op = "CompleteMultipartUpload",
+                .long_running = true,
                 .method = "POST",
                 .bucket = bucket,
                 .key = key,
@@ -521,7 +524,7 @@ int byoc_s3_copy_object(byoc_aws_client *c, byoc_task *t, const char *src_bucket
     byoc_sigv4_encode(&src, src_key, strlen(src_key), true);
     byoc_headers h = {0};
     byoc_headers_add(&h, "x-amz-copy-source", src.data);
-    s3_req r = {.op = "CopyObject", .method = "PUT", .bucket = dst_bucket, .key = dst_key, .headers = &h};
+    s3_req r = {.op = "CopyObject", .long_running = true, .method = "PUT", .bucket = dst_bucket, .key = dst_key, .headers = &h};
     int rc = s3_do(c, t, &r, NULL, err);
     byoc_headers_free(&h);
     byoc_buf_free(&src);

@@ -6,9 +6,12 @@
 #include <string.h>
 
 #include "aws/braket.h"
+#include "aws/pager.h"
 #include "byoc/metrics.h"
 #include "core/buf.h"
+#include "core/jsonprint.h"
 #include "core/log.h"
+#include "core/utf8.h"
 
 /* ---- references ----------------------------------------------------------------- */
 
@@ -224,7 +227,8 @@ static bool status_wanted(const byoc_job_query *q, const char *status)
 static int list_pages(byoc_aws_client *c, byoc_task *t, json_t *filters, const byoc_job_query *q, size_t max,
                       byoc_jobs_page_fn on_page, void *ud, size_t *given, byoc_err *err)
 {
-    char *token = NULL;
+    byoc_aws_pager pager;
+    byoc_aws_pager_init(&pager, "SearchJobs");
     json_t *kept = json_array();
     int rc = 0;
     for (;;) {
@@ -232,9 +236,7 @@ static int list_pages(byoc_aws_client *c, byoc_task *t, json_t *filters, const b
         /* with a local filter a page may keep few jobs: always ask for full pages */
         size_t left = max - *given;
         int size = filters || !q->n_statuses ? (left > 100 ? 100 : (int)left) : 100;
-        rc = byoc_braket_search_jobs(c, t, filters, size, token, &page, err);
-        free(token);
-        token = NULL;
+        rc = byoc_braket_search_jobs(c, t, filters, size, pager.token, &page, err);
         if (rc != 0)
             break;
         size_t i;
@@ -243,26 +245,29 @@ static int list_pages(byoc_aws_client *c, byoc_task *t, json_t *filters, const b
         {
             if (*given + json_array_size(kept) >= max)
                 break;
+            if (!json_is_object(j))
+                continue;
             if (status_wanted(q, json_string_value(json_object_get(j, "status"))))
                 json_array_append_new(kept, byoc_job_summary_json(j));
         }
         const char *next = json_string_value(json_object_get(page, "nextToken"));
         *given += json_array_size(kept);
-        if (next && *next && *given < max)
-            token = byoc_xstrdup(next);
+        int more = byoc_aws_pager_next(&pager, *given < max ? next : NULL, err);
         json_decref(page);
         if (json_array_size(kept)) {
             rc = on_page(kept, ud, err);
             json_array_clear(kept);
         }
-        if (rc != 0 || !token)
+        if (rc == 0 && more < 0)
+            rc = -1;
+        if (rc != 0 || more == 0)
             break;
         if (byoc_task_cancelled(t)) {
             rc = byoc_err_set(err, BYOC_E_CANCELLED, "jobs", "cancelled");
             break;
         }
     }
-    free(token);
+    byoc_aws_pager_free(&pager);
     json_decref(kept);
     return rc;
 }
@@ -360,6 +365,17 @@ void byoc_job_info_copy(byoc_job_info *dst, const byoc_job_info *src)
 {
     *dst = *src;
     dst->events = src->events ? json_deep_copy(src->events) : json_array();
+}
+
+void byoc_job_info_printable(byoc_job_info *dst, const byoc_job_info *src)
+{
+    *dst = *src;
+    char *fields[] = {dst->arn, dst->name, dst->status, dst->device, dst->failure_reason, dst->created,
+                      dst->started, dst->ended, dst->output_s3_path, dst->queue_name, dst->queue_position,
+                      dst->queue_message};
+    for (size_t i = 0; i < sizeof fields / sizeof *fields; i++)
+        byoc_printable_inplace(fields[i]);
+    dst->events = src->events ? byoc_json_printable_copy(src->events) : json_array();
 }
 
 bool byoc_job_info_changed(const byoc_job_info *a, const byoc_job_info *b)

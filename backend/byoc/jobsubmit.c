@@ -17,6 +17,7 @@
 #include "byoc/jobspec_files.h"
 #include "byoc/source_archive.h"
 #include "core/buf.h"
+#include "core/jsonprint.h"
 #include "core/log.h"
 #include "net/retry.h"
 
@@ -512,24 +513,25 @@ int byoc_job_wait(byoc_aws_client *c, byoc_task *t, const char *job_arn, long po
         if (byoc_braket_get_job(c, t, job_arn, true, &job, err) != 0)
             return -1;
         const char *status = json_string_value(json_object_get(job, "status"));
-        json_t *events = json_object_get(job, "events");
+        json_t *shown = byoc_json_printable_copy(job); /* what the lines say: the service's words */
+        json_t *events = json_object_get(shown, "events");
         for (size_t i = events_seen; i < json_array_size(events); i++) {
             json_t *e = json_array_get(events, i);
-            byoc_task_log(t, "event %s %s%s%s", json_string_value(json_object_get(e, "timeOfEvent")),
-                          json_string_value(json_object_get(e, "eventType")),
-                          json_object_get(e, "message") ? ": " : "",
-                          json_object_get(e, "message") ? json_string_value(json_object_get(e, "message")) : "");
+            const char *msg = byoc_json_text(json_object_get(e, "message"), NULL);
+            byoc_task_log(t, "event %s %s%s%s", byoc_json_text(json_object_get(e, "timeOfEvent"), "?"),
+                          byoc_json_text(json_object_get(e, "eventType"), "?"), msg ? ": " : "", msg ? msg : "");
         }
         events_seen = json_array_size(events) > events_seen ? json_array_size(events) : events_seen;
         if (status && strcmp(status, last_status) != 0) {
-            json_t *q = json_object_get(job, "queueInfo");
-            const char *pos = json_string_value(json_object_get(q, "position"));
+            const char *text = byoc_json_text(json_object_get(shown, "status"), "?");
+            const char *pos = byoc_json_text(json_object_get(json_object_get(shown, "queueInfo"), "position"), NULL);
             if (pos && strcmp(pos, "None") != 0)
-                byoc_task_status(t, "%s (queue position %s)", status, pos);
+                byoc_task_status(t, "%s (queue position %s)", text, pos);
             else
-                byoc_task_status(t, "%s", status);
+                byoc_task_status(t, "%s", text);
             snprintf(last_status, sizeof last_status, "%s", status);
         }
+        json_decref(shown);
         set_str(&out->status, status);
         set_str(&out->failure_reason, json_string_value(json_object_get(job, "failureReason")));
         json_decref(out->job);

@@ -271,10 +271,13 @@ static void monitor_on_job(const byoc_job_info *job, bool changed, void *ud)
     pthread_mutex_unlock(&m->lock);
     if (!changed)
         return;
-    if (job->queue_position[0] && strcmp(job->status, "QUEUED") == 0)
-        byoc_task_status(m->task, "%s (position %s)", job->status, job->queue_position);
+    byoc_job_info shown;
+    byoc_job_info_printable(&shown, job);
+    if (shown.queue_position[0] && strcmp(job->status, "QUEUED") == 0)
+        byoc_task_status(m->task, "%s (position %s)", shown.status, shown.queue_position);
     else
-        byoc_task_status(m->task, "%s", job->status);
+        byoc_task_status(m->task, "%s", shown.status);
+    byoc_job_info_free(&shown);
 }
 
 static void monitor_on_line(const byoc_log_line *l, void *ud)

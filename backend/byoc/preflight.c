@@ -14,6 +14,7 @@
 #include "byoc/preflight_internal.h"
 #include "core/buf.h"
 #include "core/log.h"
+#include "core/utf8.h"
 
 const char *byoc_pf_status_name(byoc_pf_status s)
 {
@@ -76,6 +77,7 @@ void pf_add(pf_ctx *c, int order, const char *name, byoc_pf_status st, const cha
     va_end(ap);
     char *message = byoc_redact_dup(byoc_buf_str(&msg));
     byoc_buf_free(&msg);
+    byoc_printable_inplace(message); /* findings quote the services, the image and the code: one clean line */
     pthread_mutex_lock(&c->lock);
     byoc_preflight_report *r = c->report;
     if (r->n == r->cap) {

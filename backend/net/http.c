@@ -258,6 +258,7 @@ typedef struct xfer {
     bool cancelled;          /* the task was cancelled */
     bool sink_failed;        /* the sink asked to stop */
     bool reader_failed;      /* the body reader reported an error */
+    bool too_big;            /* the buffered body passed opts->max_body */
 } xfer;
 
 static bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
@@ -321,6 +322,11 @@ static size_t on_body(char *p, size_t size, size_t n, void *ud)
         size_t room = ERROR_BODY_MAX - x->resp->body.len;
         byoc_buf_append(&x->resp->body, p, len < room ? len : room);
         return len;
+    }
+    size_t max = x->req->opts ? x->req->opts->max_body : 0;
+    if (max && len > max - (x->resp->body.len < max ? x->resp->body.len : max)) {
+        x->too_big = true;
+        return 0;
     }
     byoc_buf_append(&x->resp->body, p, len);
     return len;
@@ -517,8 +523,10 @@ static void set_transport(CURL *c, const byoc_http_opts *o, bool streaming_respo
     long low = o->low_speed_time_s;
     if (low == 0 && !streaming_response)
         low = DEFAULT_LOW_SPEED_TIME_S;
+    if (o->max_body && !streaming_response)
+        curl_easy_setopt(c, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)o->max_body); /* by Content-Length, early */
     if (low > 0) {
-        curl_easy_setopt(c, CURLOPT_LOW_SPEED_LIMIT, 1L);
+        curl_easy_setopt(c, CURLOPT_LOW_SPEED_LIMIT, o->low_speed_limit > 0 ? o->low_speed_limit : 1L);
         curl_easy_setopt(c, CURLOPT_LOW_SPEED_TIME, low);
     }
     if (o->unix_socket)
@@ -547,11 +555,16 @@ static int transfer_failed(const xfer *x, CURLcode rc, const char *errbuf, const
 {
     byoc_http_resp *resp = x->resp;
     resp->curl_code = (int)rc;
+    resp->timed_out = rc == CURLE_OPERATION_TIMEDOUT;
     snprintf(resp->curl_error, sizeof resp->curl_error, "%s", errbuf[0] ? errbuf : curl_easy_strerror(rc));
     byoc_redact_inplace(resp->curl_error);
     const char *where = strncmp(origin, "unix:", 5) == 0 ? origin + 5 : origin;
     if (x->cancelled || byoc_task_cancelled(x->req->task)) /* a sink or reader may stop for it too */
         return byoc_err_set(err, BYOC_E_CANCELLED, "network", "%s: cancelled", where);
+    if (x->too_big || rc == CURLE_FILESIZE_EXCEEDED)
+        return byoc_err_set(err, BYOC_E_FAILED, "network",
+                            "%s: the reply is larger than %zu bytes, far more than such a reply needs: refused", where,
+                            x->req->opts->max_body);
     if (x->sink_failed)
         return byoc_err_set(err, BYOC_E_FAILED, "network",
                             "%s: the response body could not be consumed", where);

@@ -51,7 +51,10 @@ typedef struct byoc_http_opts {
     bool insecure_skip_verify;   /* never set by default; only for DOCKER_TLS_VERIFY unset on tcp+tls */
     long connect_timeout_ms;     /* 0: 10 s */
     long timeout_ms;             /* whole transfer; 0: none (streams may be long) */
-    long low_speed_time_s;       /* abort if below 1 byte/s for this long; 0: 60 s for non-streaming */
+    long low_speed_time_s;       /* abort if below low_speed_limit for this long; 0: 60 s for non-streaming */
+    long low_speed_limit;        /* bytes/s; 0: 1 */
+    size_t max_body;             /* a buffered (sink-less) response body larger than this is refused
+                                    (BYOC_E_FAILED, "larger than"); 0: no bound */
     bool no_proxy;               /* ignore proxy variables (unix sockets ignore them anyway) */
 } byoc_http_opts;
 
@@ -76,6 +79,7 @@ typedef struct byoc_http_resp {
     byoc_buf body;               /* when no sink was given */
     char curl_error[256];        /* transport error text, when any */
     int curl_code;               /* CURLcode, 0 on success */
+    bool timed_out;              /* opts' deadline or progress bound ended the transfer */
 } byoc_http_resp;
 
 /* Call once at start (not thread-safe); byoc_http_global_cleanup at exit. */

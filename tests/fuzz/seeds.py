@@ -111,6 +111,12 @@ get_job = {"jobArn": "arn:aws:braket:us-east-1:123456789012:job/demo", "jobName"
 put("job_info", "get_job", json.dumps(get_job))
 put("job_info", "summary", json.dumps({"jobArn": "a", "jobName": "n", "status": "RUNNING", "createdAt": "t", "device": "d"}))
 put("job_info", "wrong_types", '{"jobArn": 1, "jobName": [], "status": "COMPLETED", "events": {}}')
+EVIL = "\x1b]0;PWNED\x07\x1b[2J\u009b31m"
+put("job_info", "escapes", json.dumps({"jobArn": "a" + EVIL, "jobName": "n" + EVIL, "status": "RUNNING" + EVIL, "createdAt": EVIL, "deviceConfig": {"device": EVIL}, "queueInfo": {"position": EVIL}, "events": [{"eventType": EVIL, "timeOfEvent": EVIL, "message": EVIL}]}))
+put("job_info", "mistyped", json.dumps({"jobArn": "a", "jobName": "n", "status": "RUNNING", "deviceConfig": "x", "createdAt": 12, "startedAt": [], "endedAt": {}, "failureReason": 7, "queueInfo": {"queue": 1, "position": 3, "message": None}, "instanceConfig": [], "billableDuration": "x", "outputDataConfig": 5, "events": [3, None, {"eventType": 1, "timeOfEvent": None, "message": []}, "x"]}))
+put("job_info", "summary_missing", json.dumps({"jobArn": "a"}))
+put("job_info", "search_page", json.dumps({"jobs": [{"jobArn": "a"}, 7, None, "x", {"jobName": 5, "status": None, "createdAt": [], "device": {}}], "nextToken": 4}))
+put("job_info", "not_object", "[1, \"x\", null]")
 
 # ---- AWS errors and scalars ---------------------------------------------------------------
 put("aws_error", "json", "\x00x-amzn-ErrorType: ValidationException:http://internal.amazon.com/coral/com.amazonaws.braket/\nx-amzn-RequestId: 1234" + SEP + '{"message": "1 validation error detected"}')

@@ -184,6 +184,28 @@ static void test_get_buffered(void)
     free(u);
 }
 
+/* A buffered body has a cap (API replies); exactly the cap is fine. */
+static void test_max_body(void)
+{
+    byoc_http_opts o = {.max_body = 4096};
+    byoc_http_resp resp;
+    byoc_err err;
+    char *u = url("/bytes/4096");
+    byoc_http_req req = {.method = "GET", .url = u, .opts = &o};
+    CHECK_INT(exchange(&req, &resp, &err), 0);
+    CHECK_INT(resp.body.len, 4096);
+    byoc_http_resp_free(&resp);
+    free(u);
+    u = url("/bytes/4097");
+    req.url = u;
+    CHECK_INT(exchange(&req, &resp, &err), -1);
+    CHECK_INT(err.kind, BYOC_E_FAILED);
+    CHECK(strstr(err.message, "larger than 4096 bytes") != NULL);
+    CHECK(resp.body.len <= 4096);
+    byoc_http_resp_free(&resp);
+    free(u);
+}
+
 static void test_post_buffered(void)
 {
     char *u = url("/echo?a=1&b=x%2Fy");
@@ -689,6 +711,7 @@ int main(void)
     }
     test_get_buffered();
     test_post_buffered();
+    test_max_body();
     test_streamed_upload();
     test_streamed_download();
     test_statuses();
