@@ -151,7 +151,9 @@ def test_cancel():
     T.equal(r.returncode, 1, "cancel of a finished job exits 1")
     T.check("already ended (COMPLETED)" in r.stderr and "nothing to cancel" in r.stderr,
             "a clear message", r.stderr)
-    T.equal(r.stdout.strip(), "", "nothing on stdout")
+    err = (doc or {}).get("error") or {}
+    T.check(err.get("exit_code") == 1 and "already ended (COMPLETED)" in (err.get("why") or ""),
+            "--json: stdout is the one error document", r.stdout)
 
     cancelled = "mon%s-cancel-twice" % RUN
     create_job(cancelled, "CANCELLED")
