@@ -64,8 +64,11 @@ void app_request_quit(tui_app *a)
 static void open_help(tui_app *a)
 {
     tui_screen *top = app_top(a);
-    if (top->ops == NULL || strcmp(top->ops->name, "help") != 0)
-        tui_app_push(a, tui_screen_help_new(a));
+    if (top->ops == NULL || strcmp(top->ops->name, "help") != 0) {
+        tui_ctx chain[16];
+        size_t n = app_chain(a, chain, sizeof chain / sizeof chain[0]);
+        tui_app_push(a, tui_screen_help_new(a, chain, n));
+    }
 }
 
 static void open_images(tui_app *a)

@@ -58,7 +58,9 @@ static void add_wrapped(tui_help *h, size_t *cap, const char *text, int width)
     tui_text_wrap(text, width > 10 ? width : 10, wrap_line, &w);
 }
 
-void tui_help_build(tui_help *h, int width)
+void tui_help_build(tui_help *h, int width) { tui_help_build_for(h, width, NULL, 0); }
+
+void tui_help_build_for(tui_help *h, int width, const tui_ctx *first, size_t nfirst)
 {
     size_t cap = 0, n;
     const tui_action *t = tui_actions(&n);
@@ -80,10 +82,29 @@ void tui_help_build(tui_help *h, int width)
     if (cmd_w > CMD_MAX)
         cmd_w = CMD_MAX;
 
-    add_wrapped(h, &cap, "Every action has keys and a command: press the keys, or type : and the "
-                "command (Tab completes it). q or Esc goes back; q on the top level quits.", width);
+    add_wrapped(h, &cap, nfirst ? "The keys of the screen you came from first, then the global ones, then "
+                                  "the rest. Every action has keys and a command: press the keys, or type : "
+                                  "and the command (Tab completes it). q or Esc goes back."
+                                : "Every action has keys and a command: press the keys, or type : and the "
+                                  "command (Tab completes it). q or Esc goes back; q on the top level quits.",
+                width);
 
-    for (int ctx = 0; ctx < TUI_CTX_COUNT; ctx++) {
+    /* The order: the contexts of the screen help was opened from (most specific first), then
+     * the global keys, then every other context in table order. */
+    int order[TUI_CTX_COUNT];
+    bool placed[TUI_CTX_COUNT] = {false};
+    size_t norder = 0;
+    for (size_t i = 0; i < nfirst; i++)
+        if ((int)first[i] >= 0 && first[i] < TUI_CTX_COUNT && first[i] != TUI_CTX_GLOBAL && !placed[first[i]])
+            placed[first[i]] = true, order[norder++] = first[i];
+    if (!placed[TUI_CTX_GLOBAL])
+        placed[TUI_CTX_GLOBAL] = true, order[norder++] = TUI_CTX_GLOBAL;
+    for (int c = 0; c < TUI_CTX_COUNT; c++)
+        if (!placed[c])
+            order[norder++] = c;
+
+    for (size_t k = 0; k < norder; k++) {
+        int ctx = order[k];
         bool any = false;
         for (size_t i = 0; i < n; i++) {
             if ((int)t[i].ctx != ctx)

@@ -7,6 +7,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "action.h"
+
 typedef struct tui_help_line {
     bool heading;        /* a context title */
     char *text;
@@ -20,6 +22,9 @@ typedef struct tui_help {
 /* Build the help text (intro, then the sections) for a width in columns;
  * long help texts wrap with a hanging indent. */
 void tui_help_build(tui_help *h, int width);
+/* The same, with the contexts in first (the keys of the screen help was opened from) before
+ * the global ones, and the rest after. */
+void tui_help_build_for(tui_help *h, int width, const tui_ctx *first, size_t nfirst);
 void tui_help_free(tui_help *h);
 /* Index of the first line after `from` (wrapping) containing needle
  * case-insensitively, or -1. */

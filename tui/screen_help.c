@@ -12,6 +12,8 @@ typedef struct help_screen {
     tui_screen base;
     tui_page page;
     int built_width;
+    tui_ctx first[16];           /* the contexts of the screen help was opened from */
+    size_t nfirst;
 } help_screen;
 
 static void rebuild(help_screen *s, int width)
@@ -21,7 +23,7 @@ static void rebuild(help_screen *s, int width)
     int top = s->page.top;
     tui_page_clear(&s->page);
     tui_help h;
-    tui_help_build(&h, width);
+    tui_help_build_for(&h, width, s->first, s->nfirst);
     for (size_t i = 0; i < h.count; i++) {
         if (h.lines[i].heading)
             tui_page_heading(&s->page, h.lines[i].text);
@@ -68,9 +70,11 @@ static const tui_screen_ops ops = {
     .title = title,
 };
 
-tui_screen *tui_screen_help_new(tui_app *app)
+tui_screen *tui_screen_help_new(tui_app *app, const tui_ctx *first, size_t nfirst)
 {
     help_screen *s = byoc_xcalloc(1, sizeof *s);
+    for (size_t i = 0; i < nfirst && i < sizeof s->first / sizeof s->first[0]; i++)
+        s->first[s->nfirst++] = first[i];
     tui_screen_init(&s->base, &ops, app, TUI_CTX_PAGE, -1);
     s->base.wide = true;
     tui_page_init(&s->page);

@@ -12,6 +12,7 @@ tui_screen *tui_screen_push_new(tui_app *app);
 tui_screen *tui_screen_permit_new(tui_app *app);
 tui_screen *tui_screen_run_new(tui_app *app);
 tui_screen *tui_screen_monitor_new(tui_app *app);
-tui_screen *tui_screen_help_new(tui_app *app);
+/* first: the contexts whose keys come first (the screen it is opened from), may be empty. */
+tui_screen *tui_screen_help_new(tui_app *app, const tui_ctx *first, size_t nfirst);
 
 #endif

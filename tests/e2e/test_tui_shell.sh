@@ -50,8 +50,11 @@ e2e_has $s "$PERMIT" "still on Permit"
 # --- help, generated from the action table --------------------------------------
 e2e_keys $s '?'
 e2e_wait $s 'Help: keys and commands' "? opens help"
+e2e_has $s '^. Permit step ' "help opened from Permit starts with Permit's keys"
+e2e_has $s ':allow +Grant pull' "help lists :allow first"
+e2e_keys $s PageDown
+e2e_wait $s 'Everywhere' "then the global keys: help is grouped by context"
 e2e_has $s ':goto STEP' "help lists :goto"
-e2e_has $s 'Everywhere' "help is grouped by context"
 e2e_has $s ':next-step' "help lists :next-step"
 e2e_keys $s End
 e2e_wait $s 'Dialogs' "help scrolls to the last context"
@@ -118,7 +121,7 @@ seen="$E2E_DIR/help.txt"
 page=$(e2e_capture $s)
 for _ in $(seq 1 20); do                            # page through, keeping every screen
     printf '%s\n' "$page" >> "$seen"
-    grep -q 'Answer no' "$seen" && break            # the last context's last rows are in
+    grep -q 'Close the dialog' "$seen" && break     # the last context's last row is in
     e2e_keys $s PageDown
     for _ in $(seq 1 $((E2E_TIMEOUT * 10))); do     # until the next page is drawn
         next=$(e2e_capture $s)

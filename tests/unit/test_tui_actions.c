@@ -153,6 +153,21 @@ int main(void)
     for (size_t i = 0; i < h.count; i++)
         CHECK(!h.lines[i].heading || strlen(h.lines[i].text) > 0);
     tui_help_free(&h);
+    /* opened from a screen: its contexts first, in chain order, then the global keys, then the rest */
+    const tui_ctx permit_chain[] = {TUI_CTX_LIST, TUI_CTX_PERMIT, TUI_CTX_STEP, TUI_CTX_GLOBAL};
+    tui_help_build_for(&h, 100, permit_chain, 4);
+    const char *seen[TUI_CTX_COUNT];
+    int nseen = 0;
+    for (size_t i = 0; i < h.count && nseen < TUI_CTX_COUNT; i++)
+        if (h.lines[i].heading)
+            seen[nseen++] = h.lines[i].text;
+    CHECK_INT(nseen, TUI_CTX_COUNT);
+    CHECK_STR(seen[0], tui_ctx_title(TUI_CTX_LIST));
+    CHECK_STR(seen[1], tui_ctx_title(TUI_CTX_PERMIT));
+    CHECK_STR(seen[2], tui_ctx_title(TUI_CTX_STEP));
+    CHECK_STR(seen[3], tui_ctx_title(TUI_CTX_GLOBAL));
+    CHECK_STR(seen[TUI_CTX_COUNT - 1], tui_ctx_title(TUI_CTX_DIALOG));
+    tui_help_free(&h);
     tui_help_build(&h, 40);                                          /* narrow: wraps, never wider */
     for (size_t i = 0; i < h.count; i++)
         if ((int)strlen(h.lines[i].text) > 40 && !strchr(h.lines[i].text, ','))
