@@ -30,6 +30,9 @@ ap.add_argument("--rows", type=int, default=24)
 ap.add_argument("--quiet-ms", type=float, default=50)
 ap.add_argument("--idle", type=float, default=1.0)
 ap.add_argument("--deadline", type=float, default=20)
+ap.add_argument("--keys", default="", help="after the idle, keys sent one at a time (Python escapes: "
+                "'\\x1b[6~' PgDn); per key: bytes written and screen cells changed")
+ap.add_argument("--prelude", default="", help="keys sent (one at a time) before the measured ones")
 ap.add_argument("cmd", nargs="+")
 a = ap.parse_args()
 
@@ -53,10 +56,12 @@ if pid == 0:
 os.close(slave)
 
 
-def read_for(seconds):
-    """Read (and feed) until `seconds` pass with nothing written; returns the time of the last read."""
+def read_for(seconds, limit=5.0):
+    """Read (and feed) until `seconds` pass with nothing written, or `limit` seconds in all (a
+    program that never stops drawing); returns the time of the last read."""
     last = None
-    while True:
+    end = time.monotonic() + limit
+    while time.monotonic() < end:
         r, _, _ = select.select([master], [], [], seconds)
         if not r:
             return last
@@ -69,6 +74,7 @@ def read_for(seconds):
         last = time.monotonic()
         stream.feed(data)
         read_for.bytes += len(data)
+    return last
 
 
 read_for.bytes = 0
@@ -82,7 +88,48 @@ while time.monotonic() < deadline:
     if last is None:
         select.select([master], [], [], 0.05)
 if frame is not None:
-    read_for(a.idle)  # idle: whatever it draws meanwhile is read, no keys are sent
+    read_for(a.idle, a.idle)  # idle: whatever it draws meanwhile is read, no keys are sent
+
+
+def cells():
+    return {(y, x): (c.data, c.fg, c.bg, c.bold, c.reverse, c.underscore)
+            for y, row in screen.buffer.items() for x, c in row.items()}
+
+
+def changed(before, after):
+    """(cells changed, runs of them on a row): a terminal needs at least the cells, plus a
+    cursor move (ESC [ row ; col H, ~6 bytes) to reach each run."""
+    blank = (" ", "default", "default", False, False, False)
+    diff = sorted(k for k in set(before) | set(after) if before.get(k, blank) != after.get(k, blank))
+    runs = sum(1 for i, (y, x) in enumerate(diff) if i == 0 or diff[i - 1] != (y, x - 1))
+    return len(diff), runs
+
+
+def send_keys(text, measure):
+    out = []
+    for key in split_keys(text.encode().decode("unicode_escape")):
+        before, n0 = cells(), read_for.bytes
+        os.write(master, key.encode())
+        read_for(0.15, 2.0)
+        if measure:
+            n, runs = changed(before, cells())
+            out.append({"key": key, "bytes": read_for.bytes - n0, "cells": n, "runs": runs, "need": n + 6 * runs})
+    return out
+
+
+def split_keys(text):
+    keys, i = [], 0
+    while i < len(text):
+        if text[i] == "\x1b" and i + 1 < len(text) and text[i + 1] == "[":
+            j = i + 2
+            while j < len(text) and not (text[j].isalpha() or text[j] == "~"):
+                j += 1
+            keys.append(text[i:j + 1])
+            i = j + 1
+        else:
+            keys.append(text[i])
+            i += 1
+    return keys
 
 
 def status(key):
@@ -97,6 +144,11 @@ def status(key):
 
 out = {"first_frame_ms": round((frame - t0) * 1000, 2) if frame else None, "bytes": read_for.bytes,
        "hwm_kib": status("VmHWM"), "rss_kib": status("VmRSS")}
+if frame is not None and a.prelude:
+    send_keys(a.prelude, False)
+    read_for(a.idle, a.idle)
+if frame is not None and a.keys:
+    out["keys"] = send_keys(a.keys, True)
 os.kill(pid, signal.SIGTERM)
 for _ in range(100):
     if os.waitpid(pid, os.WNOHANG)[0]:
