@@ -9,7 +9,7 @@ build_pkgs=(build-essential cmake pkg-config git ca-certificates
 run_pkgs=(docker.io)
 test_pkgs=(docker-registry busybox-static debootstrap debian-archive-keyring apache2-utils openssl util-linux tmux clang
            libclang-rt-14-dev valgrind python3 python3-botocore hyperfine awscli procps curl time
-           man-db groff-base dpkg-dev)
+           man-db groff-base dpkg-dev qemu-user-static binfmt-support)
 
 want=("${build_pkgs[@]}" "${run_pkgs[@]}")
 case "${1:-}" in

@@ -11,6 +11,7 @@
 #include "byoc/git.h"
 #include "core/buf.h"
 #include "docker/engine.h"
+#include "docker/platforms.h"
 #include "docker/images.h"
 
 /* ---- load ---- */
@@ -138,6 +139,7 @@ int tui_build_prepare_task(byoc_task *t, void *arg, void **result, void (**resul
 struct tui_build_run {
     byoc_engine *engine;
     byoc_build_job *job;
+    char *platform;
 };
 
 tui_build_run *tui_build_run_new(const byoc_build_opts *o, byoc_err *err)
@@ -148,6 +150,7 @@ tui_build_run *tui_build_run_new(const byoc_build_opts *o, byoc_err *err)
     tui_build_run *r = byoc_xcalloc(1, sizeof *r);
     r->engine = e;
     r->job = byoc_build_job_new(e, o);
+    r->platform = o->platform && *o->platform ? byoc_xstrdup(o->platform) : NULL;
     return r;
 }
 
@@ -156,6 +159,7 @@ void tui_build_run_free(void *p)
     tui_build_run *r = p;
     byoc_build_job_free(r->job);
     byoc_engine_free(r->engine);
+    free(r->platform);
     free(r);
 }
 
@@ -172,6 +176,15 @@ int tui_build_task(byoc_task *t, void *arg, void **result, void (**result_free)(
     tui_build_run *run = arg;
     void *res = NULL;
     void (*res_free)(void *) = NULL;
+    if (run->platform) { /* as `byoc build` does: a platform the engine cannot run fails at its first RUN */
+        byoc_engine_info info;
+        byoc_err perr;
+        char w[768];
+        if (byoc_engine_ping(run->engine, t, &info, &perr) == 0 &&
+            byoc_platform_build_warning(run->platform, info.os, info.arch, strncmp(info.host, "unix://", 7) == 0,
+                                        getenv("BYOC_BINFMT_DIR"), w, sizeof w))
+            byoc_task_log(t, "warning: %s", w);
+    }
     if (byoc_build_task(t, run->job, &res, &res_free, err) != 0)
         return -1;
     byoc_build_result *br = res;

@@ -17,6 +17,7 @@
 #include "byoc/project.h"
 #include "core/buf.h"
 #include "docker/build.h"
+#include "docker/platforms.h"
 #include "docker/context.h"
 #include "docker/engine.h"
 #include "cli_task.h"
@@ -135,6 +136,20 @@ static char *dockerfile_for_lint(const char *project_dir, const char *dockerfile
     free(root);
     free(df);
     return rel;
+}
+
+/* A build for a platform the engine can neither run nor emulate fails at its first RUN step
+ * with "exec format error": say so, and the fix, before sending the context. */
+static void warn_platform(byoc_engine *engine, const char *platform)
+{
+    byoc_engine_info info;
+    byoc_err perr;
+    char w[768];
+    if (byoc_engine_ping(engine, NULL, &info, &perr) == 0 &&
+        byoc_platform_build_warning(platform, info.os, info.arch, strncmp(info.host, "unix://", 7) == 0,
+                                    getenv("BYOC_BINFMT_DIR"), w,
+                                    sizeof w))
+        fprintf(stderr, "warning: %s\n", w);
 }
 
 /* ---- the verb ---- */
@@ -271,6 +286,8 @@ int verb_build(const byoc_globals *g, int argc, char **argv, byoc_err *err)
         rc = byoc_err_exit_code(err->kind);
         goto done;
     }
+    if (o.platform)
+        warn_platform(engine, o.platform);
     if (run_build(engine, &o, &res, err) < 0) {
         rc = byoc_err_exit_code(err->kind);
         goto done;

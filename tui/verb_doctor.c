@@ -17,6 +17,7 @@
 #include "core/task.h"
 #include "core/utf8.h"
 #include "docker/engine.h"
+#include "doctor_platforms.h"
 #include "verbs.h"
 
 typedef struct engine_probe {
@@ -178,6 +179,7 @@ int verb_doctor(const byoc_globals *g, int argc, char **argv, byoc_err *err)
             json_object_set_new(engine, "server_version", json_string(probe.info.server_version));
             json_object_set_new(engine, "os", json_string(probe.info.os));
             json_object_set_new(engine, "arch", json_string(probe.info.arch));
+            json_object_set_new(engine, "platforms", doctor_platforms_json(&probe.info, getenv("BYOC_BINFMT_DIR")));
         } else {
             json_object_set_new(engine, "error", json_string(byoc_err_format(&probe.err, line, sizeof line)));
             json_object_set_new(engine, "fix", json_string(engine_fix));
@@ -228,6 +230,8 @@ int verb_doctor(const byoc_globals *g, int argc, char **argv, byoc_err *err)
         if (engine_ok)
             print_row("engine", true, "%s: Docker %s, API %s, %s/%s", probe.info.host, probe.info.server_version,
                       probe.info.api_version, probe.info.os, probe.info.arch);
+        if (engine_ok)
+            doctor_platforms_print(&probe.info, getenv("BYOC_BINFMT_DIR"));
         else
             print_row("engine", false, "%s", byoc_err_format(&probe.err, line, sizeof line));
         if (!aws_loaded) {

@@ -14,6 +14,8 @@ int verb_tui(const byoc_globals *g, int argc, char **argv, byoc_err *err);
     "Checks what byoc needs and says how to fix what is missing:\n" \
     "  the Docker engine (DOCKER_HOST), the AWS credentials source and profile (never the secret),\n" \
     "  the region, the caller identity (STS GetCallerIdentity), the endpoints in force, the terminal.\n" \
+    "  Platforms: the engine's native one, and those emulated through binfmt_misc (qemu-user-static;\n" \
+    "  a handler needs the F flag to work in containers) when the engine is on this host.\n" \
     "  --local   only the Docker engine is needed (the local target: no AWS account)\n" \
     "Exit 3 if a needed part is missing. With --json: {\"engine\", \"credentials\", \"region\",\n" \
     "\"account\", \"arn\", \"endpoints\", \"terminal\"}."

@@ -1,6 +1,9 @@
 #!/bin/bash
 # Builds the two local base images the tests use, once; nothing is pulled.
 #   byoc-test/busybox:1  FROM scratch + Debian's static /bin/busybox and its applet links
+#   byoc-test/busybox-arm64:1  the same from Debian's busybox-static:arm64, only when
+#                        BYOC_TEST_EMULATION says the host runs linux/arm64 (emulation.sh);
+#                        the .deb is cached in $BYOC_TEST_CACHE_DIR
 #   byoc-test/python:3   debootstrap --variant=minbase of Debian (python3, not python3-minimal),
 #                        rootfs tarball cached in $BYOC_TEST_CACHE_DIR (default /var/cache/byoc-test)
 #   byoc-test/python-pip:3  byoc-test/python:3 + Debian's python3-pip (apt-get in a container on the
@@ -18,10 +21,10 @@ have_image() { tdocker image inspect "$1" >/dev/null 2>&1; }
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/byoc-base.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
 
-build_busybox() {
-    local bb=/bin/busybox root=$WORK/busybox
+build_busybox() { # build_busybox BUSYBOX IMAGE [PLATFORM]: the native one, or another arch's (run under qemu)
+    local bb=$1 image=$2 platform=${3:-} root=$WORK/busybox-$RANDOM
     [ -x "$bb" ] || die "base-images: $bb missing (apt-get install busybox-static)"
-    if ldd "$bb" >/dev/null 2>&1; then # ldd fails on a static binary
+    if [ -z "$platform" ] && ldd "$bb" >/dev/null 2>&1; then # ldd fails on a static binary
         die "base-images: $bb is dynamically linked; install busybox-static"
     fi
     mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,etc,root,tmp,proc,sys,dev,var/tmp}
@@ -33,12 +36,45 @@ build_busybox() {
     done < <("$bb" --list-full)
     printf 'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/nonexistent:/bin/false\n' >"$root/etc/passwd"
     printf 'root:x:0:\nnogroup:x:65534:\n' >"$root/etc/group"
+    if [ -n "$platform" ]; then
+        # `docker import --platform` needs an experimental 20.10 daemon; a FROM scratch build
+        # with the platform records it in the image config.
+        local ctx=$WORK/ctx-$RANDOM
+        mkdir -p "$ctx"
+        tar -C "$root" --numeric-owner --owner=0 --group=0 -cf "$ctx/rootfs.tar" .
+        printf '%s\n' 'FROM scratch' 'ADD rootfs.tar /' 'ENV PATH=/usr/sbin:/usr/bin:/sbin:/bin' \
+            'CMD ["/bin/sh"]' "LABEL org.byoc.test.base=busybox-$platform" >"$ctx/Dockerfile"
+        tdocker build -q --network none --platform "$platform" -t "$image" "$ctx" >/dev/null 2>"$WORK/build.err" ||
+            { cat "$WORK/build.err" >&2; die "base-images: building $image failed"; }
+        return
+    fi
     tar -C "$root" --numeric-owner --owner=0 --group=0 -cf - . |
         tdocker import \
             --change 'ENV PATH=/usr/sbin:/usr/bin:/sbin:/bin' \
             --change 'CMD ["/bin/sh"]' \
             --change 'LABEL org.byoc.test.base=busybox' \
-            --message 'byoc test base: busybox-static' - "$BASE_BUSYBOX" >/dev/null
+            --message 'byoc test base: busybox-static' - "$image" >/dev/null
+}
+
+# Debian's busybox-static for arm64, downloaded (not installed) once: needs arm64 among
+# dpkg's architectures and its package lists, which this adds the first time.
+arm64_busybox() {
+    local deb
+    deb=$(ls "$CACHE_DIR"/busybox-static_*_arm64.deb 2>/dev/null | head -n1)
+    if [ -z "$deb" ]; then
+        mkdir -p "$CACHE_DIR"
+        if ! dpkg --print-foreign-architectures | grep -qx arm64; then
+            dpkg --add-architecture arm64
+            apt-get update -q >"$WORK/apt-update.log" 2>&1 || { tail -n 20 "$WORK/apt-update.log" >&2; die "base-images: apt-get update for arm64 failed"; }
+        fi
+        (cd "$CACHE_DIR" && apt-get download -q busybox-static:arm64 >"$WORK/apt-download.log" 2>&1) || {
+            apt-get update -q >"$WORK/apt-update.log" 2>&1
+            (cd "$CACHE_DIR" && apt-get download -q busybox-static:arm64 >"$WORK/apt-download.log" 2>&1)
+        } || { tail -n 20 "$WORK/apt-download.log" >&2; die "base-images: apt-get download busybox-static:arm64 failed"; }
+        deb=$(ls "$CACHE_DIR"/busybox-static_*_arm64.deb | head -n1)
+    fi
+    dpkg-deb -x "$deb" "$WORK/bb-arm64" || { rm -f "$deb"; die "base-images: $deb is damaged (removed; run again)"; }
+    printf '%s\n' "$WORK/bb-arm64/bin/busybox"
 }
 
 # The first Debian mirror URI the machine's apt sources use for SUITE.
@@ -135,7 +171,15 @@ if have_image "$BASE_BUSYBOX"; then
     log "base image $BASE_BUSYBOX present"
 else
     log "building $BASE_BUSYBOX"
-    build_busybox
+    build_busybox /bin/busybox "$BASE_BUSYBOX"
+fi
+if [ "${BYOC_TEST_EMULATION:-none}" = linux/arm64 ]; then
+    if have_image "$BASE_BUSYBOX_ARM64"; then
+        log "base image $BASE_BUSYBOX_ARM64 present"
+    else
+        log "building $BASE_BUSYBOX_ARM64"
+        build_busybox "$(arm64_busybox)" "$BASE_BUSYBOX_ARM64" linux/arm64
+    fi
 fi
 if have_image "$BASE_PYTHON"; then
     log "base image $BASE_PYTHON present"

@@ -21,6 +21,7 @@ HOSTS_LINE="127.0.0.1 $REGISTRY_HOST # byoc-topology"
 BASE_BUSYBOX=byoc-test/busybox:1
 BASE_PYTHON=byoc-test/python:3
 BASE_PYTHON_PIP=byoc-test/python-pip:3
+BASE_BUSYBOX_ARM64=byoc-test/busybox-arm64:1
 
 # Start order, and the order down.sh stops them in.
 SERVICES="dockerd moto ecrbridge registry standin"

@@ -86,7 +86,16 @@ else
     start_dockerd
 fi
 
-"$TOPO_SRC/base-images.sh"
+# ---- emulation (qemu-user-static through binfmt_misc) ------------------------------------
+EMULATION=$("$TOPO_SRC/emulation.sh")
+EMULATION_REASON=""
+case $EMULATION in
+    none:*) EMULATION_REASON=${EMULATION#none: }; EMULATION=none
+            log "no arm64 emulation: $EMULATION_REASON (the tests that need it skip)" ;;
+    *) log "emulated platforms: $EMULATION" ;;
+esac
+
+BYOC_TEST_EMULATION=$EMULATION "$TOPO_SRC/base-images.sh"
 
 # ---- moto --------------------------------------------------------------------------
 MOTO_URL=http://127.0.0.1:$MOTO_PORT
@@ -277,6 +286,9 @@ ENV_VARS=(
     "BYOC_TEST_ACCOUNT=$ACCOUNT"
     "BYOC_TEST_BASE_BUSYBOX=$BASE_BUSYBOX"
     "BYOC_TEST_BASE_PYTHON=$BASE_PYTHON"
+    "BYOC_TEST_EMULATION=$EMULATION"
+    "BYOC_TEST_EMULATION_REASON=$EMULATION_REASON"
+    "BYOC_TEST_BASE_BUSYBOX_ARM64=$([ "$EMULATION" = none ] || echo "$BASE_BUSYBOX_ARM64")"
     "BYOC_TEST_MOTO_URL=$MOTO_URL"
     "BYOC_STANDIN_URL=$STANDIN_URL"
     "BYOC_STANDIN_CONTROL=$STANDIN_URL/_standin"
