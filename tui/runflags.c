@@ -181,6 +181,16 @@ int byoc_runflags_parse(const char *verb, int argc, char **argv, unsigned accept
                               "only with --local");
     if (f->local && f->dry_run)
         return byoc_cli_usage(err, "--dry-run", "not with --local (a local run creates nothing on AWS)");
+    if (f->project_dir) {
+        byoc_project proj;
+        bool found = false;
+        if (byoc_project_load(&proj, f->project_dir, &found, err) != 0)
+            return byoc_err_exit_code(err->kind);
+        int rc = found ? byoc_jobspec_fill_defaults(s, &proj, f->project_dir, f->origin, err) : 0;
+        byoc_project_free(&proj);
+        if (rc != 0)
+            return byoc_err_exit_code(err->kind);
+    }
     if (f->local && !s->image_uri)
         return byoc_cli_usage(err, "--image-uri", "is required: the image on the local engine to run");
     if (!s->image_uri)

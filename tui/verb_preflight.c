@@ -60,7 +60,7 @@ int verb_preflight(const byoc_globals *g, int argc, char **argv, byoc_err *err)
     byoc_preflight_args a;
     memset(&a, 0, sizeof a);
     byoc_jobspec_init(&a.spec);
-    byoc_runflags f = {0};
+    byoc_runflags f = {.project_dir = g->project_dir};
     int rc = byoc_runflags_parse("preflight", argc, argv, BYOC_RUNFLAGS_RUN_MODES | BYOC_RUNFLAGS_SMOKE, &a.spec, &f,
                                  err);
     a.spec.launcher = byoc_job_launcher_in(a.spec.image_uri, g->project_dir);

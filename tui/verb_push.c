@@ -12,8 +12,11 @@
 #include <jansson.h>
 
 #include "aws/client.h"
+#include "byoc/jobspec.h"
+#include "byoc/project.h"
 #include "byoc/pushflow.h"
 #include "core/buf.h"
+#include "core/log.h"
 #include "docker/engine.h"
 #include "verbs.h"
 
@@ -146,6 +149,24 @@ static int run_push(byoc_aws_client *aws, byoc_engine *e, const byoc_push_opts *
 
 /* ---- the verb ---- */
 
+/* The project's last push is run's default image (only a project with a byoc.json remembers). */
+static void remember_push(const byoc_globals *g, const byoc_push_result *res)
+{
+    byoc_project proj;
+    bool found = false;
+    byoc_err e;
+    if (byoc_project_load(&proj, g->project_dir, &found, &e) != 0) {
+        byoc_log(BYOC_LOG_WARN, "byoc.json not updated: %s", e.message);
+        return;
+    }
+    if (found) {
+        byoc_project_set_pushed(&proj, res->image_uri, res->digest);
+        if (byoc_project_save(&proj, g->project_dir, &e) != 0)
+            byoc_log(BYOC_LOG_WARN, "byoc.json not updated: %s", e.message);
+    }
+    byoc_project_free(&proj);
+}
+
 int verb_push(const byoc_globals *g, int argc, char **argv, byoc_err *err)
 {
     enum { OPT_CREATE = 256, OPT_DOCKER_CONFIG, OPT_SCAN, OPT_IMMUTABLE, OPT_ENCRYPTION, OPT_KMS_KEY, OPT_REPO_TAG };
@@ -230,6 +251,7 @@ int verb_push(const byoc_globals *g, int argc, char **argv, byoc_err *err)
             byoc_cli_print_json(byoc_push_result_json(res));
         else
             printf("image_uri: %s\ndigest:    %s\n", res->image_uri, res->digest);
+        remember_push(g, res);
         rc = 0;
     }
     if (res) {

@@ -223,10 +223,36 @@ static int run_local(const byoc_globals *g, const byoc_jobspec *spec, const byoc
 
 /* ---- output ---- */
 
-static void print_plan(const byoc_job_result *r)
+/* The fields the project filled in, as "from byoc.json: a, b; from the last push: c". */
+static void print_origins(const byoc_runflags *f)
+{
+    for (byoc_job_origin o = BYOC_JO_PROJECT; o <= BYOC_JO_PUSH; o++) {
+        bool any = false;
+        for (int i = 0; i < BYOC_JF_COUNT; i++)
+            if (f->origin[i] == o) {
+                printf("%s%s", any ? ", " : o == BYOC_JO_PROJECT ? "from byoc.json: " : "from the last push: ",
+                       byoc_job_field_flag((byoc_job_field)i));
+                any = true;
+            }
+        if (any)
+            printf("\n");
+    }
+}
+
+static json_t *origins_json(const byoc_runflags *f)
+{
+    json_t *o = json_object();
+    for (int i = 0; i < BYOC_JF_COUNT; i++)
+        if (f->origin[i] != BYOC_JO_NONE)
+            json_object_set_new(o, byoc_job_field_key((byoc_job_field)i), json_string(byoc_job_origin_name(f->origin[i])));
+    return o;
+}
+
+static void print_plan(const byoc_job_result *r, const byoc_runflags *f)
 {
     const byoc_job_plan *p = &r->plan;
     printf("dry run: nothing was created or uploaded\n");
+    print_origins(f);
     printf("region %s, account %s, role %s (from %s)\n", p->region, p->account, p->role_arn, p->role_origin);
     printf("bucket %s: %s\n", p->bucket, p->bucket_status == 200 ? "exists" : "would be created");
     for (size_t i = 0; i < p->n_transfers; i++) {
@@ -269,7 +295,7 @@ int verb_run(const byoc_globals *g, int argc, char **argv, byoc_err *err)
 {
     byoc_jobspec spec;
     byoc_jobspec_init(&spec);
-    byoc_runflags f = {0};
+    byoc_runflags f = {.project_dir = g->project_dir};
     int rc = byoc_runflags_parse("run", argc, argv, BYOC_RUNFLAGS_RUN_MODES | BYOC_RUNFLAGS_NO_PREFLIGHT, &spec, &f,
                                  err);
     spec.launcher = byoc_job_launcher_in(spec.image_uri, g->project_dir);
@@ -299,11 +325,17 @@ int verb_run(const byoc_globals *g, int argc, char **argv, byoc_err *err)
     if (rc == 0 || job_exists) {
         json_t *doc = byoc_job_result_json(&res);
         if (g->json) {
+            if (f.dry_run) /* the review; a created job's document keeps DESIGN's shape */
+                json_object_set_new(doc, "origins", origins_json(&f));
             byoc_cli_print_json(doc);
         } else if (f.dry_run) {
             json_decref(doc);
-            print_plan(&res);
+            print_plan(&res, &f);
         } else {
+            for (int i = 0; i < BYOC_JF_COUNT; i++)
+                if (f.origin[i] == BYOC_JO_PROJECT || f.origin[i] == BYOC_JO_PUSH)
+                    fprintf(stderr, "%s from %s\n", byoc_job_field_flag((byoc_job_field)i),
+                            byoc_job_origin_name(f.origin[i]));
             json_t *shown = byoc_json_printable_copy(doc); /* the ARN and status are the service's */
             json_decref(doc);
             printf("%s\n", byoc_json_text(json_object_get(shown, "job_arn"), "?"));

@@ -299,6 +299,76 @@ fail:
     return -1;
 }
 
+const char *byoc_job_origin_name(byoc_job_origin o)
+{
+    switch (o) {
+    case BYOC_JO_FLAG: return "flag";
+    case BYOC_JO_PROJECT: return BYOC_PROJECT_FILE;
+    case BYOC_JO_PUSH: return "last push";
+    default: return "";
+    }
+}
+
+int byoc_jobspec_fill_defaults(byoc_jobspec *s, const byoc_project *p, const char *project_dir,
+                               byoc_job_origin *origin, byoc_err *err)
+{
+    byoc_jobspec def;
+    if (byoc_jobspec_from_json(&def, p->job, err) != 0)
+        return -1;
+    for (size_t i = 0; i < sizeof SCALARS / sizeof *SCALARS; i++) {
+        char **mine = scalar_slot(s, &SCALARS[i]), **theirs = scalar_slot(&def, &SCALARS[i]);
+        byoc_job_origin o = BYOC_JO_NONE;
+        if (*mine) {
+            o = BYOC_JO_FLAG;
+        } else if (*theirs) {
+            *mine = *theirs;
+            *theirs = NULL;
+            o = BYOC_JO_PROJECT;
+        }
+        if (origin)
+            origin[SCALARS[i].field] = o;
+    }
+    if (s->source_module && origin && origin[BYOC_JF_SOURCE_MODULE] == BYOC_JO_PROJECT && project_dir &&
+        strcmp(project_dir, ".") != 0 && s->source_module[0] != '/' && !strstr(s->source_module, "://")) {
+        char *abs = strcmp(s->source_module, ".") ? byoc_xasprintf("%s/%s", project_dir, s->source_module)
+                                                  : byoc_xstrdup(project_dir);
+        free(s->source_module);
+        s->source_module = abs;
+    }
+    if (!s->image_uri) {
+        const char *pushed = json_string_value(json_object_get(json_object_get(p->doc, "pushed"), "image_uri"));
+        if (pushed && *pushed) {
+            s->image_uri = byoc_xstrdup(pushed);
+            if (origin)
+                origin[BYOC_JF_IMAGE_URI] = BYOC_JO_PUSH;
+        }
+    }
+#define TAKE_LIST(items, n, field)                                                                              \
+    do {                                                                                                    \
+        if (!s->n && def.n) {                                                                               \
+            s->items = def.items;                                                                           \
+            s->n = def.n;                                                                                   \
+            def.items = NULL;                                                                               \
+            def.n = 0;                                                                                      \
+            if (origin)                                                                                     \
+                origin[field] = BYOC_JO_PROJECT;                                                            \
+        } else if (s->n && origin) {                                                                        \
+            origin[field] = BYOC_JO_FLAG;                                                                   \
+        }                                                                                                   \
+    } while (0)
+    TAKE_LIST(hyperparameters, n_hyperparameters, BYOC_JF_HYPERPARAMETER);
+    TAKE_LIST(tags, n_tags, BYOC_JF_TAG);
+    TAKE_LIST(channels, n_channels, BYOC_JF_INPUT_DATA);
+#undef TAKE_LIST
+    byoc_jobspec_free(&def);
+    return 0;
+}
+
+void byoc_project_set_pushed(byoc_project *p, const char *image_uri, const char *digest)
+{
+    json_object_set_new(p->doc, "pushed", json_pack("{s:s, s:s?}", "image_uri", image_uri, "digest", digest));
+}
+
 void byoc_jobspec_remember(const byoc_jobspec *s, byoc_project *p)
 {
     json_decref(p->job);

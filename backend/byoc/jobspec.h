@@ -128,6 +128,21 @@ void byoc_jobspec_add_input_arg(byoc_jobspec *s, const char *text);
  * USAGE errors naming "byoc.json: job.<key>". */
 json_t *byoc_jobspec_to_json(const byoc_jobspec *s);
 int byoc_jobspec_from_json(byoc_jobspec *s, const json_t *job, byoc_err *err);
+/* Where a value of the job came from (the review shows it). */
+typedef enum { BYOC_JO_NONE = 0, BYOC_JO_FLAG, BYOC_JO_PROJECT, BYOC_JO_PUSH } byoc_job_origin;
+const char *byoc_job_origin_name(byoc_job_origin o);  /* "", "flag", "byoc.json", "last push" */
+
+/* The project's defaults under what s already has: each field s leaves unset from byoc.json's
+ * "job", the image from the project's last push (byoc.json "pushed": {"image_uri"}) when the
+ * job names none. A relative source module of byoc.json is taken relative to project_dir.
+ * origin (BYOC_JF_COUNT entries, may be NULL) says FLAG for what s had, PROJECT or PUSH for
+ * what was filled. A malformed "job" fails as byoc_jobspec_from_json does. */
+int byoc_jobspec_fill_defaults(byoc_jobspec *s, const byoc_project *p, const char *project_dir,
+                               byoc_job_origin *origin, byoc_err *err);
+
+/* Record a push in the project (byoc.json "pushed": {"image_uri", "digest"}). */
+void byoc_project_set_pushed(byoc_project *p, const char *image_uri, const char *digest);
+
 /* Remember the form in the project (p->job is replaced) / fill the spec from it. */
 void byoc_jobspec_remember(const byoc_jobspec *s, byoc_project *p);
 int byoc_jobspec_recall(byoc_jobspec *s, const byoc_project *p, byoc_err *err);
