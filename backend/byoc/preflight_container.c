@@ -1,6 +1,7 @@
-/* preflight, the container group: the image's contract (inspect + one
- * throwaway container, network none) and the entry point's import from the
- * packed source inside the image. */
+/* preflight, the runs: the entry point's import from the packed source, tried
+ * with the image's own python (no shell needed), and --smoke (the job in local
+ * mode with a short time limit). The contract is judged without running
+ * anything: preflight_contract.c. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,20 +20,6 @@
 #include "docker/images.h"
 
 #define SRC_DIR "/byoc-preflight/src"
-
-/* Runs in the image with /bin/sh; prints KEY=VALUE lines. The Python part is
- * in $BYOC_PF_PY, the entry point in $BYOC_PF_ENTRY. */
-static const char SHELL_PROBE[] =
-    "p=\"$SAGEMAKER_PROGRAM\"\n"
-    "if [ -n \"$p\" ] && [ -f \"/opt/ml/code/$p\" ]; then echo program=present; else echo program=absent; fi\n"
-    "echo train=$(command -v train)\n"
-    "py=$(command -v python3 || command -v python)\n"
-    "echo python=$py\n"
-    "[ -n \"$py\" ] || exit 0\n"
-    "\"$py\" -c 'import sys; print(\"python_version=%d.%d.%d\" % sys.version_info[:3])'\n"
-    "if \"$py\" -c 'import sagemaker_training' >/dev/null 2>&1; then echo sm=yes; else echo sm=no; fi\n"
-    "[ -n \"$BYOC_PF_ENTRY\" ] && \"$py\" -c \"$BYOC_PF_PY\" \"$BYOC_PF_ENTRY\"\n"
-    "exit 0\n";
 
 static const char PY_PROBE[] =
     "import sys, os, re, importlib, signal\n"
@@ -89,39 +76,21 @@ static char *probe_value(const char *out, const char *key)
     return NULL;
 }
 
-static const char *env_value(const json_t *env, const char *name)
-{
-    size_t i, nl = strlen(name);
-    json_t *v;
-    json_array_foreach(env, i, v)
-    {
-        const char *s = json_string_value(v);
-        if (s && strncmp(s, name, nl) == 0 && s[nl] == '=')
-            return s + nl + 1;
-    }
-    return NULL;
-}
-
-/* Create, fill, run and remove the throwaway container; *out gets stdout. */
-static int run_probe(pf_ctx *c, byoc_engine *e, const char *entry, char **out, byoc_err *err)
+/* Create, fill, run and remove the throwaway container that tries the import
+ * with the image's own python (no shell); *out gets its stdout. */
+static int run_probe(pf_ctx *c, byoc_engine *e, const char *python, const char *entry, char **out, byoc_err *err)
 {
     char *archive = NULL;
-    const bool with_source = entry && c->spec->source_module && strncmp(c->spec->source_module, "s3://", 5) != 0;
-    if (with_source && byoc_source_archive_build(c->spec->source_module, c->t, &archive, NULL, err) != 0)
+    if (byoc_source_archive_build(c->spec->source_module, c->t, &archive, NULL, err) != 0)
         return -1;
-    const char *cmd[] = {"sh", "-c", SHELL_PROBE};
-    char *env_entry = byoc_xasprintf("BYOC_PF_ENTRY=%s", with_source ? entry : "");
-    char *env_py = byoc_xasprintf("BYOC_PF_PY=%s", PY_PROBE);
-    const char *env[] = {env_entry, env_py};
+    const char *cmd[] = {python, "-c", PY_PROBE, entry};
     const char *labels[] = {"byoc.preflight=1"};
     byoc_container_spec spec = {
         .image = c->spec->image_uri,
         .cmd = cmd,
-        .n_cmd = 3,
+        .n_cmd = 4,
         .entrypoint_set = true,
         .n_entrypoint = 0,
-        .env = env,
-        .n_env = 2,
         .labels = labels,
         .n_labels = 1,
         .network_mode = "none",
@@ -159,8 +128,6 @@ static int run_probe(pf_ctx *c, byoc_engine *e, const char *entry, char **out, b
     *out = rc == 0 ? byoc_buf_steal(&col.out) : NULL;
     byoc_buf_free(&col.out);
     free(id);
-    free(env_entry);
-    free(env_py);
     byoc_source_archive_remove(archive);
     return rc;
 }
@@ -176,120 +143,6 @@ static int remove_entry(const char *path, const struct stat *st, int flag, struc
 static void remove_tree(const char *dir)
 {
     nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
-}
-
-static char *strv_text(const json_t *a)
-{
-    byoc_buf b = BYOC_BUF_INIT;
-    size_t i;
-    json_t *v;
-    json_array_foreach(a, i, v)
-        byoc_buf_printf(&b, "%s\"%s\"", i ? ", " : "[", json_string_value(v) ? json_string_value(v) : "");
-    byoc_buf_puts(&b, "]");
-    return byoc_buf_steal(&b);
-}
-
-/* The image's Python against what the project asks for (pyproject requires-python, .python-version...). */
-static void python_check(pf_ctx *c, const char *python, const char *version)
-{
-    byoc_scan scan;
-    memset(&scan, 0, sizeof scan);
-    byoc_err err;
-    byoc_err_clear(&err);
-    const char *spec = NULL, *evidence = "";
-    if (c->opts->project_dir && byoc_scan_project(c->opts->project_dir, &scan, &err) == 0 && scan.python_spec) {
-        spec = scan.python_spec;
-        evidence = scan.python_evidence ? scan.python_evidence : "the project";
-    }
-    char series[16] = "";
-    int major = 0, minor = 0;
-    if (sscanf(version, "%d.%d", &major, &minor) == 2)
-        snprintf(series, sizeof series, "%d.%d", major, minor);
-    int allowed = spec && *series ? byoc_pyspec_allows_series(spec, series) : 1;
-    if (allowed == 0)
-        pf_add(c, PF_ORD_CONTRACT + 4, "contract.python", BYOC_PF_WARN,
-               "build the image on a base with a Python the project allows, or relax the project's requirement",
-               "%s is Python %s, but %s asks for %s: code and wheels may not work there", python, version, evidence,
-               spec);
-    else
-        pf_add(c, PF_ORD_CONTRACT + 4, "contract.python", BYOC_PF_PASS, NULL, "%s is Python %s%s%s%s", python, version,
-               spec ? " (the project asks for " : "", spec ? spec : "", spec ? ")" : "");
-    byoc_scan_free(&scan);
-}
-
-static void contract_checks(pf_ctx *c, const json_t *config, const char *out)
-{
-    const json_t *ep = json_object_get(config, "Entrypoint");
-    bool has_ep = json_array_size(ep) > 0;
-    const char *program = env_value(json_object_get(config, "Env"), "SAGEMAKER_PROGRAM");
-    char *prog_state = probe_value(out, "program");
-    char *train = probe_value(out, "train");
-    char *python = probe_value(out, "python");
-    char *version = probe_value(out, "python_version");
-    char *sm = probe_value(out, "sm");
-    char *ep_text = has_ep ? strv_text(ep) : NULL;
-    bool has_train = train && *train;
-
-    if (!program || !*program) {
-        if (has_ep)
-            pf_add(c, PF_ORD_CONTRACT + 1, "contract.program", BYOC_PF_WARN,
-                   "set ENV SAGEMAKER_PROGRAM=<launcher>.py if the ENTRYPOINT relies on sagemaker-training",
-                   "SAGEMAKER_PROGRAM is not set; the image's ENTRYPOINT %s must start the job itself", ep_text);
-        else
-            pf_add(c, PF_ORD_CONTRACT + 1, "contract.program", BYOC_PF_FAIL,
-                   "add ENV SAGEMAKER_PROGRAM=braket_container.py and COPY the launcher to /opt/ml/code/",
-                   "SAGEMAKER_PROGRAM is not set: `train` finds no program to start (\"not setup to run Braket Jobs\")");
-    } else if (!prog_state || strcmp(prog_state, "present") != 0) {
-        pf_add(c, PF_ORD_CONTRACT + 1, "contract.program", BYOC_PF_FAIL,
-               "COPY the launcher into /opt/ml/code/ in the Dockerfile",
-               "SAGEMAKER_PROGRAM=%s but /opt/ml/code/%s is not in the image", program, program);
-    } else {
-        pf_add(c, PF_ORD_CONTRACT + 1, "contract.program", BYOC_PF_PASS, NULL, "SAGEMAKER_PROGRAM=%s, /opt/ml/code/%s present",
-               program, program);
-    }
-
-    if (has_train)
-        pf_add(c, PF_ORD_CONTRACT + 2, "contract.train", BYOC_PF_PASS, NULL, "train is %s", train);
-    else if (has_ep)
-        pf_add(c, PF_ORD_CONTRACT + 2, "contract.train", BYOC_PF_PASS, NULL,
-               "no train on PATH; the image's own ENTRYPOINT %s gets `train` as its argument", ep_text);
-    else
-        pf_add(c, PF_ORD_CONTRACT + 2, "contract.train", BYOC_PF_FAIL,
-               "keep sagemaker-training in the image (pip install sagemaker-training) or add an ENTRYPOINT",
-               "no `train` on PATH and no ENTRYPOINT: the service's `docker run <image> train` fails (\"exec train failed\")");
-
-    if (has_ep && has_train)
-        pf_add(c, PF_ORD_CONTRACT + 3, "contract.entrypoint", BYOC_PF_WARN,
-               "remove the ENTRYPOINT, or make it exec \"$@\" so that train runs",
-               "ENTRYPOINT %s receives `train` as an argument: unless it runs its arguments, train never starts",
-               ep_text);
-    else
-        pf_add(c, PF_ORD_CONTRACT + 3, "contract.entrypoint", BYOC_PF_PASS, NULL, "%s%s",
-               has_ep ? "ENTRYPOINT " : "no ENTRYPOINT: the service starts train", has_ep ? ep_text : "");
-
-    if (python && *python)
-        python_check(c, python, version ? version : "?");
-    else
-        pf_add(c, PF_ORD_CONTRACT + 4, "contract.python", has_ep ? BYOC_PF_WARN : BYOC_PF_FAIL,
-               "install python3 in the image (or start the job with an ENTRYPOINT of its own)",
-               "no python3 or python on the image's PATH");
-
-    if (!has_train || has_ep)
-        pf_add(c, PF_ORD_CONTRACT + 5, "contract.sagemaker-training", BYOC_PF_PASS, NULL,
-               "not needed: the image does not start through sagemaker-training's train");
-    else if (sm && strcmp(sm, "yes") == 0)
-        pf_add(c, PF_ORD_CONTRACT + 5, "contract.sagemaker-training", BYOC_PF_PASS, NULL,
-               "sagemaker_training imports");
-    else
-        pf_add(c, PF_ORD_CONTRACT + 5, "contract.sagemaker-training", BYOC_PF_FAIL,
-               "pip install sagemaker-training into the Python first on PATH",
-               "train is on PATH but sagemaker_training does not import in %s", python && *python ? python : "python");
-    free(prog_state);
-    free(train);
-    free(python);
-    free(version);
-    free(sm);
-    free(ep_text);
 }
 
 static void code_check(pf_ctx *c, const char *entry, const char *out)
@@ -316,51 +169,20 @@ static void code_check(pf_ctx *c, const char *entry, const char *out)
     free(missing);
 }
 
-void pf_group_container(pf_ctx *c)
+void pf_code_import(pf_ctx *c, byoc_engine *e, const char *python, const char *entry)
 {
-    if (!c->spec->image_uri)
-        return;
-    byoc_engine *e = c->opts->engine, *own = NULL;
     byoc_err err;
     byoc_err_clear(&err);
-    if (!e && byoc_engine_new(&own, &err) == 0)
-        e = own;
-    json_t *img = NULL;
-    if (!e || byoc_image_inspect(e, c->t, c->spec->image_uri, &img, &err) != 0) {
+    char *out = NULL;
+    if (run_probe(c, e, python, entry, &out, &err) != 0) {
         char line[900];
         byoc_err_format(&err, line, sizeof line);
-        pf_add(c, PF_ORD_CONTRACT + 1, "contract.program", BYOC_PF_WARN,
-               "build or pull the image on the local engine to check the container contract",
-               "the contract was not checked: %s", line);
-        byoc_engine_free(own);
+        pf_add(c, PF_ORD_CODE + 1, "code.entry-point", BYOC_PF_WARN, "check the import by hand (byoc run --local)",
+               "the import of %s could not be tried with %s: %s", entry, python, line);
         return;
     }
-    char *entry = c->spec->source_module ? byoc_job_entry_point(c->spec) : NULL;
-    char *out = NULL;
-    if (c->opts->skip_image_run) {
-        out = byoc_xstrdup("");
-    } else if (run_probe(c, e, entry, &out, &err) != 0) {
-        char line[900];
-        byoc_err_format(&err, line, sizeof line);
-        pf_add(c, PF_ORD_CONTRACT + 1, "contract.program", BYOC_PF_WARN,
-               "the image needs /bin/sh for this check; check the contract by hand",
-               "the throwaway container failed: %s", line);
-        out = NULL;
-    }
-    if (out) {
-        contract_checks(c, json_object_get(img, "Config"), out);
-        if (entry && !c->opts->skip_image_run) {
-            if (strncmp(c->spec->source_module, "s3://", 5) == 0)
-                pf_add(c, PF_ORD_CODE + 1, "code.entry-point", BYOC_PF_WARN, "check a local copy of the source",
-                       "the source module is in S3: its import was not tried");
-            else
-                code_check(c, entry, out);
-        }
-    }
+    code_check(c, entry, out);
     free(out);
-    free(entry);
-    json_decref(img);
-    byoc_engine_free(own);
 }
 
 /* ---- --smoke: the job in local mode (localrun.h) with a short time limit ---- */

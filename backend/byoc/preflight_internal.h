@@ -5,6 +5,7 @@
 #include <time.h>
 #include "aws/client.h"
 #include "byoc/preflight.h"
+#include "docker/engine.h"
 
 typedef struct pf_ctx {
     const byoc_jobspec *spec;
@@ -32,6 +33,8 @@ void pf_group_image(pf_ctx *c);
 void pf_group_container(pf_ctx *c);
 void pf_group_permissions(pf_ctx *c);
 void pf_group_smoke(pf_ctx *c);
+/* Try to import entry (MOD[:FUNC]) from the packed local source with the image's python; adds code.entry-point. */
+void pf_code_import(pf_ctx *c, byoc_engine *e, const char *python, const char *entry);
 
 /* Orders: one block of 100 per group. */
 enum { PF_ORD_SETUP = 0, PF_ORD_IMAGE = 100, PF_ORD_CONTRACT = 200, PF_ORD_CODE = 300, PF_ORD_PERMS = 400,

@@ -66,6 +66,23 @@ pass "the scaffold lints without errors"
 [ "$("$DOCKER" image inspect -f '{{.Architecture}}' "$TAG")" = amd64 ] || fail "not an amd64 image"
 pass "docker build --network none"
 
+# ---- preflight judges byoc's own offline image as the service would meet it ------------------
+# Its `train` is byoc's small launcher (a link to /opt/byoc/bin/train), not sagemaker-training's:
+# no check may fail. --local: the contract and the code only.
+"$BYOC_BIN" --json --project "$PROJ" preflight --local --image-uri "$TAG" --source-module "$PROJ/algorithm" \
+    --entry-point algorithm.algo >"$WORK/preflight.json" 2>"$WORK/preflight.err" || true
+python3 - "$WORK/preflight.json" <<'PY' || { cat "$WORK/preflight.err" >&2; fail "preflight of byoc's own image"; }
+import json, sys
+doc = json.load(open(sys.argv[1]))
+checks = {c["name"]: c for c in doc["checks"]}
+failed = [c for c in doc["checks"] if c["status"] == "fail"]
+assert not failed, failed
+for name in ("contract.program", "contract.train", "contract.python", "contract.sagemaker-training"):
+    assert checks[name]["status"] == "pass", checks[name]
+assert "launcher of its own" in checks["contract.sagemaker-training"]["message"], checks["contract.sagemaker-training"]
+PY
+pass "preflight: byoc's offline image has no failure (its own train is a launcher, not a fault)"
+
 # ---- the job container ---------------------------------------------------------------------
 mkdir -p "$WORK/src"
 cp -r "$PROJ/algorithm" "$WORK/src/"

@@ -342,6 +342,21 @@ def test_contract_variants():
     expect("ENTRYPOINT that swallows train", checks, "contract.entrypoint", "warn")
     rc, _, checks, _ = preflight(*job(build_local("nopython", "Dockerfile.nopython")))
     expect("busybox image", checks, "contract.python", "fail", rc, 1)
+    # Judged from the image's files, nothing run in it: a launcher of its own as train passes...
+    rc, _, checks, _ = preflight(*job(build_local("customtrain", "Dockerfile.customtrain")))
+    for name in ("contract.program", "contract.train", "contract.python", "contract.sagemaker-training",
+                 "code.entry-point"):
+        expect("custom train launcher", checks, name, "pass")
+    C.check("launcher of its own" in checks.get("contract.sagemaker-training", {}).get("message", ""),
+            "custom train launcher: noted", checks.get("contract.sagemaker-training"))
+    # ...and an image without a shell is judged, not waved through: each missing part named.
+    rc, _, checks, _ = preflight(*job(build_local("shellless", "Dockerfile.shellless")))
+    C.equal(rc, 1, "shell-less image: exit 1")
+    for name, needle in (("contract.train", "no `train`"), ("contract.program", "/opt/ml/code/missing.py"),
+                         ("contract.python", "no python3")):
+        expect("shell-less image", checks, name, "fail")
+        C.check(needle in checks.get(name, {}).get("message", ""), "shell-less image: %s names %s" % (name, needle),
+                checks.get(name))
 
 
 def test_python_version():
