@@ -1,6 +1,7 @@
 #include "monitor_rows.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -198,4 +199,12 @@ void tui_mon_known_put(tui_mon_known *k, const char *arn, const char *instance)
         k->n++;
     }
     k->values[j] = intern(&k->strings, instance ? instance : "");
+}
+
+void tui_mon_empty_text(size_t total, const char *filter, char *buf, size_t size)
+{
+    if (total == 0)
+        snprintf(buf, size, "No jobs yet: Run creates one");
+    else
+        snprintf(buf, size, "No %s jobs: the status filter hides all %zu (f cycles it back to all)", filter, total);
 }

@@ -60,4 +60,8 @@ void tui_mon_known_free(tui_mon_known *k);
 const char *tui_mon_known_get(const tui_mon_known *k, const char *arn);
 void tui_mon_known_put(tui_mon_known *k, const char *arn, const char *instance);
 
+/* What the empty table says: "No jobs yet: Run creates one" only when there
+ * are none; when the status filter hides them all, that and how to undo it. */
+void tui_mon_empty_text(size_t total, const char *filter, char *buf, size_t size);
+
 #endif

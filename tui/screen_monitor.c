@@ -38,6 +38,7 @@ typedef struct monitor_screen {
     bool any_active;               /* a row is QUEUED, RUNNING or CANCELLING */
     tui_mon_lister *lister;
     int status_filter;
+    char empty_text[128];     /* the table's, for the rows and filter of the last fill */
     uint64_t list_task;
     bool listing;
     uint64_t list_started_ms, list_took_ms;
@@ -144,6 +145,7 @@ static void fill_table(monitor_screen *s)
     tui_list_clear(&s->jobs);
     add_to_table(s, 0, keep);
     free(keep);
+    tui_mon_empty_text(shown_rows(s)->n, filters[s->status_filter], s->empty_text, sizeof s->empty_text);
 }
 
 static bool compute_any_active(const tui_mon_rows *rows)
@@ -183,8 +185,10 @@ static void take_rows(monitor_screen *s)
     size_t from = s->building.n;
     if (!tui_mon_lister_take(s->lister, &s->building))
         return;
-    if (s->showing_building)
+    if (s->showing_building) {
         add_to_table(s, from, NULL);
+        tui_mon_empty_text(s->building.n, filters[s->status_filter], s->empty_text, sizeof s->empty_text);
+    }
 }
 
 /* The listing ended: complete (ok) or not. */
@@ -441,7 +445,8 @@ tui_screen *tui_screen_monitor_new(tui_app *app)
     tui_screen_init(&s->base, &ops, app, TUI_CTX_STEP, TUI_STEP_MONITOR);
     s->base.wide = true;
     tui_list_init(&s->jobs, columns, NCOLS);
-    s->jobs.empty_text = "No jobs yet: Run creates one";
+    tui_mon_empty_text(0, filters[0], s->empty_text, sizeof s->empty_text);
+    s->jobs.empty_text = s->empty_text;
     tui_mon_rows_init(&s->rows);
     tui_mon_rows_init(&s->building);
     s->lister = tui_mon_lister_new();

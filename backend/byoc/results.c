@@ -15,6 +15,7 @@
 #include "core/buf.h"
 #include "core/fs.h"
 #include "core/libarchive_api.h"
+#include "core/log.h"
 #include "core/strmap.h"
 
 #define DEFAULT_MAX_BYTES (16ULL << 30)
@@ -796,7 +797,15 @@ int byoc_results_fetch(byoc_aws_client *c, byoc_task *t, const char *job_name, c
         return -1;
     char *dest_copy = byoc_xstrdup(dest);
     char *base_copy = byoc_xstrdup(dest);
-    char *tmp = byoc_xasprintf("%s/.%s.model-XXXXXX.tar.gz", dirname(dest_copy), basename(base_copy));
+    const char *parent = dirname(dest_copy);
+    /* The Monitor's d fetches into <project>/results/<job>: the first time, results/ is not there yet. */
+    if (byoc_mkdir_p(parent, 0755) != 0) {
+        int rc = byoc_err_set(err, BYOC_E_FAILED, dest, "cannot create its directory %s: %s", parent, strerror(errno));
+        free(dest_copy);
+        free(base_copy);
+        return rc;
+    }
+    char *tmp = byoc_xasprintf("%s/.%s.model-XXXXXX.tar.gz", parent, basename(base_copy));
     free(dest_copy);
     free(base_copy);
     int fd = mkstemps(tmp, 7);

@@ -145,6 +145,11 @@ def test_unpack():
         r = byoc(work, "results", name, "-o", os.path.join(work, "text"))
         T.equal(r.returncode, 0, "text output exits 0")
         T.check("3 files in" in r.stdout and "energy" in r.stdout, "text output lists files and results", r.stdout)
+        # The Monitor's d fetches into <project>/results/<job>: results/ need not exist yet.
+        nested = os.path.join(work, "project", "results", name)
+        r = byoc(work, "results", name, "-o", nested)
+        T.check(r.returncode == 0, "a destination whose parent does not exist yet", r.stderr)
+        T.check(os.path.isfile(os.path.join(nested, "results.json")), "unpacked there")
     finally:
         shutil.rmtree(work)
 

@@ -136,11 +136,23 @@ static void test_search_counts(void)
     tui_logview_free(&v);
 }
 
+/* An empty table says why: no jobs at all, or a status filter that hides them. */
+static void test_empty_text(void)
+{
+    char buf[128];
+    tui_mon_empty_text(0, "all", buf, sizeof buf);
+    CHECK_STR(buf, "No jobs yet: Run creates one");
+    tui_mon_empty_text(3, "CANCELLED", buf, sizeof buf);
+    CHECK(strstr(buf, "No jobs yet") == NULL);
+    CHECK(strstr(buf, "CANCELLED") && strstr(buf, "hides all 3") && strstr(buf, "f cycles"));
+}
+
 int main(void)
 {
     setlocale(LC_CTYPE, "C.UTF-8");
     test_rows();
     test_known();
     test_search_counts();
+    test_empty_text();
     return check_done();
 }
