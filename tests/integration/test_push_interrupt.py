@@ -155,10 +155,18 @@ def main():
         checks.check(restarted, "the registry is back")
         err = "".join(err_lines)
         checks.equal(proc.returncode, 1, "interrupted push: exit 1")
-        checks.equal(out, "", "interrupted push: nothing on stdout")
         final = [l for l in err_lines if l.startswith("byoc: ")]
         checks.check(len(final) == 1, "interrupted push: one error line", err)
         msg = final[0] if final else ""
+        # With --json a failure is still one document on stdout (DESIGN.md), and it says what stderr says.
+        try:
+            failure = json.loads(out).get("error", {})
+        except ValueError:
+            failure = {}
+        checks.equal(failure.get("what"), "push", "interrupted push: the --json error document names the step")
+        checks.equal(failure.get("exit_code"), 1, "interrupted push: the error document carries exit code 1")
+        checks.check(bool(failure.get("why")) and failure.get("why", "") in msg,
+                     "interrupted push: the error document's why is the stderr line's", out)
         not_pushed = re.search(r"not pushed: ([^;]*)", msg)
         checks.check(not_pushed and big in not_pushed.group(1), "the error names %s as not pushed" % big, msg)
         checks.check("of 2 layers in the registry" in msg, "the error counts the layers", msg)
