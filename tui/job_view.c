@@ -256,9 +256,17 @@ static void download(job_view *v)
     }
     if (v->downloading)
         return;
+    char *parent = byoc_xasprintf("%s/results", tui_app_project(a));
+    byoc_err err = {0};
+    char *dest = byoc_results_dest_for_job(parent, member(v->job, "job_name"), &err);
+    free(parent);
+    if (!dest) {
+        tui_app_error(a, "results: %s", err.message);
+        return;
+    }
     const byoc_globals *g = tui_app_globals(a);
     tui_mon_args *args = tui_mon_args_new(g->profile, g->region, v->arn);
-    args->dest = byoc_xasprintf("%s/results/%s", tui_app_project(a), job_name(v));
+    args->dest = dest;
     byoc_task *t = tui_app_start_task(a, &v->base, "download results", tui_mon_results_task, args, tui_mon_args_free);
     if (t) {
         v->results_id = byoc_task_id(t);

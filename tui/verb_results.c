@@ -50,8 +50,8 @@ int verb_results(const byoc_globals *g, int argc, char **argv, byoc_err *err)
                           "job %s is %s: results are written when it ends (wait with: byoc logs --follow %s)",
                           job.name, job.status, job.name);
     } else if (rc == 0) {
-        dest = out_dir ? byoc_xstrdup(out_dir) : byoc_xasprintf("./%s", job.name);
-        rc = byoc_results_fetch(client, NULL, job.name, job.output_s3_path, dest, &u, err);
+        dest = out_dir ? byoc_xstrdup(out_dir) : byoc_results_dest_for_job(NULL, job.name, err);
+        rc = dest ? byoc_results_fetch(client, NULL, job.name, job.output_s3_path, dest, &u, err) : -1;
     }
     json_t *results = NULL;
     if (rc == 0)

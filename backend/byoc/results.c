@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "aws/s3.h"
+#include "byoc/jobspec.h"
 #include "core/buf.h"
 #include "core/fs.h"
 #include "core/libarchive_api.h"
@@ -167,6 +168,21 @@ int byoc_results_check_dest(const char *dest, byoc_err *err)
         return 0;
     return byoc_err_set(err, BYOC_E_FAILED, dest,
                         "already exists and is not an empty directory: remove it or choose another with -o DIR");
+}
+
+char *byoc_results_dest_for_job(const char *parent, const char *job_name, byoc_err *err)
+{
+    byoc_job_problems probs = {0};
+    if (byoc_job_check_name(job_name, BYOC_JF_JOB_NAME, &probs) == 0) {
+        byoc_job_problems_free(&probs);
+        return byoc_xasprintf("%s/%s", parent ? parent : ".", job_name);
+    }
+    /* The rule's message quotes the name through the printable pass. */
+    byoc_err_set(err, BYOC_E_FAILED, "results",
+                 "the service's job name %s, so it cannot name a directory: nothing was written; "
+                 "choose one with -o DIR", probs.items[0].message);
+    byoc_job_problems_free(&probs);
+    return NULL;
 }
 
 /* ---- unpacking ----------------------------------------------------------------- */

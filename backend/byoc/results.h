@@ -79,6 +79,13 @@ bool byoc_results_link_inside(const char *root, const char *rel);
  * with a message that says how to proceed (BYOC_E_FAILED). */
 int byoc_results_check_dest(const char *dest, byoc_err *err);
 
+/* The directory a job's results go to when the user named none:
+ * "<parent>/<job_name>" ("./<job_name>" when parent is NULL), malloc'd. The
+ * name comes from the service's reply, so it must be a job name by the
+ * service's rule (which rules out '/', "." and ".."); else NULL and err
+ * (BYOC_E_FAILED) names the rule and says to choose a directory. */
+char *byoc_results_dest_for_job(const char *parent, const char *job_name, byoc_err *err);
+
 /* "<s3Path>/output/model.tar.gz" (a trailing '/' of s3Path dropped); malloc'd. */
 char *byoc_results_s3_uri(const char *s3_path);
 

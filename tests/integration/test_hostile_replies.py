@@ -8,6 +8,7 @@ Every verb that prints service fields (jobs, status, logs, cancel), plain and --
 - SearchJobs answering the same nextToken forever: a clear error, no endless paging; distinct
   tokens forever: the page bound ends it;
 - a reply far larger than any API reply: a clear error after the cap, not all of it in memory;
+- results without -o: a job name from the reply that is no job name ('../x') is refused, nothing written;
 - a reply that drips a byte at a time: the API deadline (BYOC_API_TIMEOUT, short here) ends it.
 Run: tests/topology/with-env.sh python3 tests/integration/test_hostile_replies.py
 """
@@ -44,6 +45,9 @@ def get_job(mode):
                 "endedAt": evil("2026-01-01T00:02:00Z"), "failureReason": evil("why"),
                 "queueInfo": {"queue": "JOBS_QUEUE", "position": evil("3")},
                 "events": [{"eventType": evil("WAITING"), "timeOfEvent": evil("t"), "message": evil("m")}]}
+    if mode.startswith("name:"):  # an ended job whose name is not a job name
+        return {"jobArn": ARN, "jobName": mode[5:], "status": "COMPLETED",
+                "outputDataConfig": {"s3Path": "s3://hostile-bucket/jobs/x/data"}}
     # mistyped: everything byoc does not need is of the wrong type
     return {"jobArn": ARN, "jobName": "hostile", "status": "RUNNING", "deviceConfig": "x",
             "createdAt": 12, "startedAt": [], "endedAt": {}, "failureReason": 7,
@@ -232,6 +236,28 @@ def test_paging():
     print("     (%d pages in %.1f s)" % (STATE["calls"], took))
 
 
+def test_results_name():
+    # results without -o goes to ./<jobName>: a name from the reply that is no job name
+    # ('../x', '/abs', '.', escapes) is refused before anything is fetched or written.
+    for name in ("../escaped", "/tmp/byoc-hostile-abs", ".", "..", evil("x")):
+        STATE["mode"] = "name:" + name
+        STATE["calls"] = 0
+        work = tempfile.mkdtemp(prefix="byoc-hostile-results-")
+        inner = os.path.join(work, "cwd")
+        os.mkdir(inner)
+        try:
+            r = subprocess.run([BYOC, "results", ARN], cwd=inner, capture_output=True, timeout=60, env=ENV)
+            made = sorted(os.listdir(work)) + sorted(os.listdir(inner))
+            T.check(r.returncode == 1 and b"-o DIR" in r.stderr and b"must match" in r.stderr
+                    and no_controls(r.stderr) and r.stdout == b"",
+                    "results: job name %r from the reply is refused, naming the rule and -o" % name,
+                    (r.returncode, r.stdout[:200], r.stderr[-300:]))
+            T.check(made == ["cwd"] and not os.path.exists("/tmp/byoc-hostile-abs") and STATE["calls"] == 1,
+                    "results: job name %r: nothing written, nothing fetched" % name, (made, STATE["calls"]))
+        finally:
+            subprocess.run(["rm", "-rf", work])
+
+
 def test_huge():
     STATE["mode"] = "huge"
     for args in (["status", ARN], ["--json", "jobs"]):
@@ -263,12 +289,12 @@ ENV.update({
     "AWS_ACCESS_KEY_ID": "AKIDEXAMPLEHOSTILE", "AWS_SECRET_ACCESS_KEY": "hostile-secret",
     "AWS_REGION": "us-east-1", "AWS_CONFIG_FILE": "/dev/null", "AWS_SHARED_CREDENTIALS_FILE": "/dev/null",
     "AWS_EC2_METADATA_DISABLED": "true", "AWS_MAX_ATTEMPTS": "1",
-    "AWS_ENDPOINT_URL_BRAKET": URL, "AWS_ENDPOINT_URL_CLOUDWATCH_LOGS": URL, "NO_PROXY": "127.0.0.1",
+    "AWS_ENDPOINT_URL_BRAKET": URL, "AWS_ENDPOINT_URL_CLOUDWATCH_LOGS": URL, "AWS_ENDPOINT_URL_S3": URL, "NO_PROXY": "127.0.0.1",
 })
 for k in ("http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "all_proxy"):
     ENV.pop(k, None)
 
-for name in sys.argv[1:] or ["escapes", "mistyped", "paging", "huge", "drip"]:
+for name in sys.argv[1:] or ["escapes", "mistyped", "results_name", "paging", "huge", "drip"]:
     globals()["test_" + name]()
 server.shutdown()
 T.done()
