@@ -228,10 +228,11 @@ int verb_run(const byoc_globals *g, int argc, char **argv, byoc_err *err);
 
 #define VERB_PREFLIGHT_HELP \
     "Checks, before anything is created or paid for, what would make the job fail once it runs:\n" \
-    "the image (in ECR in the job's region and account, a single-platform manifest and not an\n" \
-    "attestation index, amd64, the pushed digest = the local one), the container contract (inspected\n" \
-    "and run once with network none: SAGEMAKER_PROGRAM and its file, train on PATH, ENTRYPOINT,\n" \
-    "python and sagemaker_training), that the entry point imports from the packed source inside the\n" \
+    "the image (in ECR in the job's region and account; amd64, read from an index's linux/amd64\n" \
+    "entry; a warning for an index or OCI media types, which Braket does not document; the pushed\n" \
+    "digest = the local one), the container contract (read from the image's files without running\n" \
+    "it: SAGEMAKER_PROGRAM and its file, train on PATH, ENTRYPOINT, python and sagemaker_training),\n" \
+    "that the entry point imports from the packed source inside the\n" \
     "image, the permissions (the role can pull; S3 prefixes; iam:PassRole, braket:CreateJob), and\n" \
     "consistency (regions, device ONLINE, instance type, credentials lasting the run).\n" \
     "Takes the flags of byoc run, plus:\n" \

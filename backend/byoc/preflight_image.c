@@ -48,20 +48,88 @@ static void check_in_ecr(pf_ctx *c, byoc_aws_client *ecr)
     byoc_ecr_image_list_free(&found);
 }
 
-/* True when an index holds an attestation manifest (BuildKit provenance / SBOM). */
-static bool has_attestation(const json_t *doc)
+/* Whether Braket's jobs accept OCI media types is not documented; SageMaker has
+ * refused both the OCI index and the OCI manifest ("Unsupported manifest media
+ * type": aws/amazon-sagemaker-feedback#180, mlflow/mlflow#13834,
+ * moby/buildkit#5480). So an OCI or multi-platform image is a warning with the
+ * workaround (docker/buildx#1533), never a pass and never a failure. */
+#define DOCKER_V2_FIX                                                                                                 \
+    "push a single-platform Docker v2 schema 2 manifest: byoc push sends one; with buildx, build with "              \
+    "--platform linux/amd64 --provenance=false --sbom=false --output type=docker and byoc push it "                  \
+    "(or set oci-mediatypes=false, docker/buildx#1533)"
+
+/* image.architecture from a single-platform manifest's config. */
+static void check_config_arch(pf_ctx *c, const byoc_registry_target *reg, const json_t *manifest, const char *via)
 {
-    size_t i;
-    json_t *m;
-    json_array_foreach(json_object_get(doc, "manifests"), i, m)
-    {
-        const char *type =
-            json_string_value(json_object_get(json_object_get(m, "annotations"), "vnd.docker.reference.type"));
-        const char *os = json_string_value(json_object_get(json_object_get(m, "platform"), "os"));
-        if ((type && strcmp(type, "attestation-manifest") == 0) || (os && strcmp(os, "unknown") == 0))
-            return true;
+    byoc_err err;
+    byoc_err_clear(&err);
+    const char *cfg = json_string_value(json_object_get(json_object_get(manifest, "config"), "digest"));
+    json_t *config = NULL;
+    if (!cfg) {
+        pf_add(c, PF_ORD_IMAGE + 3, "image.architecture", BYOC_PF_WARN, "push the image again (byoc push)",
+               "the manifest%s names no image config", via);
+    } else if (byoc_registry_get_json_blob(reg, c->t, c->repository, cfg, 0, &config, &err) != 0) {
+        pf_add(c, PF_ORD_IMAGE + 3, "image.architecture", BYOC_PF_WARN, "push the image again (byoc push)",
+               "the image config%s could not be read: %s", via, err.message);
+    } else {
+        const char *arch = json_string_value(json_object_get(config, "architecture"));
+        const char *os = json_string_value(json_object_get(config, "os"));
+        if (!arch)
+            arch = "?";
+        if (strcmp(arch, "amd64") == 0)
+            pf_add(c, PF_ORD_IMAGE + 3, "image.architecture", BYOC_PF_PASS, NULL, "%s/%s%s, as ml.* instances run",
+                   os ? os : "?", arch, via);
+        else
+            pf_add(c, PF_ORD_IMAGE + 3, "image.architecture", BYOC_PF_FAIL,
+                   "rebuild for x86_64 (byoc build --platform linux/amd64) and push again",
+                   "the image%s is %s/%s: ml.* instances are x86_64 and would fail with \"exec format error\"", via,
+                   os ? os : "?", arch);
     }
-    return false;
+    json_decref(config);
+}
+
+/* An index (OCI) or manifest list (Docker): the job's x86_64 instance would
+ * take its linux/amd64 entry, so that entry is what is judged. */
+static void check_index(pf_ctx *c, const byoc_registry_target *reg, const char *ref, const byoc_registry_manifest *m)
+{
+    byoc_buf present = BYOC_BUF_INIT;
+    size_t att = 0;
+    const json_t *entry = byoc_manifest_index_entry(m->doc, "linux", "amd64", &present, &att);
+    size_t n = json_array_size(json_object_get(m->doc, "manifests"));
+    char atts[96] = "";
+    if (att)
+        snprintf(atts, sizeof atts, " and %zu attestation%s (BuildKit provenance/SBOM)", att, att == 1 ? "" : "s");
+    const char *platforms = present.len ? present.data : "no image platform";
+    pf_add(c, PF_ORD_IMAGE + 2, "image.manifest", BYOC_PF_WARN, DOCKER_V2_FIX,
+           "%s:%s is %s (%s) of %zu manifest%s: %s%s; whether Braket jobs accept an index is not documented "
+           "(SageMaker has refused OCI media types)",
+           c->repository, ref, strcmp(m->media_type, BYOC_MT_OCI_INDEX) == 0 ? "an OCI image index" : "a manifest list",
+           m->media_type, n, n == 1 ? "" : "s", platforms, atts);
+    if (!entry) {
+        pf_add(c, PF_ORD_IMAGE + 3, "image.architecture", BYOC_PF_FAIL,
+               "rebuild for x86_64 (byoc build --platform linux/amd64) and push again",
+               "the index has no linux/amd64 image (it holds %s): ml.* instances are x86_64", platforms);
+        byoc_buf_free(&present);
+        return;
+    }
+    byoc_buf_free(&present);
+    const char *digest = json_string_value(json_object_get(entry, "digest"));
+    byoc_registry_manifest em;
+    byoc_err err;
+    byoc_err_clear(&err);
+    if (byoc_registry_get_manifest(reg, c->t, c->repository, digest, &em, &err) != 0) {
+        char line[900];
+        byoc_err_format(&err, line, sizeof line);
+        pf_add(c, PF_ORD_IMAGE + 3, "image.architecture", BYOC_PF_WARN, "push the image again (byoc push)",
+               "the index's linux/amd64 entry %s could not be read: %s", digest, line);
+        return;
+    }
+    if (byoc_manifest_is_index(em.media_type))
+        pf_add(c, PF_ORD_IMAGE + 3, "image.architecture", BYOC_PF_WARN, DOCKER_V2_FIX,
+               "the index's linux/amd64 entry %s is itself an index: not followed further", digest);
+    else
+        check_config_arch(c, reg, em.doc, " (the index's linux/amd64 entry)");
+    byoc_registry_manifest_free(&em);
 }
 
 static void check_manifest(pf_ctx *c, byoc_aws_client *ecr, char **pushed_digest)
@@ -96,44 +164,20 @@ static void check_manifest(pf_ctx *c, byoc_aws_client *ecr, char **pushed_digest
     }
     *pushed_digest = byoc_xstrdup(m.digest);
     if (byoc_manifest_is_index(m.media_type)) {
-        bool att = has_attestation(m.doc);
-        size_t n = json_array_size(json_object_get(m.doc, "manifests"));
-        pf_add(c, PF_ORD_IMAGE + 2, "image.manifest", BYOC_PF_FAIL,
-               att ? "rebuild with provenance and SBOM off (docker buildx build --provenance=false --sbom=false "
-                     "--platform linux/amd64, or byoc build) and push again"
-                   : "push a single-platform image (build with --platform linux/amd64, or byoc build) and push again",
-               "%s:%s is an %s of %zu manifests%s (%s); Braket needs a single-platform Docker v2 or OCI manifest",
-               c->repository, ref, att ? "attestation index" : "image index", n,
-               att ? " (BuildKit provenance/SBOM attestations)" : "", m.media_type);
-        pf_add(c, PF_ORD_IMAGE + 3, "image.architecture", BYOC_PF_WARN, "see image.manifest",
-               "not checked: the tag names an index");
-    } else if (strcmp(m.media_type, BYOC_MT_DOCKER_MANIFEST) != 0 && strcmp(m.media_type, BYOC_MT_OCI_MANIFEST) != 0) {
+        check_index(c, &reg, ref, &m);
+    } else if (strcmp(m.media_type, BYOC_MT_OCI_MANIFEST) == 0) {
+        pf_add(c, PF_ORD_IMAGE + 2, "image.manifest", BYOC_PF_WARN, DOCKER_V2_FIX,
+               "OCI image manifest (%s), %s: whether Braket jobs accept OCI media types is not documented "
+               "(SageMaker has refused them)", m.media_type, m.digest);
+        check_config_arch(c, &reg, m.doc, "");
+    } else if (strcmp(m.media_type, BYOC_MT_DOCKER_MANIFEST) == 0) {
+        pf_add(c, PF_ORD_IMAGE + 2, "image.manifest", BYOC_PF_PASS, NULL, "single-platform Docker v2 manifest (%s), %s",
+               m.media_type, m.digest);
+        check_config_arch(c, &reg, m.doc, "");
+    } else {
         pf_add(c, PF_ORD_IMAGE + 2, "image.manifest", BYOC_PF_FAIL, "push with a current Docker engine (byoc push)",
                "unsupported manifest media type '%s'", m.media_type);
         pf_add(c, PF_ORD_IMAGE + 3, "image.architecture", BYOC_PF_WARN, "see image.manifest", "not checked");
-    } else {
-        pf_add(c, PF_ORD_IMAGE + 2, "image.manifest", BYOC_PF_PASS, NULL, "single-platform manifest (%s), %s",
-               m.media_type, m.digest);
-        const char *cfg = json_string_value(json_object_get(json_object_get(m.doc, "config"), "digest"));
-        json_t *config = NULL;
-        if (!cfg || byoc_registry_get_json_blob(&reg, c->t, c->repository, cfg, 0, &config, &err) != 0) {
-            pf_add(c, PF_ORD_IMAGE + 3, "image.architecture", BYOC_PF_WARN, "push the image again (byoc push)",
-                   "the image config could not be read: %s", err.message);
-        } else {
-            const char *arch = json_string_value(json_object_get(config, "architecture"));
-            const char *os = json_string_value(json_object_get(config, "os"));
-            if (!arch)
-                arch = "?";
-            if (strcmp(arch, "amd64") == 0)
-                pf_add(c, PF_ORD_IMAGE + 3, "image.architecture", BYOC_PF_PASS, NULL, "%s/%s, as ml.* instances run",
-                       os ? os : "?", arch);
-            else
-                pf_add(c, PF_ORD_IMAGE + 3, "image.architecture", BYOC_PF_FAIL,
-                       "rebuild for x86_64 (byoc build --platform linux/amd64) and push again",
-                       "the image is %s/%s: ml.* instances are x86_64 and would fail with \"exec format error\"",
-                       os ? os : "?", arch);
-        }
-        json_decref(config);
     }
     byoc_registry_manifest_free(&m);
     byoc_ecr_token_free(&tok);

@@ -30,6 +30,47 @@ bool byoc_manifest_is_index(const char *mt)
     return mt && (strcmp(mt, BYOC_MT_DOCKER_LIST) == 0 || strcmp(mt, BYOC_MT_OCI_INDEX) == 0);
 }
 
+static bool well_formed_digest(const char *d)
+{
+    if (!d || strncmp(d, "sha256:", 7) != 0 || strlen(d) != 7 + 64)
+        return false;
+    for (const char *p = d + 7; *p; p++)
+        if (!((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'f')))
+            return false;
+    return true;
+}
+
+const json_t *byoc_manifest_index_entry(const json_t *index, const char *os, const char *arch, byoc_buf *present,
+                                        size_t *attestations)
+{
+    const json_t *found = NULL;
+    size_t i, att = 0, listed = 0;
+    json_t *m;
+    json_array_foreach(json_object_get(index, "manifests"), i, m)
+    {
+        const json_t *plat = json_object_get(m, "platform");
+        const char *type =
+            json_string_value(json_object_get(json_object_get(m, "annotations"), "vnd.docker.reference.type"));
+        const char *m_os = json_string_value(json_object_get(plat, "os"));
+        const char *m_arch = json_string_value(json_object_get(plat, "architecture"));
+        const char *variant = json_string_value(json_object_get(plat, "variant"));
+        if (type || (m_os && strcmp(m_os, "unknown") == 0)) {
+            att++;
+            continue;
+        }
+        if (present) {
+            byoc_buf_printf(present, "%s%s/%s%s%s", listed++ ? ", " : "", m_os ? m_os : "?", m_arch ? m_arch : "?",
+                            variant ? "/" : "", variant ? variant : "");
+        }
+        if (!found && m_os && m_arch && strcmp(m_os, os) == 0 && strcmp(m_arch, arch) == 0 &&
+            well_formed_digest(json_string_value(json_object_get(m, "digest"))))
+            found = m;
+    }
+    if (attestations)
+        *attestations = att;
+    return found;
+}
+
 static char *ca_for(const byoc_registry_target *r)
 {
     if (r->ca_bundle && *r->ca_bundle)
@@ -150,6 +191,13 @@ int byoc_registry_get_manifest(const byoc_registry_target *r, byoc_task *t, cons
     if (said && strcmp(said, digest) != 0) {
         byoc_err_set(err, BYOC_E_FAILED, "registry", "manifest digest %s does not match the registry's %s", digest,
                      said);
+        byoc_http_resp_free(&resp);
+        byoc_registry_manifest_free(out);
+        return -1;
+    }
+    /* Fetched by digest (an index's entry): the bytes must be the ones named. */
+    if (strncmp(reference, "sha256:", 7) == 0 && strcmp(reference, digest) != 0) {
+        byoc_err_set(err, BYOC_E_FAILED, "registry", "the manifest fetched as %s hashes to %s", reference, digest);
         byoc_http_resp_free(&resp);
         byoc_registry_manifest_free(out);
         return -1;

@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <jansson.h>
+#include "core/buf.h"
 #include "core/err.h"
 #include "core/task.h"
 
@@ -41,6 +42,16 @@ void byoc_registry_manifest_free(byoc_registry_manifest *m);
 
 /* True for an index or manifest list media type. */
 bool byoc_manifest_is_index(const char *media_type);
+
+/* In an index or manifest list, the entry for os/arch (any variant) whose
+ * digest is a well-formed "sha256:<64 hex>", or NULL. Attestation entries
+ * (BuildKit provenance and SBOM: platform unknown/unknown or the annotation
+ * vnd.docker.reference.type) are never picked; *attestations counts them.
+ * present (may be NULL) receives the image platforms the index holds,
+ * "linux/amd64, linux/arm64/v8", as the index says them (hostile text: print
+ * it through the printable pass). */
+const json_t *byoc_manifest_index_entry(const json_t *index, const char *os, const char *arch,
+                                        byoc_buf *present, size_t *attestations);
 
 /* The manifest. A missing one is BYOC_E_FAILED with code MANIFEST_UNKNOWN or
  * NAME_UNKNOWN and http_status 404; a refused login UNAUTHORIZED (401). */
