@@ -158,7 +158,7 @@ def main():
         final = [l for l in err_lines if l.startswith("byoc: ")]
         checks.check(len(final) == 1, "interrupted push: one error line", err)
         msg = final[0] if final else ""
-        # With --json a failure is still one document on stdout (DESIGN.md), and it says what stderr says.
+        # With --json a failure is still one document on stdout (README, "Commands"), saying what stderr says.
         try:
             failure = json.loads(out).get("error", {})
         except ValueError:
