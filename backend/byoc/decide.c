@@ -430,8 +430,9 @@ void byoc_decide(const byoc_answers *a, byoc_decision *d)
     if (d->arch == BYOC_ARCH_ARM64)
         add_reason(d, "arch-arm64", BYOC_VERDICT_REQUIRED, true, BYOC_Q_ARCH,
                    "Target CPU arm64: the prebuilt images are x86_64 only, so build on a public arm64 base "
-                   "(recipe 2). Every Braket job instance type is x86_64: an arm64 image runs only on ARM hosts "
-                   "(local mode).");
+                   "(recipe 2). But an arm64 image cannot run on Braket's job instances, which are all x86_64: "
+                   "for jobs build linux/amd64 (byoc build --platform linux/amd64, emulated on an ARM host), and "
+                   "keep arm64 for local runs.");
     if (byoc_answer_bool(a, BYOC_Q_LICENSE_SERVER))
         add_reason(d, "license-server", BYOC_VERDICT_RECOMMENDED, false, BYOC_Q_LICENSE_SERVER,
                    "Licensed software that authenticates against a license server: BYOC is recommended, so "

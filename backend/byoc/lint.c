@@ -305,12 +305,14 @@ static void rule_arch(lint_ctx *c)
     if (it && byoc_instance_type_is_x86(it))
         byoc_lint_add(c->out, BYOC_LINT_ERROR, "arch-instance", where, line,
                       "the image targets arm64 but the job's instance type %s is x86_64: it would fail with "
-                      "\"exec format error\"; build for linux/amd64",
+                      "\"exec format error\"; build for linux/amd64 (byoc build --platform linux/amd64, emulated "
+                      "on an ARM host)",
                       it);
     else
         byoc_lint_add(c->out, BYOC_LINT_WARNING, "arch-instance", where, line,
-                      "the image targets arm64, but every Braket job instance type is x86_64: it can run only on "
-                      "ARM hosts (local mode); build for linux/amd64 to run jobs");
+                      "the image targets arm64, which cannot run on Braket's job instances (all x86_64): keep it "
+                      "for local runs, and for jobs build linux/amd64 (byoc build --platform linux/amd64, emulated "
+                      "on an ARM host)");
 }
 
 static void rule_gpu(lint_ctx *c)

@@ -154,6 +154,10 @@ static void test_arch_and_gpu(void)
     byoc_decision d;
     DECIDE(&d, "arch=arm64");
     CHECK(has_rule(&d, "arch-arm64"));
+    for (size_t i = 0; i < d.n_reasons; i++) /* the seed's words: arm64 for local runs, amd64 for jobs */
+        if (strcmp(d.reasons[i].rule, "arch-arm64") == 0)
+            CHECK(strstr(d.reasons[i].text, "cannot run on Braket's job instances") &&
+                  strstr(d.reasons[i].text, "--platform linux/amd64") && strstr(d.reasons[i].text, "local runs"));
     CHECK_STR(byoc_recipe_name(d.recipe), "custom-base");
     CHECK_STR(byoc_verdict_name(d.verdict), "required");
     CHECK_INT(d.arch, BYOC_ARCH_ARM64);

@@ -190,6 +190,8 @@ static void test_arch(void)
 
     lint_text("FROM arm64v8/python:3.12-slim\n", NULL, &r); /* no instance type: a warning */
     CHECK_INT(count(&r, "arch-instance", BYOC_LINT_WARNING), 1);
+    CHECK(strstr(byoc_lint_find(&r, "arch-instance")->message, "local runs") &&
+          strstr(byoc_lint_find(&r, "arch-instance")->message, "--platform linux/amd64"));
     byoc_lint_result_free(&r);
 
     cfg_in arm_project = {.arch = "arm64", .instance_type = "ml.c5.xlarge"};
