@@ -66,6 +66,7 @@ typedef struct run_screen {
     byoc_jobspec pending;    /* the reviewed spec, sent on y */
     bool have_pending;
     bool pending_local;
+    char pending_ts[32];     /* the reviewed plan's timestamp: the S3 keys shown are the ones used */
     tui_pf_view pf;          /* the last preflight, shown on the review page */
     byoc_task *pf_task;      /* while it runs */
     uint64_t pf_task_id;
@@ -325,6 +326,7 @@ static void review(run_screen *s)
         byoc_jobspec_free(&s->pending);
     tui_run_form_to_spec(&s->form, true, &s->pending, NULL);
     s->have_pending = true;
+    s->pending_ts[0] = '\0';
     s->pending_local = tui_run_form_local(&s->form);
     if (s->pending_local) {
         json_t *plan = json_pack("{s:o}", "local", byoc_jobspec_to_json(&s->pending));
@@ -355,6 +357,7 @@ static void planned(run_screen *s, const byoc_job_result *r)
     /* the name shown is the name sent */
     if (!s->pending.job_name && r->plan.job_name)
         byoc_jobspec_set(&s->pending.job_name, r->plan.job_name);
+    snprintf(s->pending_ts, sizeof s->pending_ts, "%s", r->plan.timestamp ? r->plan.timestamp : "");
     json_t *plan = byoc_job_result_json(r);
     log_line(s, "Review the request: y sends it, q goes back");
     show_review(s, "5 Run: review the request", plan);
@@ -388,6 +391,8 @@ static void send_pending(tui_app *a, void *ud)
     s->have_pending = false;
     args->opts.aws = aws_opts(s);
     args->opts.image_check = byoc_ecr_image_check;
+    snprintf(args->timestamp, sizeof args->timestamp, "%s", s->pending_ts);
+    args->opts.timestamp = args->timestamp;
     byoc_task *t = tui_app_start_task(a, &s->base, "submit the job", byoc_job_submit_task_fn, args,
                                       byoc_job_submit_args_free);
     if (!t) {

@@ -306,7 +306,17 @@ static int name_job(run_ctx *r, byoc_err *err)
     byoc_job_plan *p = &r->out->plan;
     const byoc_jobspec *s = r->spec;
     char ts[32], token[40];
-    byoc_job_timestamp(ts, sizeof ts);
+    const char *given = r->opts->timestamp;
+    if (given && *given) {
+        /* the reviewed plan's: epoch milliseconds, as byoc_job_timestamp writes them */
+        size_t n = strspn(given, "0123456789");
+        if (given[n] || n > 19)
+            return byoc_err_set(err, BYOC_E_USAGE, "run", "the plan's timestamp '%.32s' is not epoch milliseconds",
+                                given);
+        snprintf(ts, sizeof ts, "%s", given);
+    } else {
+        byoc_job_timestamp(ts, sizeof ts);
+    }
     if (byoc_job_client_token(token, sizeof token) != 0)
         return byoc_err_set(err, BYOC_E_ENV, "run", "the system random generator failed (OpenSSL RAND_bytes)");
     set_str(&p->timestamp, ts);

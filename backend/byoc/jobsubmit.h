@@ -51,6 +51,7 @@ typedef struct byoc_job_submit_opts {
     byoc_job_image_check_fn image_check;  /* NULL: the image is not checked */
     void *image_check_ud;
     const char *role_env;          /* value of BRAKET_JOBS_ROLE_ARN; NULL: the environment */
+    const char *timestamp;         /* the reviewed plan's (its S3 layout and default name); NULL: now */
 } byoc_job_submit_opts;
 
 typedef struct byoc_job_transfer {
@@ -121,6 +122,7 @@ int byoc_job_ensure_bucket(byoc_aws_client *c, byoc_task *t, const char *bucket,
 typedef struct byoc_job_submit_args {
     byoc_jobspec spec;             /* owned */
     byoc_job_submit_opts opts;     /* its strings must outlive the task */
+    char timestamp[32];            /* storage for opts.timestamp, owned with the args */
 } byoc_job_submit_args;
 
 int byoc_job_submit_task_fn(byoc_task *t, void *arg, void **result, void (**result_free)(void *), byoc_err *err);

@@ -393,6 +393,38 @@ static void test_submit_task(void)
         }
         byoc_job_submit_args_free(a);
     }
+    /* A reviewed plan's timestamp is the one sent: the S3 keys shown are the ones used. */
+    for (int bad = 0; bad <= 1; bad++) {
+        byoc_job_submit_args *a = byoc_xcalloc(1, sizeof *a);
+        byoc_jobspec_init(&a->spec);
+        byoc_jobspec_set(&a->spec.image_uri, "123456789012.dkr.ecr.us-east-1.amazonaws.com/amazon-braket-task:1");
+        byoc_jobspec_set(&a->spec.source_module, algo);
+        byoc_jobspec_set(&a->spec.role_arn, role);
+        a->opts.dry_run = true;
+        snprintf(a->timestamp, sizeof a->timestamp, "%s", bad ? "17/../x" : "1700000000123");
+        a->opts.timestamp = a->timestamp;
+        void *result = NULL;
+        void (*result_free)(void *) = NULL;
+        byoc_err err;
+        byoc_err_clear(&err);
+        int rc = byoc_task_run_sync("run", byoc_job_submit_task_fn, a, &result, &result_free, &err, NULL, NULL);
+        if (bad) {
+            CHECK(rc != 0 && err.kind == BYOC_E_USAGE && strstr(err.message, "epoch milliseconds"));
+        } else {
+            CHECK_INT(rc, 0);
+            byoc_job_result *r = result;
+            if (r) {
+                CHECK_STR(r->plan.timestamp, "1700000000123");
+                CHECK_STR(r->plan.job_name, "braket-job-task-1700000000123");
+                char *body = json_dumps(r->plan.request, JSON_COMPACT);
+                CHECK(body && strstr(body, "/braket-job-task-1700000000123/1700000000123/script/source.tar.gz"));
+                free(body);
+            }
+        }
+        if (result_free)
+            result_free(result);
+        byoc_job_submit_args_free(a);
+    }
     unlink(algo);
     free(algo);
 }
