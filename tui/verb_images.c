@@ -10,6 +10,7 @@
 
 #include "aws/client.h"
 #include "aws/ecr.h"
+#include "byoc/imageplatforms.h"
 #include "core/buf.h"
 #include "core/jsonprint.h"
 #include "core/utf8.h"
@@ -74,6 +75,30 @@ static void print_table(byoc_image_row *rows, size_t n)
     }
 }
 
+/* An index's platforms, on a line under its row. */
+static void print_platforms(const json_t *im)
+{
+    const json_t *list = json_object_get(im, "platforms");
+    const char *why = json_string_value(json_object_get(im, "platforms_error"));
+    if (why) {
+        printf("  %-38s  platforms not read: %s\n", "(index)", why);
+        return;
+    }
+    if (!json_is_array(list))
+        return;
+    byoc_buf line = BYOC_BUF_INIT;
+    size_t k;
+    json_t *p;
+    json_array_foreach(list, k, p)
+        byoc_buf_printf(&line, "%s%s", k ? ", " : "", byoc_json_text(p, "?"));
+    json_int_t att = json_integer_value(json_object_get(im, "attestations"));
+    printf("  %-38s  %s", "(index)", line.len ? byoc_buf_str(&line) : "no image platform");
+    if (att > 0)
+        printf(" (+%lld attestation%s)", (long long)att, att == 1 ? "" : "s");
+    printf("\n");
+    byoc_buf_free(&line);
+}
+
 /* images is the printable copy: any field may be missing or of another type. */
 static void print_ecr_table(const json_t *images)
 {
@@ -92,6 +117,7 @@ static void print_ecr_table(const json_t *images)
                byoc_json_text(json_object_get(im, "digest"), ""), byoc_json_text(json_object_get(im, "created"), ""),
                size, byoc_json_text(json_object_get(im, "scan_status"), ""));
         byoc_buf_free(&tags);
+        print_platforms(im);
     }
 }
 
@@ -107,6 +133,15 @@ static int list_repository(const byoc_globals *g, const char *repository, byoc_e
         return byoc_err_exit_code(err->kind);
     json_t *doc = NULL;
     int rc = byoc_ecr_repository_images_json(client, NULL, repository, &doc, err);
+    if (rc == 0) {
+        byoc_err perr;
+        byoc_err_clear(&perr);
+        if (byoc_ecr_images_add_platforms(client, NULL, doc, 0, &perr) < 0) {
+            char line[1024];
+            fprintf(stderr, "byoc: warning: the platforms of indexes not read: %s\n",
+                    byoc_err_format(&perr, line, sizeof line));
+        }
+    }
     byoc_aws_client_free(client);
     if (rc != 0)
         return byoc_err_exit_code(err->kind);

@@ -40,6 +40,25 @@ static bool well_formed_digest(const char *d)
     return true;
 }
 
+/* BuildKit's provenance and SBOM entries: platform unknown/unknown, or the annotation. */
+static bool is_attestation(const json_t *m)
+{
+    const char *type =
+        json_string_value(json_object_get(json_object_get(m, "annotations"), "vnd.docker.reference.type"));
+    const char *os = json_string_value(json_object_get(json_object_get(m, "platform"), "os"));
+    return type || (os && strcmp(os, "unknown") == 0);
+}
+
+/* "os/arch[/variant]" of an entry, '?' for what it does not say. */
+static void platform_of(const json_t *m, byoc_buf *out)
+{
+    const json_t *plat = json_object_get(m, "platform");
+    const char *os = json_string_value(json_object_get(plat, "os"));
+    const char *arch = json_string_value(json_object_get(plat, "architecture"));
+    const char *variant = json_string_value(json_object_get(plat, "variant"));
+    byoc_buf_printf(out, "%s/%s%s%s", os ? os : "?", arch ? arch : "?", variant ? "/" : "", variant ? variant : "");
+}
+
 const json_t *byoc_manifest_index_entry(const json_t *index, const char *os, const char *arch, byoc_buf *present,
                                         size_t *attestations)
 {
@@ -48,20 +67,18 @@ const json_t *byoc_manifest_index_entry(const json_t *index, const char *os, con
     json_t *m;
     json_array_foreach(json_object_get(index, "manifests"), i, m)
     {
-        const json_t *plat = json_object_get(m, "platform");
-        const char *type =
-            json_string_value(json_object_get(json_object_get(m, "annotations"), "vnd.docker.reference.type"));
-        const char *m_os = json_string_value(json_object_get(plat, "os"));
-        const char *m_arch = json_string_value(json_object_get(plat, "architecture"));
-        const char *variant = json_string_value(json_object_get(plat, "variant"));
-        if (type || (m_os && strcmp(m_os, "unknown") == 0)) {
+        if (is_attestation(m)) {
             att++;
             continue;
         }
         if (present) {
-            byoc_buf_printf(present, "%s%s/%s%s%s", listed++ ? ", " : "", m_os ? m_os : "?", m_arch ? m_arch : "?",
-                            variant ? "/" : "", variant ? variant : "");
+            if (listed++)
+                byoc_buf_puts(present, ", ");
+            platform_of(m, present);
         }
+        const json_t *plat = json_object_get(m, "platform");
+        const char *m_os = json_string_value(json_object_get(plat, "os"));
+        const char *m_arch = json_string_value(json_object_get(plat, "architecture"));
         if (!found && m_os && m_arch && strcmp(m_os, os) == 0 && strcmp(m_arch, arch) == 0 &&
             well_formed_digest(json_string_value(json_object_get(m, "digest"))))
             found = m;
@@ -69,6 +86,28 @@ const json_t *byoc_manifest_index_entry(const json_t *index, const char *os, con
     if (attestations)
         *attestations = att;
     return found;
+}
+
+json_t *byoc_manifest_index_platforms(const json_t *index, size_t *attestations)
+{
+    json_t *list = json_array();
+    size_t i, att = 0;
+    json_t *m;
+    byoc_buf one = BYOC_BUF_INIT;
+    json_array_foreach(json_object_get(index, "manifests"), i, m)
+    {
+        if (is_attestation(m)) {
+            att++;
+            continue;
+        }
+        byoc_buf_reset(&one);
+        platform_of(m, &one);
+        json_array_append_new(list, json_stringn(one.data, one.len));
+    }
+    byoc_buf_free(&one);
+    if (attestations)
+        *attestations = att;
+    return list;
 }
 
 static char *ca_for(const byoc_registry_target *r)

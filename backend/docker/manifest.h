@@ -53,6 +53,11 @@ bool byoc_manifest_is_index(const char *media_type);
 const json_t *byoc_manifest_index_entry(const json_t *index, const char *os, const char *arch,
                                         byoc_buf *present, size_t *attestations);
 
+/* The image platforms of an index, as byoc_manifest_index_entry lists them,
+ * as a JSON array of strings (caller decrefs); *attestations (may be NULL)
+ * counts the attestation entries left out. */
+json_t *byoc_manifest_index_platforms(const json_t *index, size_t *attestations);
+
 /* The manifest. A missing one is BYOC_E_FAILED with code MANIFEST_UNKNOWN or
  * NAME_UNKNOWN and http_status 404; a refused login UNAUTHORIZED (401). */
 int byoc_registry_get_manifest(const byoc_registry_target *r, byoc_task *t, const char *repository,

@@ -329,6 +329,26 @@ def test_manifest_list_without_amd64():
     C.check("linux/arm64/v8" in msg, "arm64-only manifest list: names its platforms", msg)
 
 
+def test_images_show_index_platforms():
+    # The image browser reads each index's platforms from the registry (after the two tests above).
+    p = subprocess.run([BYOC, "--json", "images", "--repository", REPO], capture_output=True, text=True, timeout=120)
+    try:
+        images = json.loads(p.stdout).get("images", [])
+    except ValueError:
+        images = []
+    by_tag = {t: im for im in images for t in im.get("tags", [])}
+    att, arm = by_tag.get("att", {}), by_tag.get("list-arm", {})
+    C.check(att.get("platforms") == ["linux/amd64"] and att.get("attestations") == 1,
+            "images --repository: the attestation index holds linux/amd64 and 1 attestation", (att, p.stderr[-300:]))
+    C.check(arm.get("platforms") == ["linux/arm64/v8"] and arm.get("attestations") == 0,
+            "images --repository: the manifest list holds linux/arm64/v8", arm)
+    C.check("platforms" not in by_tag.get("good", {"platforms": 1}), "a single-platform image is not read again",
+            by_tag.get("good"))
+    p = subprocess.run([BYOC, "images", "--repository", REPO], capture_output=True, text=True, timeout=120)
+    C.check("linux/amd64 (+1 attestation)" in p.stdout and "linux/arm64/v8" in p.stdout,
+            "images --repository (table): the platforms under each index", p.stdout[-800:])
+
+
 def test_oci_manifest():
     # A single-platform OCI manifest of the good image's config and layers: judged (amd64 passes), with a
     # warning naming the media type and the workaround.
@@ -525,7 +545,8 @@ def main():
         setup()
         GOOD = build_and_push(REPO, "good")
         for t in (test_sound_job, test_region_mismatch, test_device, test_instance_type, test_arm64,
-                  test_attestation_index, test_manifest_list_without_amd64, test_oci_manifest,
+                  test_attestation_index, test_manifest_list_without_amd64, test_images_show_index_platforms,
+                  test_oci_manifest,
                   test_missing_image, test_no_program, test_contract_variants, test_python_version, test_spec_and_credentials,
                   test_entry_point_does_not_import,
                   test_local_differs_from_pushed, test_role_cannot_pull, test_s3_bucket_rule, test_credentials_expiry, test_local_mode,

@@ -40,6 +40,13 @@ static void test_buildkit_index(void)
     CHECK_INT(att, 2);
     CHECK_STR(present.data, "linux/arm64/v8, linux/amd64");
     byoc_buf_free(&present);
+    size_t att2 = 0;
+    json_t *list = byoc_manifest_index_platforms(doc, &att2);
+    char *text = json_dumps(list, JSON_COMPACT);
+    CHECK_STR(text, "[\"linux/arm64/v8\",\"linux/amd64\"]");
+    CHECK_INT(att2, 2);
+    free(text);
+    json_decref(list);
     json_decref(doc);
 }
 

@@ -1,0 +1,83 @@
+#include "byoc/imageplatforms.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "aws/ecr.h"
+#include "docker/manifest.h"
+
+#define DEFAULT_MAX_READS 100
+
+/* "<account>.dkr.ecr.<region>.amazonaws.com/<name>" -> host and name (malloc'd); false if not that shape. */
+static bool split_uri(const char *uri, char **host, char **name, char **account)
+{
+    const char *slash = uri ? strchr(uri, '/') : NULL;
+    const char *dot = uri ? strchr(uri, '.') : NULL;
+    if (!slash || !dot || dot > slash || !slash[1])
+        return false;
+    *host = byoc_xstrndup(uri, (size_t)(slash - uri));
+    *name = byoc_xstrdup(slash + 1);
+    *account = byoc_xstrndup(uri, (size_t)(dot - uri));
+    return true;
+}
+
+/* The index's image platforms, with its attestations counted apart. */
+static void add_platforms(json_t *im, const json_t *index)
+{
+    size_t att = 0;
+    json_object_set_new(im, "platforms", byoc_manifest_index_platforms(index, &att));
+    json_object_set_new(im, "attestations", json_integer((json_int_t)att));
+}
+
+int byoc_ecr_images_add_platforms(byoc_aws_client *ecr, byoc_task *t, json_t *doc, int max_reads, byoc_err *err)
+{
+    if (max_reads <= 0)
+        max_reads = DEFAULT_MAX_READS;
+    byoc_ecr_token tok;
+    memset(&tok, 0, sizeof tok);
+    bool logged_in = false;
+    int reads = 0;
+    size_t i;
+    json_t *im;
+    json_array_foreach(json_object_get(doc, "images"), i, im)
+    {
+        const char *digest = json_string_value(json_object_get(im, "digest"));
+        if (!byoc_manifest_is_index(json_string_value(json_object_get(im, "media_type"))) || !digest)
+            continue;
+        if (reads >= max_reads) {
+            json_object_set_new(im, "platforms_error", json_string("not read: the listing reads at most 100 indexes"));
+            continue;
+        }
+        char *host, *name, *account;
+        if (!split_uri(json_string_value(json_object_get(im, "repository")), &host, &name, &account)) {
+            json_object_set_new(im, "platforms_error", json_string("no registry in the repository URI"));
+            continue;
+        }
+        if (!logged_in) {
+            if (byoc_ecr_get_authorization_token(ecr, t, account, time(NULL), &tok, err) != 0) {
+                free(host);
+                free(name);
+                free(account);
+                return -1;
+            }
+            logged_in = true;
+        }
+        byoc_registry_target reg = {.host = host, .username = tok.username, .password = tok.password};
+        byoc_registry_manifest m;
+        byoc_err e;
+        byoc_err_clear(&e);
+        reads++;
+        if (byoc_registry_get_manifest(&reg, t, name, digest, &m, &e) == 0) {
+            add_platforms(im, m.doc);
+            byoc_registry_manifest_free(&m);
+        } else {
+            json_object_set_new(im, "platforms_error", json_string(e.message));
+        }
+        free(host);
+        free(name);
+        free(account);
+    }
+    byoc_ecr_token_free(&tok);
+    return reads;
+}
