@@ -16,7 +16,7 @@ const byoc_verb byoc_verbs[] = {
     {"permit", "REPOSITORY [--allow PRINCIPAL]... [--revoke PRINCIPAL]... [--dry-run] [--force] [--check ROLE_ARN]", "grant or check pull access to the image", VERB_PERMIT_HELP, verb_permit},
     {"run", "--image-uri URI --source-module PATH [--entry-point MOD[:FUNC]] [--role-arn ARN] [--device DEV] [--instance-type T] [--instance-count N] [--volume-gb N] [--hyperparameter K=V]... [--input-data CHANNEL=S3URI|PATH]... [--output-s3 URI] [--checkpoint-s3 URI] [--max-runtime SEC] [--job-name NAME] [--tag K=V]... [--wait] [--dry-run] [--no-preflight] [--local [--upload] [--with-credentials] [--host-network] [--strict]]", "create a Hybrid Job on Amazon Braket, or run it locally on the engine", VERB_RUN_HELP, verb_run},
     {"preflight", "[run flags] [--smoke]", "check the job before submitting: image, contract, code, permissions, regions", VERB_PREFLIGHT_HELP, verb_preflight},
-    {"jobs", "[--status S]... [--max N]", "list the Hybrid Jobs, newest first", VERB_JOBS_HELP, verb_jobs},
+    {"jobs", "[--status S]... [--max N] [--local]", "list the local and Hybrid Jobs, newest first", VERB_JOBS_HELP, verb_jobs},
     {"status", "JOB", "a job's status, events and metrics", VERB_STATUS_HELP, verb_status},
     {"logs", "JOB [--follow]", "a job's log from CloudWatch, all instances merged", VERB_LOGS_HELP, verb_logs},
     {"cancel", "JOB", "cancel a job", VERB_CANCEL_HELP, verb_cancel},

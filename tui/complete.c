@@ -13,6 +13,7 @@
 #include "aws/client.h"
 #include "aws/ini.h"
 #include "byoc/jobref.h"
+#include "byoc/localjobs.h"
 #include "cli.h"
 #include "cli_doc.h"
 #include "core/buf.h"
@@ -337,10 +338,19 @@ static void ecr_repos(const byoc_complete_what *w)
 
 static void job_names(const byoc_complete_what *w)
 {
+    byoc_err err;
+    byoc_local_jobs local = {0};
+    if (byoc_localjobs_load(NULL, &local, &err) == 0) {
+        for (size_t i = 0; i < local.n && i < 50; i++) {
+            char *arn = byoc_local_job_arn(local.items[i].name);
+            put(arn, (void *)w->current);
+            free(arn);
+        }
+        byoc_local_jobs_free(&local);
+    }
     byoc_aws_client *c = aws_client(w);
     if (!c)
         return;
-    byoc_err err;
     byoc_job_query q = {.max = 50};
     json_t *jobs;
     if (byoc_jobs_list(c, NULL, &q, &jobs, &err) == 0) {

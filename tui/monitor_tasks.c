@@ -15,6 +15,7 @@
 #include "byoc/localjobs.h"
 #include "byoc/logtail.h"
 #include "byoc/poller.h"
+#include "byoc/logfile.h"
 #include "byoc/results.h"
 #include "core/buf.h"
 
@@ -215,11 +216,9 @@ static void add_local(byoc_task *t, tui_mon_lister *l, size_t *listed)
     tui_mon_rows_init(&page);
     for (size_t i = 0; i < l->local_rows.n; i++) {
         tui_mon_row r = l->local_rows.items[i];
-        byoc_local_job probe = {.status = (char *)r.status, .pid = r.pid};
-        if (byoc_local_job_stale(&probe)) {  /* the byoc that ran it is gone: checked on every listing */
-            r.status = "FAILED";
-            r.failure = "interrupted: the byoc that ran it is gone";
-        }
+        /* the byoc that ran it may be gone: checked on every listing */
+        byoc_local_job probe = {.status = (char *)r.status, .pid = r.pid, .failure_reason = (char *)r.failure};
+        r.status = byoc_local_job_shown_status(&probe, &r.failure);
         tui_mon_rows_add(&page, &r);
     }
     hand_over(t, l, &page, listed);
@@ -419,36 +418,36 @@ static int watch_aws(byoc_task *t, tui_mon_args *a, byoc_err *err)
     return rc;
 }
 
-/* Every complete line of log.txt from *offset on, in batches (a partial last
- * line waits for the next read). Stops early only when cancelled. */
-static void read_local_log(byoc_task *t, const char *path, long *offset, byoc_metrics *m)
+/* A local job's log.txt lines: into the Monitor's metrics and LOG events. */
+typedef struct local_lines {
+    log_batch batch;
+    byoc_metrics *metrics;
+} local_lines;
+
+static void on_local_line(const byoc_log_line *l, void *ud)
 {
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return;
-    if (fseek(f, *offset, SEEK_SET) == 0) {
-        log_batch b = {.t = t};
-        char *line = NULL;
-        size_t cap = 0;
-        ssize_t n;
-        while (!byoc_task_cancelled(t) && (n = getline(&line, &cap, f)) > 0) {
-            if (line[n - 1] != '\n')
-                break;
-            line[--n] = '\0';
-            *offset += n + 1;
-            byoc_metrics_feed(m, line, (size_t)n, 0);
-            batch_add(&b, 0, "", line, (size_t)n);
-        }
-        batch_flush(&b);
-        batch_free(&b);
-        free(line);
-    }
-    fclose(f);
+    local_lines *x = ud;
+    byoc_metrics_feed(x->metrics, l->message, l->len, 0);
+    batch_add(&x->batch, 0, "", l->message, l->len);
+}
+
+/* What log.txt holds now (all of it once the job ended). Stops early only when cancelled. */
+static void read_local_log(byoc_task *t, byoc_log_source *src, bool ended, byoc_metrics *m)
+{
+    local_lines x = {.batch = {.t = t}, .metrics = m};
+    byoc_log_round r = {0};
+    byoc_err e;
+    do {
+        if (byoc_log_source_poll(src, t, ended, on_local_line, &x, &r, &e) != 0)
+            break;
+    } while (r.more && !byoc_task_cancelled(t));
+    batch_flush(&x.batch);
+    batch_free(&x.batch);
 }
 
 static int watch_local(byoc_task *t, tui_mon_args *a, byoc_err *err)
 {
-    long offset = 0;
+    byoc_log_source *log = NULL;
     char *last = NULL;
     byoc_localjobs_stamp stamp = {0};
     byoc_local_job job = {0};
@@ -474,7 +473,7 @@ static int watch_local(byoc_task *t, tui_mon_args *a, byoc_err *err)
             rc = byoc_err_set(err, BYOC_E_FAILED, "JOB", "no local job %s in the record", a->job);
             break;
         }
-        json_t *doc = byoc_local_job_json(&job);
+        json_t *doc = byoc_local_job_status_json(&job, NULL);  /* what `byoc status` says of it */
         char *text = json_dumps(doc, JSON_COMPACT | JSON_SORT_KEYS);
         if (text && (!last || strcmp(text, last) != 0)) {
             byoc_task_status(t, "J%s", text);
@@ -484,12 +483,15 @@ static int watch_local(byoc_task *t, tui_mon_args *a, byoc_err *err)
             free(text);
         }
         json_decref(doc);
-        bool ended = !job.status || strcmp(job.status, "RUNNING") != 0 || byoc_local_job_stale(&job);
-        if (job.output_dir) {
-            char *path = byoc_xasprintf("%s/log.txt", job.output_dir);
-            read_local_log(t, path, &offset, a->shared->metrics);
+        const char *shown = byoc_local_job_shown_status(&job, NULL);
+        bool ended = !shown || strcmp(shown, "RUNNING") != 0;
+        if (!log && job.output_dir) {
+            char *path = byoc_local_job_log_path(&job);
+            log = byoc_log_source_file(path);
             free(path);
         }
+        if (log)
+            read_local_log(t, log, ended, a->shared->metrics);
         if (ended && !byoc_task_cancelled(t))
             break;
         if (byoc_task_cancelled(t) || byoc_backoff_sleep(t, 1000)) {
@@ -498,6 +500,7 @@ static int watch_local(byoc_task *t, tui_mon_args *a, byoc_err *err)
         }
     }
     byoc_local_job_free(&job);
+    byoc_log_source_free(log);
     free(last);
     return rc == 0 ? 0 : -1;
 }
@@ -507,7 +510,7 @@ int tui_mon_watch_task(byoc_task *t, void *arg, void **result, void (**result_fr
     (void)result;
     (void)result_free;
     tui_mon_args *a = arg;
-    if (strncmp(a->job, "local:", 6) == 0)
+    if (byoc_local_job_is_ref(a->job))
         return watch_local(t, a, err);
     return watch_aws(t, a, err);
 }
@@ -516,7 +519,7 @@ int tui_mon_cancel_task(byoc_task *t, void *arg, void **result, void (**result_f
 {
     tui_mon_args *a = arg;
     char status[32] = "";
-    if (strncmp(a->job, BYOC_LOCAL_ARN_PREFIX, strlen(BYOC_LOCAL_ARN_PREFIX)) == 0) {
+    if (byoc_local_job_is_ref(a->job)) {
         if (byoc_local_job_cancel_ref(NULL, a->job, status, err) != 0)
             return -1;
         *result = byoc_xstrdup(status);

@@ -30,7 +30,7 @@ int verb_cancel(const byoc_globals *g, int argc, char **argv, byoc_err *err)
     char status[32];
     char *arn;
     int rc;
-    if (strncmp(ref, BYOC_LOCAL_ARN_PREFIX, strlen(BYOC_LOCAL_ARN_PREFIX)) == 0) {
+    if (byoc_local_job_is_ref(ref)) {
         arn = byoc_xstrdup(ref);
         rc = byoc_local_job_cancel_ref(NULL, ref, status, err);
     } else {

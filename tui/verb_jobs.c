@@ -1,5 +1,7 @@
-/* byoc jobs: the Hybrid Jobs of the account in the region, newest first; a
- * table, or {"jobs": [{"job_arn", "job_name", "status", "created", "device"}]}
+/* byoc jobs: the local jobs of this machine's record (local:job/<name>, as the
+ * Monitor lists them), then the Hybrid Jobs of the account in the region, each
+ * newest first; --local lists only the first and sends nothing. A table, or
+ * {"jobs": [{"job_arn", "job_name", "status", "created", "device", "local"?}]}
  * printed page by page (a listing that fails midway ends with the error object). */
 #include <ctype.h>
 #include <getopt.h>
@@ -11,11 +13,18 @@
 
 #include "aws/client.h"
 #include "byoc/jobref.h"
+#include "byoc/localjobs.h"
 #include "cli_json.h"
 #include "core/jsonprint.h"
 #include "verbs.h"
 
 #define MAX_STATUSES 6
+
+/* A local job goes by its local:job/<name>, which the other verbs take. */
+static const char *shown_name(const json_t *j)
+{
+    return byoc_json_text(json_object_get(j, json_is_true(json_object_get(j, "local")) ? "job_arn" : "job_name"), "-");
+}
 
 /* jobs is the printable copy: every cell is outside text, any may be missing. */
 static void print_table(const json_t *jobs)
@@ -25,7 +34,7 @@ static void print_table(const json_t *jobs)
     json_t *j;
     json_array_foreach(jobs, i, j)
     {
-        int n = (int)strlen(byoc_json_text(json_object_get(j, "job_name"), "-"));
+        int n = (int)strlen(shown_name(j));
         int s = (int)strlen(byoc_json_text(json_object_get(j, "status"), "-"));
         wn = n > wn ? n : wn;
         ws = s > ws ? s : ws;
@@ -33,10 +42,29 @@ static void print_table(const json_t *jobs)
     printf("%-*s  %-*s  %-24s  %s\n", wn, "NAME", ws, "STATUS", "CREATED", "DEVICE");
     json_array_foreach(jobs, i, j)
     {
-        printf("%-*s  %-*s  %-24s  %s\n", wn, byoc_json_text(json_object_get(j, "job_name"), "-"), ws,
+        printf("%-*s  %-*s  %-24s  %s\n", wn, shown_name(j), ws,
                byoc_json_text(json_object_get(j, "status"), "-"), byoc_json_text(json_object_get(j, "created"), ""),
                byoc_json_text(json_object_get(j, "device"), ""));
     }
+}
+
+/* The local jobs of the record (newest first), by their shown status, at most max. */
+static json_t *local_jobs(const char *const *statuses, size_t n_statuses, long max, byoc_err *err)
+{
+    byoc_local_jobs l = {0};
+    if (byoc_localjobs_load(NULL, &l, err) != 0)
+        return NULL;
+    json_t *out = json_array();
+    for (size_t i = 0; i < l.n && (long)json_array_size(out) < max; i++) {
+        const char *status = byoc_local_job_shown_status(&l.items[i], NULL);
+        bool wanted = n_statuses == 0;
+        for (size_t k = 0; k < n_statuses && !wanted; k++)
+            wanted = status && strcmp(status, statuses[k]) == 0;
+        if (wanted)
+            json_array_append_new(out, byoc_local_job_summary_json(&l.items[i]));
+    }
+    byoc_local_jobs_free(&l);
+    return out;
 }
 
 /* --json goes out a page at a time as SearchJobs pages arrive (cli_json.h). */
@@ -52,8 +80,10 @@ int verb_jobs(const byoc_globals *g, int argc, char **argv, byoc_err *err)
     static const struct option opts[] = {
         {"status", required_argument, NULL, 's'},
         {"max", required_argument, NULL, 'n'},
+        {"local", no_argument, NULL, 'l'},
         {NULL, 0, NULL, 0},
     };
+    bool local_only = false;
     char status_buf[MAX_STATUSES][16];
     const char *statuses[MAX_STATUSES];
     size_t n_statuses = 0;
@@ -83,6 +113,9 @@ int verb_jobs(const byoc_globals *g, int argc, char **argv, byoc_err *err)
             }
             break;
         }
+        case 'l':
+            local_only = true;
+            break;
         case 'n': {
             char *end;
             max = strtol(optarg, &end, 10);
@@ -98,30 +131,38 @@ int verb_jobs(const byoc_globals *g, int argc, char **argv, byoc_err *err)
     if (optind < argc)
         return byoc_cli_usage(err, "jobs", "takes no arguments (got '%s')", argv[optind]);
 
-    byoc_aws_client *client;
-    byoc_aws_config_opts o = {.profile = g->profile, .region = g->region};
-    if (byoc_aws_client_new(&o, &client, err) != 0)
+    json_t *local = local_jobs(statuses, n_statuses, max, err);
+    if (!local)
         return byoc_err_exit_code(err->kind);
+    byoc_aws_client *client = NULL;
+    byoc_aws_config_opts o = {.profile = g->profile, .region = g->region};
+    int rc = local_only ? 0 : byoc_aws_client_new(&o, &client, err);
     byoc_job_query q = {.statuses = statuses, .n_statuses = n_statuses, .max = (size_t)max};
-    int rc;
     if (g->json) {
         byoc_json_list out;
         byoc_json_list_begin(&out, stdout, "jobs");
-        rc = byoc_jobs_each_page(client, NULL, &q, print_page, &out, err);
+        byoc_json_list_add_all(&out, local);
+        if (rc == 0 && client)
+            rc = byoc_jobs_each_page(client, NULL, &q, print_page, &out, err);
         json_t *failure = rc != 0 ? byoc_cli_error_json(err, "jobs", byoc_err_exit_code(err->kind)) : NULL;
         if (byoc_json_list_end(&out, failure))
             byoc_cli_json_printed();
         json_decref(failure);
     } else {
-        json_t *jobs;
-        rc = byoc_jobs_list(client, NULL, &q, &jobs, err);
-        if (rc == 0) {
-            json_t *shown = byoc_json_printable_copy(jobs);
+        json_t *jobs = NULL;
+        if (rc == 0 && client)
+            rc = byoc_jobs_list(client, NULL, &q, &jobs, err);
+        /* The local jobs show even when the account's could not be listed. */
+        if (jobs)
+            json_array_extend(local, jobs);
+        if (rc == 0 || json_array_size(local)) {
+            json_t *shown = byoc_json_printable_copy(local);
             print_table(shown);
             json_decref(shown);
-            json_decref(jobs);
         }
+        json_decref(jobs);
     }
+    json_decref(local);
     byoc_aws_client_free(client);
     return rc != 0 ? byoc_err_exit_code(err->kind) : 0;
 }

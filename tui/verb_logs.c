@@ -6,18 +6,23 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "aws/braket.h"
 #include "aws/client.h"
 #include "byoc/jobref.h"
+#include "byoc/localjobs.h"
+#include "byoc/logfile.h"
 #include "byoc/logtail.h"
 #include "byoc/poller.h"
 #include "core/buf.h"
+#include "core/utf8.h"
 #include "verbs.h"
 
 typedef struct printer {
     bool tag;             /* the job has several instances */
     bool follow;          /* flush each round */
+    bool terminal;        /* stdout is a terminal: lines go through the printable pass */
     byoc_buf line;
 } printer;
 
@@ -26,6 +31,10 @@ static void print_line(const byoc_log_line *l, void *ud)
     printer *p = ud;
     byoc_buf_reset(&p->line);
     byoc_log_line_format(l, p->tag, false, &p->line);
+    /* The job's own text: kept exact for a file or pipe, but on a terminal its
+     * escape sequences could retitle, clear or write the clipboard. */
+    if (p->terminal && p->line.len)
+        p->line.len = byoc_printable_inplace(p->line.data);
     byoc_buf_putc(&p->line, '\n');
     fwrite(p->line.data, 1, p->line.len, stdout);
     if (p->follow)
@@ -62,6 +71,56 @@ static int read_all(byoc_log_source *src, printer *p, const byoc_job_info *job, 
     return 0;
 }
 
+/* A local job: its log.txt, as `byoc run --local` writes it. --follow reads
+ * on until the record says the job ended. */
+static int local_logs(const char *ref, printer *p, byoc_err *err)
+{
+    byoc_local_job job;
+    if (byoc_localjobs_get(NULL, ref, &job, err) != 0)
+        return -1;
+    char *path = byoc_local_job_log_path(&job);
+    byoc_log_source *src = path ? byoc_log_source_file(path) : NULL;
+    free(path);
+    byoc_localjobs_stamp stamp = {0};
+    int rc = 0;
+    for (;;) {
+        const char *failure;
+        const char *status = byoc_local_job_shown_status(&job, &failure);
+        bool ended = !status || strcmp(status, "RUNNING") != 0;
+        byoc_log_round r = {0};
+        do
+            rc = src ? byoc_log_source_poll(src, NULL, ended || !p->follow, print_line, p, &r, err) : 0;
+        while (rc == 0 && r.more);
+        if (rc != 0)
+            break;
+        if (!p->follow || ended) {
+            if (r.streams == 0 && !p->follow)
+                fprintf(stderr, "byoc: %s: no log yet (the job is %s)\n", job.name, status ? status : "?");
+            if (p->follow && byoc_braket_status_failed(status))
+                rc = failure ? byoc_err_set(err, BYOC_E_FAILED, "logs", "job %s ended %s: %s", job.name, status, failure)
+                             : byoc_err_set(err, BYOC_E_FAILED, "logs", "job %s ended %s", job.name, status);
+            break;
+        }
+        fflush(stdout);
+        sleep(1);
+        byoc_local_jobs l = {0};
+        int loaded = byoc_localjobs_load_changed(NULL, &stamp, &l, err);
+        if (loaded < 0) {
+            rc = -1;
+            break;
+        }
+        const byoc_local_job *now = loaded == 0 ? byoc_localjobs_find(&l, ref) : NULL;
+        if (now) {
+            byoc_local_job_free(&job);
+            byoc_local_job_copy(&job, now);
+        }
+        byoc_local_jobs_free(&l);
+    }
+    byoc_log_source_free(src);
+    byoc_local_job_free(&job);
+    return rc;
+}
+
 int verb_logs(const byoc_globals *g, int argc, char **argv, byoc_err *err)
 {
     static const struct option opts[] = {
@@ -79,13 +138,20 @@ int verb_logs(const byoc_globals *g, int argc, char **argv, byoc_err *err)
     }
     if (argc - optind != 1)
         return byoc_cli_usage(err, "logs", "takes one JOB (a job ARN or name)");
+    if (byoc_local_job_is_ref(argv[optind])) {
+        printer lp = {.follow = follow, .terminal = isatty(STDOUT_FILENO) == 1};
+        int lrc = local_logs(argv[optind], &lp, err);
+        fflush(stdout);
+        byoc_buf_free(&lp.line);
+        return lrc == 0 ? 0 : byoc_err_exit_code(err->kind);
+    }
     byoc_aws_client *client;
     char *arn;
     if (byoc_jobref_open(g->profile, g->region, argv[optind], NULL, &client, &arn, err) != 0)
         return byoc_err_exit_code(err->kind);
     byoc_job_info job;
     int rc = byoc_job_get(client, NULL, arn, &job, err);
-    printer p = {.tag = rc == 0 && job.instance_count > 1, .follow = follow};
+    printer p = {.tag = rc == 0 && job.instance_count > 1, .follow = follow, .terminal = isatty(STDOUT_FILENO) == 1};
     byoc_log_source *src = rc == 0 ? byoc_log_source_cwl(client, job.name, job.instance_count) : NULL;
     if (rc == 0 && !follow) {
         rc = read_all(src, &p, &job, err);

@@ -47,6 +47,7 @@ static int run_task(byoc_task *t, void *arg, void **result, void (**result_free)
 typedef struct {
     int last_pct_step;
     char last_key[512];
+    bool terminal;        /* stderr is a terminal */
 } printer;
 
 static void print_event(void *ud, const byoc_event *ev)
@@ -54,7 +55,15 @@ static void print_event(void *ud, const byoc_event *ev)
     printer *p = ud;
     switch (ev->kind) {
     case BYOC_EV_LOG:
-        fprintf(stderr, "%s\n", ev->text ? ev->text : "");
+        /* The job's own output: exact into a file or pipe; on a terminal its
+         * escape sequences could retitle, clear or write the clipboard. */
+        if (p->terminal && ev->text) {
+            char *line = byoc_printable_dup(ev->text);
+            fprintf(stderr, "%s\n", line);
+            free(line);
+        } else {
+            fprintf(stderr, "%s\n", ev->text ? ev->text : "");
+        }
         break;
     case BYOC_EV_STATUS:
         fprintf(stderr, "... %s\n", ev->text ? ev->text : "");
@@ -81,7 +90,7 @@ static void print_event(void *ud, const byoc_event *ev)
 /* Run fn(arg) as a task, printing its events, with Ctrl-C as cancel. */
 static int run_printing(byoc_task_fn fn, void *arg, byoc_err *err)
 {
-    printer p = {.last_pct_step = -1};
+    printer p = {.last_pct_step = -1, .terminal = isatty(STDERR_FILENO) == 1};
     return byoc_cli_run_task("run", fn, arg, free, print_event, &p, NULL, err);
 }
 

@@ -11,6 +11,8 @@
 
 #include "aws/client.h"
 #include "byoc/jobref.h"
+#include "byoc/localjobs.h"
+#include "byoc/logfile.h"
 #include "byoc/metrics.h"
 #include "core/jsonprint.h"
 #include "verbs.h"
@@ -48,6 +50,14 @@ static void print_summary(const json_t *doc)
         printf("started   %s\n", text(doc, "started"));
     if (*text(doc, "ended"))
         printf("ended     %s\n", text(doc, "ended"));
+    if (json_is_true(json_object_get(doc, "local"))) {
+        printf("image     %s\n", text(doc, "image"));
+        const json_t *code = json_object_get(doc, "exit_code");
+        if (json_is_integer(code))
+            printf("exit code %lld\n", (long long)json_integer_value(code));
+        if (*text(doc, "output_dir"))
+            printf("output    %s\n", text(doc, "output_dir"));
+    }
     const json_t *events = json_object_get(doc, "events");
     if (json_array_size(events)) {
         printf("events\n");
@@ -72,6 +82,46 @@ static void print_summary(const json_t *doc)
     }
 }
 
+/* doc (taken): printed as --json, or as the summary; NULL: the error in err. */
+static int print_doc(const byoc_globals *g, json_t *doc, byoc_err *err)
+{
+    if (!doc)
+        return byoc_err_exit_code(err->kind);
+    if (g->json) {
+        byoc_cli_print_json(doc);
+    } else {
+        json_t *shown = byoc_json_printable_copy(doc);
+        print_summary(shown);
+        json_decref(shown);
+        json_decref(doc);
+    }
+    return 0;
+}
+
+/* A local job: the record's entry, with the metrics its log.txt holds. */
+static json_t *local_status(const char *ref, byoc_err *err)
+{
+    byoc_local_job job;
+    if (byoc_localjobs_get(NULL, ref, &job, err) != 0)
+        return NULL;
+    byoc_metrics *m = byoc_metrics_new(0, 0);
+    char *path = byoc_local_job_log_path(&job);
+    if (path) {
+        byoc_log_source *src = byoc_log_source_file(path);
+        byoc_err merr;
+        if (byoc_metrics_load_log(src, NULL, m, NULL, &merr) != 0) {
+            char line[1024];
+            fprintf(stderr, "byoc: warning: metrics not read: %s\n", byoc_err_format(&merr, line, sizeof line));
+        }
+        byoc_log_source_free(src);
+        free(path);
+    }
+    json_t *doc = byoc_local_job_status_json(&job, byoc_metrics_summary_json(m));
+    byoc_metrics_free(m);
+    byoc_local_job_free(&job);
+    return doc;
+}
+
 int verb_status(const byoc_globals *g, int argc, char **argv, byoc_err *err)
 {
     static const struct option opts[] = {{NULL, 0, NULL, 0}};
@@ -81,6 +131,8 @@ int verb_status(const byoc_globals *g, int argc, char **argv, byoc_err *err)
         return byoc_cli_usage(err, "status", "unknown flag '%s' (see byoc status --help)", argv[optind - 1]);
     if (argc - optind != 1)
         return byoc_cli_usage(err, "status", "takes one JOB (a job ARN or name)");
+    if (byoc_local_job_is_ref(argv[optind]))
+        return print_doc(g, local_status(argv[optind], err), err);
     byoc_aws_client *client;
     char *arn;
     if (byoc_jobref_open(g->profile, g->region, argv[optind], NULL, &client, &arn, err) != 0)
@@ -104,14 +156,6 @@ int verb_status(const byoc_globals *g, int argc, char **argv, byoc_err *err)
     byoc_metrics_free(m);
     byoc_aws_client_free(client);
     json_t *doc = byoc_job_status_json(&job, metrics);
-    if (g->json) {
-        byoc_cli_print_json(doc);
-    } else {
-        json_t *shown = byoc_json_printable_copy(doc);
-        print_summary(shown);
-        json_decref(shown);
-        json_decref(doc);
-    }
     byoc_job_info_free(&job);
-    return 0;
+    return print_doc(g, doc, err);
 }

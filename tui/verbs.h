@@ -120,11 +120,14 @@ int verb_build(const byoc_globals *g, int argc, char **argv, byoc_err *err);
 
 #define VERB_IMAGES_HELP \
     "Lists the images on the local Docker engine: repository, tags, image id, age, size;\n" \
-    "or with --repository those of an ECR repository: tags, digest, pushed at, size, scan status.\n" \
+    "or with --repository those of an ECR repository: tags, digest, pushed at, size, scan status,\n" \
+    "and under a multi-platform index (OCI index, Docker manifest list) the platforms it holds, read\n" \
+    "from the registry (BuildKit's attestation entries counted apart).\n" \
     "  --local            the local engine (the default)\n" \
     "  -a, --all          intermediate images too\n" \
     "  --repository NAME  the images in this ECR repository (every page of DescribeImages)\n" \
-    "With --json: {\"images\": [{\"repository\", \"tags\", \"digest\", \"size\", \"created\", ...}]}."
+    "With --json: {\"images\": [{\"repository\", \"tags\", \"digest\", \"size\", \"created\", ...}]}; an\n" \
+    "index also has \"platforms\" and \"attestations\" (or \"platforms_error\" when it could not be read)."
 int verb_images(const byoc_globals *g, int argc, char **argv, byoc_err *err);
 
 #define VERB_PUSH_HELP \
@@ -243,11 +246,15 @@ int verb_run(const byoc_globals *g, int argc, char **argv, byoc_err *err);
 int verb_preflight(const byoc_globals *g, int argc, char **argv, byoc_err *err);
 
 #define VERB_JOBS_HELP \
-    "Lists the account's Hybrid Jobs in the region, newest first (SearchJobs, every page).\n" \
+    "Lists the local jobs of this machine (run --local; named local:job/<name>), then the account's\n" \
+    "Hybrid Jobs in the region (SearchJobs, every page), each newest first, as the Monitor does. A\n" \
+    "local job whose byoc is gone is FAILED (interrupted).\n" \
     "  --status S   only jobs in state S (QUEUED RUNNING COMPLETED FAILED CANCELLING CANCELLED);\n" \
     "               repeatable\n" \
-    "  --max N      at most N jobs (default 100)\n" \
-    "With --json: {\"jobs\": [{\"job_arn\", \"job_name\", \"status\", \"created\", \"device\"}]}, printed\n" \
+    "  --max N      at most N jobs of each kind (default 100)\n" \
+    "  --local      only the local jobs: nothing is sent to AWS\n" \
+    "With --json: {\"jobs\": [{\"job_arn\", \"job_name\", \"status\", \"created\", \"device\"}]} (a local\n" \
+    "job also has \"local\": true), printed\n" \
     "page by page as the pages arrive; a listing that fails midway is closed with \"error\": {\"what\",\n" \
     "\"why\", \"exit_code\"} after the jobs so far (still one JSON document) and a non-zero exit code."
 int verb_jobs(const byoc_globals *g, int argc, char **argv, byoc_err *err);
@@ -255,7 +262,8 @@ int verb_jobs(const byoc_globals *g, int argc, char **argv, byoc_err *err);
 #define VERB_STATUS_HELP \
     "Shows a job: status (with its queue position while QUEUED), failure reason, events, times,\n" \
     "and the metrics it logged (`Metrics - name=value;` lines, read from CloudWatch Logs: last, min,\n" \
-    "max, count per metric). JOB is a job ARN or a job name.\n" \
+    "max, count per metric). JOB is a job ARN, a job name, or local:job/<name> for a local job (its\n" \
+    "record, with the image, exit code and output directory; metrics from its log.txt).\n" \
     "With --json: {\"job_arn\", \"job_name\", \"status\", \"events\": [{\"type\", \"time\", \"message\"}],\n" \
     "\"failure_reason\", \"metrics\": {\"<name>\": {\"last\", \"min\", \"max\", \"count\", \"timestamp\",\n" \
     "\"iteration\"}}, \"created\", \"started\", \"ended\", \"device\", \"instance_count\", \"queue\"}."
@@ -264,7 +272,9 @@ int verb_status(const byoc_globals *g, int argc, char **argv, byoc_err *err);
 #define VERB_LOGS_HELP \
     "Prints a job's log from CloudWatch Logs (/aws/braket/jobs, streams <job-name>/...): every\n" \
     "instance, merged by time, \"[algo-N] \" before each line when the job has several instances.\n" \
-    "JOB is a job ARN or a job name.\n" \
+    "JOB is a job ARN, a job name, or local:job/<name> (its log.txt, as run --local writes it).\n" \
+    "On a terminal each line goes through the printable pass (no escape sequences); a pipe or file\n" \
+    "gets the log exactly.\n" \
     "  -f, --follow   keep reading until the job ends (status changes go to stderr); exit 1 if it\n" \
     "                 ended FAILED or CANCELLED\n" \
     "Output is text, also with --json."
@@ -283,8 +293,10 @@ int verb_cancel(const byoc_globals *g, int argc, char **argv, byoc_err *err);
     "directory: absolute paths, '..', links leading out and device files refuse the whole archive,\n" \
     "and so do bombs: more than BYOC_RESULTS_MAX_BYTES (default 16G) or 95% of the free disk once\n" \
     "unpacked, or (past 64 MiB) more than BYOC_RESULTS_MAX_RATIO (default 200) bytes per archive byte.\n" \
-    "JOB is a job ARN or a job name.\n" \
-    "  -o, --output DIR   unpack into DIR instead (it must not exist, or be empty)\n" \
+    "The directory is named by the job's name only when that passes the job-name rule.\n" \
+    "JOB is a job ARN or a job name; for local:job/<name> the results are in the job's output\n" \
+    "directory already, and are listed there (without log.txt and checkpoints/).\n" \
+    "  -o, --output DIR   unpack into DIR instead (it must not exist, or be empty); AWS jobs only\n" \
     "With --json: {\"dir\", \"files\": [...], \"results\"} (results: the results.json data, when present)."
 int verb_results(const byoc_globals *g, int argc, char **argv, byoc_err *err);
 

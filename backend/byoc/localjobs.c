@@ -118,6 +118,59 @@ json_t *byoc_local_job_json(const byoc_local_job *j)
     return o;
 }
 
+bool byoc_local_job_is_ref(const char *s)
+{
+    return s && strncmp(s, BYOC_LOCAL_ARN_PREFIX, strlen(BYOC_LOCAL_ARN_PREFIX)) == 0;
+}
+
+const char *byoc_local_job_shown_status(const byoc_local_job *j, const char **failure)
+{
+    bool stale = byoc_local_job_stale(j);
+    if (failure)
+        *failure = stale ? BYOC_LOCAL_INTERRUPTED : j->failure_reason;
+    return stale ? "FAILED" : j->status;
+}
+
+json_t *byoc_local_job_summary_json(const byoc_local_job *j)
+{
+    json_t *full = byoc_local_job_json(j);
+    json_t *o = json_object();
+    static const char *const keep[] = {"job_arn", "job_name", "status", "created", "device", "local"};
+    for (size_t i = 0; i < sizeof keep / sizeof keep[0]; i++)
+        json_object_set(o, keep[i], json_object_get(full, keep[i]));
+    json_object_set_new(o, "status", str_or_null(byoc_local_job_shown_status(j, NULL)));
+    json_decref(full);
+    return o;
+}
+
+json_t *byoc_local_job_status_json(const byoc_local_job *j, json_t *metrics)
+{
+    json_t *o = byoc_local_job_json(j);
+    const char *failure;
+    json_object_set_new(o, "status", str_or_null(byoc_local_job_shown_status(j, &failure)));
+    json_object_set_new(o, "failure_reason", str_or_null(failure));
+    json_object_set_new(o, "events", json_array());
+    json_object_set_new(o, "metrics", metrics ? metrics : json_object());
+    return o;
+}
+
+int byoc_localjobs_get(const char *path, const char *ref, byoc_local_job *out, byoc_err *err)
+{
+    memset(out, 0, sizeof *out);
+    byoc_local_jobs l = {0};
+    if (byoc_localjobs_load(path, &l, err) != 0)
+        return -1;
+    const byoc_local_job *j = byoc_localjobs_find(&l, ref);
+    int rc = 0;
+    if (j)
+        byoc_local_job_copy(out, j);
+    else
+        rc = byoc_err_set(err, BYOC_E_FAILED, "JOB", "no local job %s in the record (byoc jobs --local lists them)",
+                          byoc_local_job_name_of(ref));
+    byoc_local_jobs_free(&l);
+    return rc;
+}
+
 static char *get_str(const json_t *o, const char *key)
 {
     const char *v = json_string_value(json_object_get(o, key));
@@ -514,21 +567,15 @@ int byoc_local_job_cancel(byoc_engine *e, const char *path, const byoc_local_job
 int byoc_local_job_cancel_ref(const char *path, const char *ref, char *status, byoc_err *err)
 {
     snprintf(status, 16, "%s", "");
-    byoc_local_jobs l = {0};
-    if (byoc_localjobs_load(path, &l, err) != 0)
+    byoc_local_job j;
+    if (byoc_localjobs_get(path, ref, &j, err) != 0)
         return -1;
-    const byoc_local_job *j = byoc_localjobs_find(&l, ref);
-    int rc;
-    if (!j) {
-        rc = byoc_err_set(err, BYOC_E_FAILED, "JOB", "no local job %s in the record", byoc_local_job_name_of(ref));
-    } else {
-        byoc_engine *e = NULL;
-        rc = byoc_engine_new(&e, err);
-        if (rc == 0)
-            rc = byoc_local_job_cancel(e, path, j, status, err);
-        if (e)
-            byoc_engine_free(e);
-    }
-    byoc_local_jobs_free(&l);
+    byoc_engine *e = NULL;
+    int rc = byoc_engine_new(&e, err);
+    if (rc == 0)
+        rc = byoc_local_job_cancel(e, path, &j, status, err);
+    if (e)
+        byoc_engine_free(e);
+    byoc_local_job_free(&j);
     return rc;
 }

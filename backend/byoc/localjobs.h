@@ -53,6 +53,8 @@ void byoc_local_job_free(byoc_local_job *j);
 void byoc_local_jobs_free(byoc_local_jobs *l);
 void byoc_local_job_copy(byoc_local_job *dst, const byoc_local_job *src);
 
+/* True when s is "local:job/<name>" (a JOB argument naming a local job). */
+bool byoc_local_job_is_ref(const char *s);
 /* "local:job/<name>", malloc'd. */
 char *byoc_local_job_arn(const char *name);
 /* The name in "local:job/<name>", or s itself when it is not such an ARN (points into s). */
@@ -90,8 +92,30 @@ const byoc_local_job *byoc_localjobs_find(const byoc_local_jobs *l, const char *
  * record the end): the Monitor shows such a job as interrupted. */
 bool byoc_local_job_stale(const byoc_local_job *j);
 
+/* The status the Monitor and the verbs show: the record's, except that a
+ * stale RUNNING job is FAILED with BYOC_LOCAL_INTERRUPTED as its reason.
+ * *failure (may be NULL) gets the reason to show (NULL when none). */
+#define BYOC_LOCAL_INTERRUPTED "interrupted: the byoc that ran it is gone"
+const char *byoc_local_job_shown_status(const byoc_local_job *j, const char **failure);
+
+/* The job in the record at path (NULL: the default) named by ref (its name or
+ * "local:job/<name>"), copied into *out; BYOC_E_FAILED "no local job" when it
+ * is not there. */
+int byoc_localjobs_get(const char *path, const char *ref, byoc_local_job *out, byoc_err *err);
+
 /* <output_dir>/log.txt (written as the job runs: the Monitor's log tail), malloc'd; NULL without an output dir. */
 char *byoc_local_job_log_path(const byoc_local_job *j);
+
+/* What `byoc results` gives for an ended local job (localjobs_results.c):
+ * the files `run --local` copied out of /opt/ml/model, in place in its
+ * output directory (out->dir), regular files only, relative to it and sorted;
+ * log.txt and checkpoints/ are left out (not results), and so is anything
+ * that is not a plain file or directory (never followed). A RUNNING job is
+ * BYOC_E_FAILED (results come when it ends); at most BYOC_LOCAL_RESULTS_MAX
+ * files are listed. */
+#define BYOC_LOCAL_RESULTS_MAX 100000
+struct byoc_unpacked;
+int byoc_local_job_results(const byoc_local_job *j, struct byoc_unpacked *out, byoc_err *err);
 
 /* Cancel a RUNNING local job from another place than the one running it (the
  * Monitor): the byoc process that runs it gets SIGTERM and does what Ctrl-C
@@ -111,6 +135,13 @@ int byoc_local_job_cancel_ref(const char *path, const char *ref, char *status, b
  *  "started", "ended", "exit_code", "failure_reason", "output_dir", "container_id", "pid"}
  * (absent values are null); the first five are what `byoc jobs --json` prints per job. */
 json_t *byoc_local_job_json(const byoc_local_job *j);
+/* What `byoc jobs --json` prints for a local job: the five members above
+ * with the shown status, and "local": true. */
+json_t *byoc_local_job_summary_json(const byoc_local_job *j);
+/* What `byoc status --json` prints for a local job: byoc_local_job_json with
+ * the shown status and failure reason, "events": [] (a local run has no
+ * service events) and "metrics" (taken; NULL: {}). */
+json_t *byoc_local_job_status_json(const byoc_local_job *j, json_t *metrics);
 /* The reverse; -1 when a required member (job_name, status) is missing. */
 int byoc_local_job_from_json(const json_t *o, byoc_local_job *out);
 /* A JSON array of byoc_local_job_json. */

@@ -499,3 +499,28 @@ int byoc_metrics_load_cwl(byoc_aws_client *c, byoc_task *t, const char *job_name
         *loaded = found;
     return rc;
 }
+
+typedef struct log_feed {
+    byoc_metrics *m;
+    size_t found;
+} log_feed;
+
+static void feed_line(const byoc_log_line *l, void *ud)
+{
+    log_feed *f = ud;
+    if (byoc_metrics_feed(f->m, l->message, l->len, l->timestamp_ms))
+        f->found++;
+}
+
+int byoc_metrics_load_log(byoc_log_source *src, byoc_task *t, byoc_metrics *m, size_t *loaded, byoc_err *err)
+{
+    log_feed f = {.m = m};
+    byoc_log_round r;
+    int rc;
+    do
+        rc = byoc_log_source_poll(src, t, true, feed_line, &f, &r, err);
+    while (rc == 0 && r.more && !byoc_task_cancelled(t));
+    if (loaded)
+        *loaded = f.found;
+    return rc;
+}

@@ -30,6 +30,7 @@
 #include <stdint.h>
 
 #include "aws/client.h"
+#include "byoc/logtail.h"
 #include "core/err.h"
 #include "core/task.h"
 
@@ -118,5 +119,9 @@ json_t *byoc_metrics_summary_json(byoc_metrics *m);
  * metrics lines found. */
 int byoc_metrics_load_cwl(byoc_aws_client *c, byoc_task *t, const char *job_name, size_t max_events,
                           byoc_metrics *m, size_t *loaded, byoc_err *err);
+
+/* Every metrics line of a log source read to its end (a local job's log.txt:
+ * logfile.h), fed into m; *loaded (may be NULL) as above. */
+int byoc_metrics_load_log(byoc_log_source *src, byoc_task *t, byoc_metrics *m, size_t *loaded, byoc_err *err);
 
 #endif

@@ -18,6 +18,7 @@ import json
 import os
 import re
 import subprocess
+import tempfile
 import sys
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -105,6 +106,7 @@ def run_byoc(ep, watch_for=None, seen=None):
                AWS_SECRET_ACCESS_KEY="stream-test-secret", AWS_REGION="us-east-1", AWS_CONFIG_FILE="/dev/null",
                AWS_SHARED_CREDENTIALS_FILE="/dev/null", AWS_PROFILE="", AWS_EC2_METADATA_DISABLED="true")
     env.pop("AWS_PROFILE")
+    env["XDG_STATE_HOME"] = tempfile.mkdtemp(prefix="byoc-jobs-stream-")  # no local jobs: the account's alone
     p = subprocess.Popen([BYOC, "jobs", "--json", "--max", "100000"], stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, env=env)
     out = bytearray()

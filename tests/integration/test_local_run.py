@@ -20,6 +20,7 @@ compare that with the container contract (Amazon Braket Developer Guide, "Bring 
 import io
 import json
 import os
+import pty
 import random
 import shutil
 import signal
@@ -231,6 +232,132 @@ def test_failure():
     C.equal(containers_of(name), [], "the container is removed")
 
 
+def byoc_cli(*args, cwd=WORK, extra_env=None):
+    r = subprocess.run([BYOC] + list(args), cwd=cwd, env=byoc_env(**(extra_env or {})), stdin=subprocess.DEVNULL,
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=120)
+    sanitizer_clean(r.stderr, " ".join(args))
+    return r
+
+
+def test_monitor_verbs():
+    """The Monitor step's verbs answer for local jobs as the Monitor shows them (issue 18): jobs, status,
+    logs (and --follow until the end), results; the record is the model both read."""
+    ok, fail = job("ok"), job("fail")
+    # jobs --local: nothing sent to AWS (no credentials at all), the record's jobs with their shown status
+    r = byoc_cli("--json", "jobs", "--local", extra_env={"AWS_ACCESS_KEY_ID": "", "AWS_SECRET_ACCESS_KEY": "",
+                                                         "AWS_PROFILE": "nobody", "AWS_CONFIG_FILE": "/dev/null",
+                                                         "AWS_SHARED_CREDENTIALS_FILE": "/dev/null"})
+    C.equal(r.returncode, 0, "jobs --local: exit 0 without AWS credentials")
+    listed = {j["job_name"]: j for j in json.loads(r.stdout or "{}").get("jobs", [])}
+    for name in (ok, fail):
+        rec = record_of(name)
+        got = listed.get(name, {})
+        C.check(got.get("job_arn") == "local:job/" + name and got.get("status") == rec["status"]
+                and got.get("created") == rec["created"] and got.get("local") is True,
+                "jobs --local: %s as the record has it" % name, (got, rec))
+    r = byoc_cli("jobs", "--local", "--status", "failed")
+    C.check(r.returncode == 0 and ("local:job/" + fail) in r.stdout and ("local:job/" + ok) not in r.stdout,
+            "jobs --local --status FAILED: the table names local:job/<name>, filtered", r.stdout[-500:])
+    # default jobs: local ones first, then the account's (moto/stand-in here), one document
+    r = byoc_cli("--json", "jobs")
+    doc = json.loads(r.stdout or "{}")
+    C.check(r.returncode == 0 and doc.get("jobs") and doc["jobs"][0].get("local") is True,
+            "jobs: the local jobs lead the list", (r.returncode, r.stdout[:300], r.stderr[-300:]))
+
+    # status: the record plus the metrics of log.txt
+    r = byoc_cli("--json", "status", "local:job/" + ok)
+    st = json.loads(r.stdout or "{}")
+    C.check(r.returncode == 0 and st.get("status") == "COMPLETED" and st.get("exit_code") == 0
+            and st.get("output_dir") == os.path.join(WORK, ok) and st.get("events") == [],
+            "status local:job: the record's entry", st)
+    C.equal((st.get("metrics") or {}).get("loss", {}).get("last"), 0.25, "status local:job: metrics from log.txt")
+    r = byoc_cli("status", "local:job/" + fail)
+    C.check(r.returncode == 0 and "FAILED" in r.stdout and "failing on purpose" in r.stdout
+            and "exit code 1" in r.stdout, "status local:job (text): status, reason, exit code", r.stdout)
+    r = byoc_cli("status", "local:job/never-ran")
+    C.check(r.returncode == 1 and "no local job never-ran" in r.stderr, "status of an unknown local job: exit 1",
+            (r.returncode, r.stderr))
+
+    # logs: log.txt exactly (a pipe)
+    r = byoc_cli("logs", "local:job/" + fail)
+    C.equal(r.stdout, open(os.path.join(WORK, fail, "log.txt")).read(), "logs local:job: log.txt as it is")
+    r = byoc_cli("logs", "--follow", "local:job/" + fail)
+    C.check(r.returncode == 1 and "ended FAILED: RuntimeError: failing on purpose" in r.stderr,
+            "logs --follow of a failed local job: exit 1 naming the reason", (r.returncode, r.stderr[-300:]))
+
+    # results: listed in place, without log.txt and checkpoints/; -o refused for a local job
+    r = byoc_cli("--json", "results", "local:job/" + ok)
+    res = json.loads(r.stdout or "{}")
+    C.check(r.returncode == 0 and res.get("dir") == os.path.join(WORK, ok)
+            and res.get("files") == ["seen.json", "sub/note.txt"],
+            "results local:job: the model files in the output directory", (res, r.stderr[-300:]))
+    r = byoc_cli("results", "local:job/" + ok, "-o", os.path.join(WORK, "elsewhere"))
+    C.check(r.returncode == 2 and not os.path.exists(os.path.join(WORK, "elsewhere")),
+            "results -o for a local job: exit 2, nothing written", (r.returncode, r.stderr))
+
+    # a job that runs: logs --follow prints as it goes and ends when the job does
+    name = job("follow")
+    argv = [BYOC, "--json", "run", "--no-preflight", "--local", "--image-uri", IMG, "--source-module", ALGO,
+            "--entry-point", "algorithm.dump:main", "--job-name", name, "--hyperparameter", "sleep=3"]
+    p = subprocess.Popen(argv, cwd=WORK, env=byoc_env(), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+    for line in p.stderr:
+        if line.strip() == "READY":
+            break
+    r = byoc_cli("results", "local:job/" + name)
+    C.check(r.returncode == 1 and "RUNNING" in r.stderr, "results of a running local job: exit 1, says RUNNING",
+            (r.returncode, r.stderr))
+    r = byoc_cli("logs", "--follow", "local:job/" + name)
+    p.communicate(timeout=120)
+    C.check(r.returncode == 0 and "READY\n" in r.stdout and "\ndone\n" in r.stdout
+            and r.stdout == open(os.path.join(WORK, name, "log.txt")).read(),
+            "logs --follow of a running local job: the whole log, to its end", (r.returncode, r.stdout[-300:]))
+
+    # a RUNNING record whose byoc is gone shows FAILED (interrupted), as in the Monitor
+    with open(RECORD) as f:
+        rec = json.load(f)
+    stale = dict(record_of(ok), job_name=job("stale"), status="RUNNING", pid=None, ended=None)
+    stale["job_arn"] = "local:job/" + stale["job_name"]
+    rec["jobs"].insert(0, stale)
+    with open(RECORD, "w") as f:
+        json.dump(rec, f)
+    r = byoc_cli("--json", "status", stale["job_arn"])
+    st = json.loads(r.stdout or "{}")
+    C.check(st.get("status") == "FAILED" and "interrupted" in (st.get("failure_reason") or ""),
+            "a stale RUNNING local job: FAILED, interrupted", st)
+
+    # a job's log with escape sequences: exact into a pipe, through the printable pass on a terminal
+    evil_dir = os.path.join(WORK, job("evil"))
+    os.mkdir(evil_dir)
+    evil_log = "start\n\x1b]0;PWNED\x07\x1b[2Jhello\x1b]52;c;Zm9v\x07\n"
+    with open(os.path.join(evil_dir, "log.txt"), "w") as f:
+        f.write(evil_log)
+    evil = dict(record_of(ok), job_name=job("evil"), output_dir=evil_dir)
+    evil["job_arn"] = "local:job/" + evil["job_name"]
+    rec["jobs"].insert(0, evil)
+    with open(RECORD, "w") as f:
+        json.dump(rec, f)
+    r = byoc_cli("logs", evil["job_arn"])
+    C.equal(r.stdout, evil_log, "logs into a pipe: the log exactly")
+    master, slave = pty.openpty()
+    p = subprocess.Popen([BYOC, "logs", evil["job_arn"]], cwd=WORK, env=byoc_env(), stdin=subprocess.DEVNULL,
+                         stdout=slave, stderr=subprocess.PIPE)
+    os.close(slave)
+    shown = b""
+    while True:
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        shown += chunk
+    p.wait(timeout=60)
+    os.close(master)
+    C.check(b"\x1b" not in shown and b"\x07" not in shown and b"hello" in shown and b"start" in shown,
+            "logs on a terminal: no escape sequence reaches it", shown)
+
+
 def test_credentials_and_network():
     name = job("creds")
     secret = os.environ["AWS_SECRET_ACCESS_KEY"]
@@ -430,7 +557,8 @@ def main():
         build(IMG_USER, [], os.path.join(FIX, "images", "user"), IMG)
         build(IMG_ENTRY, [os.path.join(FIX, "images", "entrypoint", "entry.sh")], os.path.join(FIX, "images", "entrypoint"),
               BASE_BB)
-        for t in (test_contract, test_text_output, test_failure, test_credentials_and_network, test_cancel,
+        for t in (test_contract, test_text_output, test_failure, test_monitor_verbs, test_credentials_and_network,
+                  test_cancel,
                   test_max_runtime, test_user_image, test_own_entrypoint, test_upload_and_s3_inputs, test_refusals):
             C.run(t)
     finally:
