@@ -355,6 +355,17 @@ static void test_jobs(void)
 
 /* ---- the whole run as a task (what the TUI starts) ---- */
 
+/* A job of the task image running algo as role. */
+static byoc_job_submit_args *submit_args(const char *algo, const char *role)
+{
+    byoc_job_submit_args *a = byoc_xcalloc(1, sizeof *a);
+    byoc_jobspec_init(&a->spec);
+    byoc_jobspec_set(&a->spec.image_uri, "123456789012.dkr.ecr.us-east-1.amazonaws.com/amazon-braket-task:1");
+    byoc_jobspec_set(&a->spec.source_module, algo);
+    byoc_jobspec_set(&a->spec.role_arn, role);
+    return a;
+}
+
 static void test_submit_task(void)
 {
     char *algo = byoc_xasprintf("%s/algo.py", dir);
@@ -365,11 +376,7 @@ static void test_submit_task(void)
     snprintf(role, sizeof role, "arn:aws:iam::%s:role/service-role/AmazonBraketJobsExecutionRole",
              check_env("BYOC_TEST_ACCOUNT"));
     for (int dry = 1; dry >= 0; dry--) {
-        byoc_job_submit_args *a = byoc_xcalloc(1, sizeof *a);
-        byoc_jobspec_init(&a->spec);
-        byoc_jobspec_set(&a->spec.image_uri, "123456789012.dkr.ecr.us-east-1.amazonaws.com/amazon-braket-task:1");
-        byoc_jobspec_set(&a->spec.source_module, algo);
-        byoc_jobspec_set(&a->spec.role_arn, role);
+        byoc_job_submit_args *a = submit_args(algo, role);
         a->opts.dry_run = dry;
         a->opts.wait = !dry;
         a->opts.poll_ms = 100;
@@ -395,11 +402,7 @@ static void test_submit_task(void)
     }
     /* A reviewed plan's timestamp is the one sent: the S3 keys shown are the ones used. */
     for (int bad = 0; bad <= 1; bad++) {
-        byoc_job_submit_args *a = byoc_xcalloc(1, sizeof *a);
-        byoc_jobspec_init(&a->spec);
-        byoc_jobspec_set(&a->spec.image_uri, "123456789012.dkr.ecr.us-east-1.amazonaws.com/amazon-braket-task:1");
-        byoc_jobspec_set(&a->spec.source_module, algo);
-        byoc_jobspec_set(&a->spec.role_arn, role);
+        byoc_job_submit_args *a = submit_args(algo, role);
         a->opts.dry_run = true;
         snprintf(a->timestamp, sizeof a->timestamp, "%s", bad ? "17/../x" : "1700000000123");
         a->opts.timestamp = a->timestamp;
