@@ -78,9 +78,9 @@ tui_rect app_content_rect(const tui_app *a);
 /* app_keys.c */
 void app_handle_key(tui_app *a, int key);
 void app_request_quit(tui_app *a);
-size_t app_chain(tui_app *a, tui_ctx *chain, size_t max);
 /* app_api.c */
 tui_screen *app_top(const tui_app *a);
+size_t app_chain(tui_app *a, tui_ctx *chain, size_t max);
 void app_close_dialog(tui_app *a, tui_dialog_result r);
 void app_dispatch_event(tui_app *a, byoc_event *ev);
 void app_set_step(tui_app *a, int step);

@@ -12,29 +12,6 @@
 #include "screens.h"
 #include "tty.h"
 
-size_t app_chain(tui_app *a, tui_ctx *chain, size_t max)
-{
-    size_t n = 0;
-    if (a->dialog_open)
-        return tui_dialog_contexts(&a->dialog, chain);
-    if (a->prompting) {
-        chain[n++] = TUI_CTX_PROMPT;
-        chain[n++] = TUI_CTX_EDIT;
-        return n;
-    }
-    if (a->sidebar_focus && a->depth == 0) {
-        chain[n++] = TUI_CTX_SIDEBAR;
-        chain[n++] = TUI_CTX_GLOBAL;
-        return n;
-    }
-    tui_screen *s = app_top(a);
-    if (s->ops->contexts)
-        n = s->ops->contexts(s, chain, max - 2);
-    chain[n++] = s->ctx;
-    chain[n++] = TUI_CTX_GLOBAL;
-    return n;
-}
-
 static void quit_answer(tui_app *a, bool yes, void *ud)
 {
     (void)ud;

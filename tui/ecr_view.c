@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "core/buf.h"
-#include "images_view.h"
+#include "image_text.h"
 #include "progress.h"
 
 const tui_column tui_ecr_repo_columns[6] = {

@@ -16,6 +16,7 @@
 
 #include "docker/images.h"
 #include "ecr_view.h"
+#include "image_text.h"
 #include "list.h"
 
 typedef struct tui_image_entry {
@@ -51,10 +52,6 @@ size_t tui_images_mark_pushed(tui_list *l, const tui_ecr_refs *pushed);
 /* Select the row whose ref is ref; false if none shows it. */
 bool tui_images_select_ref(tui_list *l, const char *ref);
 
-/* "3f2a9c1b0d4e" from "sha256:3f2a9c1b0d4e..." (at most 12 characters). */
-void tui_image_short_id(const char *id, char *buf, size_t size);
-/* "2024-05-01 14:03" in local time, "-" for 0. */
-void tui_image_time(int64_t t, char *buf, size_t size);
 /* What made a layer: "/bin/sh -c #(nop) CMD x" -> "CMD x", "/bin/sh -c echo
  * hi" -> "RUN echo hi", "|1 A=b /bin/sh -c echo" (a RUN with build args) ->
  * "RUN echo", "" -> "-". */

@@ -22,7 +22,7 @@
 #include "docker/build.h"
 #include "flow.h"
 #include "form.h"
-#include "images_view.h"
+#include "image_text.h"
 #include "list.h"
 #include "logview.h"
 #include "progress.h"

@@ -96,21 +96,6 @@ char *byoc_job_code_location(const byoc_jobspec *s, const byoc_job_resolved *r)
     return s->code_location ? byoc_xstrdup(s->code_location) : byoc_job_default_s3(r, "script");
 }
 
-char *byoc_job_entry_point(const byoc_jobspec *s)
-{
-    if (s->entry_point)
-        return byoc_xstrdup(s->entry_point);
-    if (!s->source_module)
-        return byoc_xstrdup("");
-    /* Path(source_module).resolve(strict=True).stem */
-    char *real = realpath(s->source_module, NULL);
-    char *name = byoc_job_path_name(real ? real : s->source_module);
-    char *stem = byoc_job_path_stem(name);
-    free(name);
-    free(real);
-    return stem;
-}
-
 static long long number_or(const char *text, long long fallback)
 {
     return text ? strtoll(text, NULL, 10) : fallback;

@@ -16,7 +16,23 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "byoc/jobspec_files.h"
 #include "core/buf.h"
+
+char *byoc_job_entry_point(const byoc_jobspec *s)
+{
+    if (s->entry_point)
+        return byoc_xstrdup(s->entry_point);
+    if (!s->source_module)
+        return byoc_xstrdup("");
+    /* Path(source_module).resolve(strict=True).stem */
+    char *real = realpath(s->source_module, NULL);
+    char *name = byoc_job_path_name(real ? real : s->source_module);
+    char *stem = byoc_job_path_stem(name);
+    free(name);
+    free(real);
+    return stem;
+}
 
 const char *byoc_job_launcher_name(byoc_job_launcher l)
 {
