@@ -33,17 +33,6 @@ int byoc_sts_get_caller_identity_ctx(const byoc_aws_ctx *ctx, byoc_sts_identity 
     return 0;
 }
 
-int byoc_sts_get_caller_identity(byoc_aws_client *c, byoc_task *t, byoc_sts_identity *out, byoc_err *err)
-{
-    byoc_aws_session s;
-    memset(out, 0, sizeof *out);
-    if (byoc_aws_session_open(c, t, BYOC_AWS_STS, &s, err) != 0)
-        return -1;
-    int rc = byoc_sts_get_caller_identity_ctx(&s.ctx, out, err);
-    byoc_aws_session_close(&s);
-    return rc;
-}
-
 /* <...Result><Credentials>...</Credentials><AssumedRoleUser><Arn/></AssumedRoleUser> */
 static int read_credentials(const char *action, byoc_aws_xml *doc, byoc_aws_creds *out, char *assumed_arn, byoc_err *err)
 {
@@ -132,16 +121,4 @@ int byoc_sts_assume_role_with_web_identity_ctx(const byoc_aws_ctx *ctx, const by
     if (!p->web_identity_token || !*p->web_identity_token)
         return byoc_err_set(err, BYOC_E_USAGE, "sts", "AssumeRoleWithWebIdentity: no web identity token");
     return assume(ctx, "AssumeRoleWithWebIdentity", p, out, assumed_arn, err);
-}
-
-int byoc_sts_assume_role(byoc_aws_client *c, byoc_task *t, const byoc_sts_assume_role_params *p,
-                         byoc_aws_creds *out, char *assumed_arn, byoc_err *err)
-{
-    byoc_aws_session s;
-    memset(out, 0, sizeof *out);
-    if (byoc_aws_session_open(c, t, BYOC_AWS_STS, &s, err) != 0)
-        return -1;
-    int rc = byoc_sts_assume_role_ctx(&s.ctx, p, out, assumed_arn, err);
-    byoc_aws_session_close(&s);
-    return rc;
 }
