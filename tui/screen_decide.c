@@ -10,11 +10,13 @@
  * 80x24 one of them fills the content (Enter goes to the answers, Esc comes
  * back) and the answers keep a live verdict line at the bottom. Nothing
  * starts before the screen is first drawn. */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "background.h"
+#include "byoc/baked_start.h"
 #include "byoc/decide.h"
 #include "byoc/measure.h"
 #include "byoc/scaffold.h"
@@ -67,6 +69,7 @@ typedef struct decide_screen {
     byoc_task *measuring;        /* the measure task until its DONE/ERROR, to cancel it */
     char measure_status[256];    /* its last status line */
     byoc_measurement measured;   /* the figure the rules use (base NULL: none) */
+    byoc_baked_start baked;      /* a local run's first output (job_name NULL: none) */
     init_job pending;            /* the scaffold under way (dir NULL: none) */
     byoc_strv conflicts;         /* its files that exist with other content: each gets a choice */
 } decide_screen;
@@ -77,6 +80,7 @@ typedef struct scan_holder {
     byoc_scan *scan;
     byoc_measurement m;          /* a stored or new measurement (base NULL: none) */
     long instances, threshold;   /* from byoc.json */
+    byoc_baked_start baked;      /* the project's timed local run (job_name NULL: none) */
 } scan_holder;
 
 static void scan_holder_free(void *p)
@@ -87,6 +91,7 @@ static void scan_holder_free(void *p)
         free(h->scan);
     }
     byoc_measurement_free(&h->m);
+    byoc_baked_start_free(&h->baked);
     free(h);
 }
 
@@ -94,6 +99,7 @@ static void read_settings(scan_holder *h, const char *dir)
 {
     h->instances = byoc_measure_instance_count(dir);
     h->threshold = byoc_measure_threshold(dir);
+    byoc_baked_start_lookup(dir, NULL, &h->baked);
 }
 
 static int scan_task(byoc_task *t, void *arg, void **result, void (**rfree)(void *), byoc_err *err)
@@ -247,6 +253,9 @@ static void take_measurement(decide_screen *s, scan_holder *h)
     byoc_answers_set_startup(&s->answers, &st);
     byoc_answers_set_startup(&s->base_answers, &st);
     free(st.failed);
+    byoc_baked_start_free(&s->baked);
+    s->baked = h->baked;
+    memset(&h->baked, 0, sizeof h->baked);
 }
 
 static void measure(decide_screen *s)
@@ -704,6 +713,12 @@ static void fill_page(decide_screen *s)
         tui_page_text(&s->page, TUI_STY_DIM,
                       "Not measured: m times pip install -r requirements.txt in a throwaway container.");
     }
+    if (!s->measuring) {
+        char *line = byoc_baked_start_text(s->baked.job_name ? &s->baked : NULL);
+        line[0] = (char)toupper((unsigned char)line[0]);
+        tui_page_text(&s->page, s->baked.job_name ? TUI_STY_NORMAL : TUI_STY_DIM, line);
+        free(line);
+    }
     tui_page_clear(&s->keys);
     if (s->side_by_side) {
         tui_step_page_keys(&s->keys, &s->base);
@@ -888,6 +903,7 @@ static void destroy(tui_screen *base)
         free(s->scan);
     }
     byoc_measurement_free(&s->measured);
+    byoc_baked_start_free(&s->baked);
     init_job_clear(&s->pending);
     byoc_strv_free(&s->conflicts);
     free(s);

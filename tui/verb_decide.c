@@ -8,6 +8,7 @@
 
 #include <jansson.h>
 
+#include "byoc/baked_start.h"
 #include "byoc/decide.h"
 #include "byoc/measure.h"
 #include "byoc/scan.h"
@@ -39,18 +40,26 @@ static void print_measure_event(void *ud, const byoc_event *ev)
     }
 }
 
+/* The stored figures come from the project's .byoc/measure.json: the project folder is
+ * outside text like any other, so the strings pass the printable pass. */
 static void print_startup(const byoc_measurement *m, long instances)
 {
+    char *base = byoc_printable_dup(m->base ? m->base : "?");
+    char *at = byoc_printable_dup(m->measured_at ? m->measured_at : "?");
     printf("\nStart-up cost: installing requirements.txt (%ld packages) took %.1f s in %s, measured at %s%s.\n",
-           m->packages, m->install_seconds, m->base ? m->base : "?", m->measured_at ? m->measured_at : "?",
-           m->reused ? ", reused" : "");
+           m->packages, m->install_seconds, base, at, m->reused ? ", reused" : "");
+    free(base);
+    free(at);
     if (instances > 1)
         printf("  every job start pays it on each of %ld instances: %.0f s of instance time per job\n", instances,
                m->install_seconds * (double)instances);
     if (m->size_bytes >= 0)
         printf("  a baked image would add %.1f MB\n", (double)m->size_bytes / 1e6);
-    for (size_t i = 0; i < m->failed.n; i++)
-        printf("  failed to install: %s\n", m->failed.v[i]);
+    for (size_t i = 0; i < m->failed.n; i++) {
+        char *f = byoc_printable_dup(m->failed.v[i]);
+        printf("  failed to install: %s\n", f);
+        free(f);
+    }
 }
 
 static const char *recipe_text(byoc_recipe r)
@@ -185,6 +194,9 @@ int verb_decide(const byoc_globals *g, int argc, char **argv, byoc_err *err)
     } else if (rc == 0 && scan) {
         have_m = byoc_measure_lookup(dir, NULL, &m) == 1;
     }
+    /* The other side of the comparison: how soon a baked image of this project speaks. */
+    byoc_baked_start baked;
+    bool have_baked = rc == 0 && (measure || scan) && byoc_baked_start_lookup(dir, NULL, &baked) == 1;
     long instances = byoc_measure_instance_count(dir);
     if (have_m) {
         byoc_startup st;
@@ -198,19 +210,29 @@ int verb_decide(const byoc_globals *g, int argc, char **argv, byoc_err *err)
         if (g->json) {
             json_t *doc = byoc_decision_to_json(&d, &answers);
             json_object_set_new(doc, "detected", scanned ? byoc_scan_to_json(&s) : json_object());
-            if (have_m)
-                json_object_set_new(doc, "startup", byoc_measurement_to_json(&m, instances));
+            if (have_m || have_baked) {
+                json_t *st = have_m ? byoc_measurement_to_json(&m, instances) : json_object();
+                json_object_set_new(st, "baked", have_baked ? byoc_baked_start_to_json(&baked) : json_null());
+                json_object_set_new(doc, "startup", st);
+            }
             byoc_cli_print_json(doc);
         } else {
             print_text(&d, &answers, scanned ? &s : NULL, scan_dir);
             if (have_m)
                 print_startup(&m, instances);
+            if (have_m || have_baked) {
+                char *line = byoc_baked_start_text(have_baked ? &baked : NULL);
+                printf("%s%s.\n", have_m ? "  " : "\nStart-up cost: ", line);
+                free(line);
+            }
         }
         byoc_decision_free(&d);
     }
     if (scanned)
         byoc_scan_free(&s);
     byoc_measurement_free(&m);
+    if (have_baked)
+        byoc_baked_start_free(&baked);
     byoc_answers_free(&answers);
     byoc_strv_free(&assignments);
     return rc;

@@ -218,6 +218,9 @@ static int run_local(const byoc_globals *g, const byoc_jobspec *spec, const byoc
             fprintf(stderr, "job %s: %s%s%s; results in %s\n", res.job_name, res.status, reason[0] ? ": " : "",
                     reason, res.output_dir);
             free(reason);
+            if (res.has_first_output) /* the baked side of decide --measure's comparison */
+                fprintf(stderr, "its first line of output came %.1f s after the container started\n",
+                        res.first_output_seconds);
             if (res.not_copied.n)
                 fprintf(stderr, "warning: %zu of the job's files or directories were not copied (named above)%s\n",
                         res.not_copied.n, f->strict ? "" : "; --strict makes this fail the command");

@@ -55,6 +55,9 @@ static void print_summary(const json_t *doc)
         const json_t *code = json_object_get(doc, "exit_code");
         if (json_is_integer(code))
             printf("exit code %lld\n", (long long)json_integer_value(code));
+        const json_t *first = json_object_get(doc, "first_output_seconds");
+        if (json_is_number(first))
+            printf("first out %.1f s after the container started\n", json_number_value(first));
         if (*text(doc, "output_dir"))
             printf("output    %s\n", text(doc, "output_dir"));
     }

@@ -41,6 +41,8 @@ int verb_doctor(const byoc_globals *g, int argc, char **argv, byoc_err *err);
     "                        keyed by the file's content and the base, and reused (also without\n" \
     "                        --measure); PIP_INDEX_URL, PIP_EXTRA_INDEX_URL, PIP_TRUSTED_HOST and\n" \
     "                        PIP_FIND_LINKS are passed into the container when set\n" \
+    "                        Beside it: how soon a baked image of the project printed its first\n" \
+    "                        line in its newest local run (byoc run --local records it)\n" \
     "  --measure-base IMAGE  a local image to measure in (default: the prebuilt jobs image when the\n" \
     "                        engine has it, else python:3.12); byoc never pulls it\n" \
     "  --measure-network M   the container's network (default: the engine's, as a job has the\n" \
@@ -52,7 +54,9 @@ int verb_doctor(const byoc_globals *g, int argc, char **argv, byoc_err *err);
     "Each answer shows its source (scanned, user, default). With --json: {\"verdict\": \"not-needed\"|\n" \
     "\"recommended\"|\"required\", \"recipe\", \"reasons\": [{\"rule\", \"text\", \"effect\"}], \"answers\", \"init\",\n" \
     "\"detected\": {...}, \"startup\": {\"install_seconds\", \"packages\", \"failed\", \"base\", \"measured_at\",\n" \
-    "\"size_bytes\", \"seconds_per_job\", ...} when measured}. Exit 2 for an unknown key or a bad value;\n" \
+    "\"size_bytes\", \"seconds_per_job\", ..., \"baked\": {\"image\", \"job_arn\",\n" \
+    "\"first_output_seconds\", ...}|null} when measured or a local run is recorded}. Exit 2 for an\n" \
+    "unknown key or a bad value;\n" \
     "a measurement that cannot run (unreadable requirements, no base image, no network) is an error\n" \
     "and changes nothing."
 int verb_decide(const byoc_globals *g, int argc, char **argv, byoc_err *err);

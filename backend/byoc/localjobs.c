@@ -114,6 +114,8 @@ json_t *byoc_local_job_json(const byoc_local_job *j)
     json_object_set_new(o, "output_dir", str_or_null(j->output_dir));
     json_object_set_new(o, "container_id", str_or_null(j->container_id));
     json_object_set_new(o, "pid", j->pid > 0 ? json_integer(j->pid) : json_null());
+    json_object_set_new(o, "first_output_seconds",
+                        j->has_first_output ? json_real(j->first_output_seconds) : json_null());
     free(arn);
     return o;
 }
@@ -204,6 +206,11 @@ int byoc_local_job_from_json(const json_t *o, byoc_local_job *out)
     }
     json_t *pid = json_object_get(o, "pid");
     out->pid = json_is_integer(pid) ? (long)json_integer_value(pid) : 0;
+    /* A hostile or hand-edited record may hold anything: only a finite, sane figure is kept. */
+    json_t *first = json_object_get(o, "first_output_seconds");
+    double fs = json_is_number(first) ? json_number_value(first) : -1;
+    out->has_first_output = fs >= 0 && fs < 1e9;
+    out->first_output_seconds = out->has_first_output ? fs : 0;
     return 0;
 }
 

@@ -42,6 +42,10 @@ typedef struct byoc_local_job {
     char *output_dir;      /* absolute path of <job-name>/ (model, log.txt, checkpoints/) */
     char *container_id;    /* removed once the job ended */
     long pid;              /* the byoc process running it; 0 once ended */
+    /* Seconds from the container's start to its first line of output (what a
+     * baked image costs before the job's code speaks), when there was output. */
+    bool has_first_output;
+    double first_output_seconds;
 } byoc_local_job;
 
 typedef struct byoc_local_jobs {

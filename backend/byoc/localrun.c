@@ -48,6 +48,8 @@ json_t *byoc_local_run_result_json(const byoc_local_run_result *r)
     json_object_set_new(o, "image", r->image ? json_string(r->image) : json_null());
     json_object_set_new(o, "log", r->log_path ? json_string(r->log_path) : json_null());
     json_object_set_new(o, "source_uri", r->source_uri ? json_string(r->source_uri) : json_null());
+    json_object_set_new(o, "first_output_seconds",
+                        r->has_first_output ? json_real(r->first_output_seconds) : json_null());
     json_t *w = json_array();
     for (size_t i = 0; i < r->warnings.n; i++)
         json_array_append_new(w, json_string(r->warnings.v[i]));
@@ -320,6 +322,8 @@ void lr_record(run *r)
     lr_set_str(&j->failure_reason, r->out->failure_reason);
     j->has_exit_code = r->out->has_exit_code;
     j->exit_code = r->out->exit_code;
+    j->has_first_output = r->out->has_first_output;
+    j->first_output_seconds = r->out->first_output_seconds;
     j->pid = r->out->status ? 0 : (long)getpid();
     if (r->out->status) {
         char now[32];

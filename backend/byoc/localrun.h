@@ -90,6 +90,8 @@ typedef struct byoc_local_run_result {
     char *output_dir;           /* absolute <output_parent>/<job-name> */
     char *log_path;             /* <output_dir>/log.txt */
     char *source_uri;           /* AMZN_BRAKET_SCRIPT_S3_URI as given to the job */
+    bool has_first_output;      /* the container printed a line */
+    double first_output_seconds; /* from its start to that first line */
     byoc_strv warnings;         /* also sent as LOG events "warning: ..." */
     byoc_strv not_copied;       /* container paths of what step 6 could not copy (each also a warning) */
     byoc_job_problems problems; /* validation problems (the first is also in err) */
@@ -108,7 +110,8 @@ int byoc_local_run(const byoc_jobspec *spec, const byoc_local_run_opts *opts, by
                    byoc_local_run_result *out, byoc_err *err);
 
 /* {"job_arn", "job_name", "status", "output_dir", "exit_code" (null if none), "failure_reason"
- * (only when there is one), "image", "log", "source_uri", "warnings", "not_copied"}. */
+ * (only when there is one), "image", "log", "source_uri", "first_output_seconds" (null if none),
+ * "warnings", "not_copied"}. */
 json_t *byoc_local_run_result_json(const byoc_local_run_result *r);
 
 /* The run as a core/task.h task for screens: arg a byoc_local_run_args

@@ -222,10 +222,19 @@ typedef struct log_sink {
     byoc_task *t;
     FILE *file;
     byoc_buf partial[3];
+    struct timespec started;      /* the container started (monotonic) */
+    byoc_local_run_result *out;   /* gets the time of the first line */
 } log_sink;
 
 static void emit_line(log_sink *ls, byoc_buf *b)
 {
+    if (!ls->out->has_first_output) {
+        struct timespec now;
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        ls->out->has_first_output = true;
+        ls->out->first_output_seconds = (double)(now.tv_sec - ls->started.tv_sec) +
+                                        (double)(now.tv_nsec - ls->started.tv_nsec) / 1e9;
+    }
     byoc_buf_puts(b, "");
     byoc_redact_inplace(b->data);
     byoc_task_log(ls->t, "%s", b->data);
@@ -308,6 +317,8 @@ void lr_run_container(run *r, run_outcome *o)
     const char *id = r->out->container_id;
     byoc_err e;
     byoc_err_clear(&e);
+    log_sink ls = {.t = r->t, .out = r->out};
+    clock_gettime(CLOCK_MONOTONIC, &ls.started);
     if (byoc_container_start(r->engine, r->t, id, &e) != 0) {
         if (e.kind == BYOC_E_CANCELLED || byoc_task_cancelled(r->t)) {
             stop_container(r, id, o);
@@ -333,7 +344,6 @@ void lr_run_container(run *r, run_outcome *o)
     pthread_t th;
     bool dog = pthread_create(&th, NULL, watchdog_main, &w) == 0;
 
-    log_sink ls = {.t = r->t};
     int fd = open(r->out->log_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0666);
     ls.file = fd >= 0 ? fdopen(fd, "w") : NULL;
     if (!ls.file) {

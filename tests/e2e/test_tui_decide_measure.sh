@@ -5,7 +5,8 @@
 # settings). While the index holds a wheel back the step shows the measurement
 # running and m again cancels it (the verdict stays); then a whole measurement
 # puts the seconds into the verdict's reason, and a new session shows the
-# stored figure without measuring.
+# stored figure without measuring, beside the other side of the comparison: a
+# local run's seconds to its first line (the local job record, localjobs.h).
 . "$(dirname "$0")/lib.sh"
 
 SRC=${BYOC_SOURCE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -30,9 +31,12 @@ cat > "$PROJECT/byoc.json" <<'JSON'
 {"decide": {"measure_base": "byoc-test/python-pip:3", "measure_network": "host", "install_threshold_seconds": 1}}
 JSON
 
+STATE="$E2E_DIR/state"
+mkdir -p "$STATE/byoc"
 s=measure
-e2e_start $s 250 50 "PIP_INDEX_URL=$URL" -- --project "$PROJECT" tui
+e2e_start $s 250 50 "PIP_INDEX_URL=$URL" "XDG_STATE_HOME=$STATE" -- --project "$PROJECT" tui
 e2e_wait $s 'Not measured: m times pip' "before measuring the step says how"
+e2e_has $s 'A baked image: not timed yet; byoc run --local' "and how to time a baked image"
 e2e_keys $s m
 E2E_TIMEOUT=60 e2e_wait $s 'Measuring: installing \([0-9]+ s\)' "m runs the measurement, with progress"
 e2e_keys $s m
@@ -51,10 +55,18 @@ e2e_wait_exit $s
 e2e_expect_rc $s 0
 e2e_stop $s
 
+# a local run of the project's image, as byoc run --local records it
+cat > "$STATE/byoc/local-jobs.json" <<JSON
+{"version": 1, "jobs": [{"job_name": "baked-1", "status": "COMPLETED", "image": "byoc-test/app:1",
+ "image_id": "sha256:0123", "created": "2026-12-05T08:00:00.000Z", "started": "2026-12-05T08:00:01.000Z",
+ "output_dir": "$PROJECT/baked-1", "first_output_seconds": 2.25}]}
+JSON
 s=again
-e2e_start $s 250 50 -- --project "$PROJECT" tui
+e2e_start $s 250 50 "XDG_STATE_HOME=$STATE" -- --project "$PROJECT" tui
 e2e_wait $s '\[slow-install\]' "a new session shows the stored figure"
 e2e_has $s ', reused;' "saying it was reused"
+e2e_has $s 'A baked image \(byoc-test/app:1\) printed its first line 2\.2 s' \
+    "beside the baked image's first output"
 e2e_keys $s q
 e2e_wait_exit $s
 e2e_expect_rc $s 0

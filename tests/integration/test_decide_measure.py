@@ -3,10 +3,14 @@
 on loopback (tests/fixtures/pip_index.py: PEP 503 pages, wheels written with zipfile) in a container of
 byoc-test/python-pip:3 on the host network. One wheel is served late on purpose (the measured
 time must include the wait), one requirement names a version the index lacks (it must be named
-as failed). A second run reuses the stored result; bad inputs are errors that change nothing."""
+as failed). A second run reuses the stored result; bad inputs are errors that change nothing.
+The other side of the comparison: a local run (byoc run --local) of an image with the software baked
+in records how soon its container printed its first line, and decide shows it beside the install
+time (startup.baked)."""
 
 import json
 import os
+import random
 import shutil
 import stat
 import subprocess
@@ -24,6 +28,10 @@ from testkit import BYOC_BIN as BYOC, Checks  # noqa: E402
 
 C = Checks("test_decide_measure")
 BASE = "byoc-test/python-pip:3"
+BASE_BB = os.environ.get("BYOC_TEST_BASE_BUSYBOX", "byoc-test/busybox:1")
+DOCKER = os.environ.get("BYOC_TEST_DOCKER_CLI") or "/usr/bin/docker"
+STATE = tempfile.mkdtemp(prefix="byoc-measure-state-")  # the local job record of this test only
+BAKED_DELAY = 1.5
 
 
 def project(requirements, instance_count=None):
@@ -41,6 +49,7 @@ def project(requirements, instance_count=None):
 def byoc(args, index_url):
     env = {k: v for k, v in os.environ.items() if not k.startswith("PIP_")}
     env["PIP_INDEX_URL"] = index_url
+    env["XDG_STATE_HOME"] = STATE
     p = subprocess.run([BYOC] + args, env=env, capture_output=True, text=True, timeout=300)
     doc = None
     if p.returncode == 0 and "--json" in args:
@@ -54,6 +63,68 @@ def byoc(args, index_url):
 def measure_args(d, *extra):
     return ["decide", "--scan", d, "--json", "--measure", "--measure-base", BASE, "--measure-network", "host"] + \
         list(extra)
+
+
+def baked_image(tag):
+    """An image whose entry point (its own ENTRYPOINT, started as `<entrypoint> train`) waits
+    BAKED_DELAY seconds before its first line, as a job does while its baked software loads."""
+    ctx = tempfile.mkdtemp(prefix="byoc-measure-img-")
+    with open(os.path.join(ctx, "entry.sh"), "w") as f:
+        f.write("sleep %s\necho 'the job speaks'\necho 'second line'\n" % BAKED_DELAY)
+    with open(os.path.join(ctx, "Dockerfile"), "w") as f:
+        f.write('FROM %s\nCOPY entry.sh /entry.sh\nENTRYPOINT ["/bin/sh", "/entry.sh"]\n' % BASE_BB)
+    r = subprocess.run([DOCKER, "build", "--network", "none", "-q", "-t", tag, ctx], capture_output=True, text=True)
+    shutil.rmtree(ctx, ignore_errors=True)
+    if r.returncode != 0:
+        raise RuntimeError("docker build: " + r.stderr)
+
+
+def check_baked(passing, url):
+    # before any local run: the figure is absent, and the text says how to get it
+    p, doc = byoc(["decide", "--scan", passing, "--json"], url)
+    C.check("baked" in (doc or {}).get("startup", {}) and doc["startup"]["baked"] is None,
+            "no local run yet: startup.baked is null", (doc or {}).get("startup"))
+    tag = "byoc-test/measure-baked:%x" % random.getrandbits(24)
+    name = "mb-%x" % random.getrandbits(24)
+    baked_image(tag)
+    try:
+        env = dict(os.environ, XDG_STATE_HOME=STATE)
+        r = subprocess.run([BYOC, "--json", "run", "--no-preflight", "--local", "--image-uri", tag, "--source-module",
+                            os.path.join(passing, "algo.py"), "--entry-point", "algo", "--job-name", name],
+                           cwd=passing, env=env, capture_output=True, text=True, timeout=300)
+        C.equal(r.returncode, 0, "the local run of the baked image completes (%s)" % r.stderr[-300:])
+        run_doc = json.loads(r.stdout) if r.stdout.strip() else {}
+        first = run_doc.get("first_output_seconds")
+        C.check(isinstance(first, float) and BAKED_DELAY * 0.95 <= first < 120,
+                "run --local reports the seconds to the container's first line", first)
+        p, doc = byoc(measure_args(passing), url)
+        baked = (doc or {}).get("startup", {}).get("baked") or {}
+        C.equal(doc["startup"].get("reused") if doc else None, True, "the install figure is the stored one")
+        C.equal(baked.get("first_output_seconds"), first, "decide --measure shows the local run's figure beside it")
+        C.equal(baked.get("image"), tag, "naming the image")
+        C.equal(baked.get("job_arn"), "local:job/" + name, "and the run")
+        C.check(str(baked.get("image_id", "")).startswith("sha256:"), "with the image's id", baked.get("image_id"))
+        p, _ = byoc(["decide", "--scan", passing], url)
+        C.check("installing requirements.txt (2 packages) took" in p.stdout and
+                "a baked image (%s) printed its first line %.1f s after its container started" % (tag, first)
+                in p.stdout, "the text puts the two numbers side by side", p.stdout[-800:])
+        p, st = byoc(["--json", "status", "local:job/" + name], url)
+        C.equal((st or {}).get("first_output_seconds"), first, "status of the local job carries the figure")
+        # a run of this image from elsewhere counts once byoc.json names the image
+        other = tempfile.mkdtemp(prefix="byoc-measure-other-")
+        with open(os.path.join(other, "requirements.txt"), "w") as f:
+            f.write("fastpkg\n")
+        p, doc = byoc(["decide", "--scan", other, "--json"], url)
+        C.check("startup" not in (doc or {}) or (doc["startup"].get("baked") is None),
+                "another project does not take this project's run", (doc or {}).get("startup"))
+        with open(os.path.join(other, "byoc.json"), "w") as f:
+            json.dump({"tags": [tag]}, f)
+        p, doc = byoc(["decide", "--scan", other, "--json"], url)
+        C.equal(((doc or {}).get("startup") or {}).get("baked", {}).get("job_arn"), "local:job/" + name,
+                "a project whose byoc.json tags the image takes its run")
+        shutil.rmtree(other, ignore_errors=True)
+    finally:
+        subprocess.run([DOCKER, "rmi", "-f", tag], capture_output=True)
 
 
 def rules(doc):
@@ -127,10 +198,14 @@ def main():
         C.check("none" in p.stderr and "package index" in p.stderr, "saying why", p.stderr)
         after, _ = byoc(["decide", "--scan", failing, "--json"], url)
         C.equal(after.stdout, before.stdout, "the verdict and the stored figure are unchanged")
+
+        # 5. the baked side of the comparison
+        check_baked(passing, url)
     finally:
         server.shutdown()
         shutil.rmtree(failing, ignore_errors=True)
         shutil.rmtree(passing, ignore_errors=True)
+        shutil.rmtree(STATE, ignore_errors=True)
 
 
 C.run(main)

@@ -271,6 +271,8 @@ def test_monitor_verbs():
             and st.get("output_dir") == os.path.join(WORK, ok) and st.get("events") == [],
             "status local:job: the record's entry", st)
     C.equal((st.get("metrics") or {}).get("loss", {}).get("last"), 0.25, "status local:job: metrics from log.txt")
+    C.check(isinstance(st.get("first_output_seconds"), float) and 0 <= st["first_output_seconds"] < 300,
+            "status local:job: seconds from the container's start to its first line", st.get("first_output_seconds"))
     r = byoc_cli("status", "local:job/" + fail)
     C.check(r.returncode == 0 and "FAILED" in r.stdout and "failing on purpose" in r.stdout
             and "exit code 1" in r.stdout, "status local:job (text): status, reason, exit code", r.stdout)
