@@ -6,6 +6,10 @@
 #     executes under emulation (uname -m says aarch64);
 #   byoc run --local runs the job container under emulation: `train` runs $SAGEMAKER_PROGRAM,
 #     results land in ./<job>/;
+#   the Python journey on an arm64 python3 base (byoc-test/python-arm64:3): init --arch arm64 (recipe
+#     2) -> byoc build --platform linux/arm64 (the template's RUN steps under emulation) -> run --local:
+#     byoc's launcher (`train` -> byoc_container.py) fetches the source and runs the user's Python
+#     entry point as aarch64; the init'd algorithm's results and metrics come out;
 #   byoc push sends it to the registry, and preflight refuses it for ml.m5.large (x86_64) with a fix.
 # Skips (exit 77, one line) when the topology found no arm64 emulation.
 set -euo pipefail
@@ -23,7 +27,7 @@ TAG=byoc-test/arm64-journey:$$
 REPO=amazon-braket-arm64-$$-$RANDOM
 REMOTE=$BYOC_TEST_REGISTRY/$REPO:arm64
 cleanup() {
-    "$DOCKER" rmi -f "$TAG" "$REMOTE" >/dev/null 2>&1 || true
+    "$DOCKER" rmi -f "$TAG" "$TAG-py" "$REMOTE" >/dev/null 2>&1 || true
     python3 - "$REPO" <<'PY' >/dev/null 2>&1 || true
 import sys, boto3
 boto3.client("ecr").delete_repository(repositoryName=sys.argv[1], force=True)
@@ -103,6 +107,38 @@ JOB=arm64-journey-$$
 grep -qx "built-on=aarch64" "$WORK/$JOB/arch.txt" && grep -qx "runs-on=aarch64" "$WORK/$JOB/arch.txt" &&
     grep -qx "job=$JOB" "$WORK/$JOB/arch.txt" || fail "arch.txt: $(cat "$WORK/$JOB/arch.txt")"
 pass "run --local ran train -> \$SAGEMAKER_PROGRAM under emulation; results in ./$JOB/"
+
+# ---- the Python journey: byoc's own launcher and the user's entry point under emulation -------
+PYBASE=${BYOC_TEST_BASE_PYTHON_ARM64:-}
+[ -n "$PYBASE" ] || fail "the topology set up emulation but no arm64 python base (BYOC_TEST_BASE_PYTHON_ARM64)"
+PY=$WORK/pyproj
+"$BYOC_BIN" init "$PY" --recipe custom-base --language python --arch arm64 --base "$PYBASE" --no-git >/dev/null ||
+    fail "init --arch arm64 (python) exited $?"
+printf '%s\n' 'import os' 'import platform' '' '' 'def main():' \
+    '    with open(os.path.join(os.environ["AMZN_BRAKET_JOB_RESULTS_DIR"], "arch.txt"), "w") as f:' \
+    '        f.write(platform.machine() + "\n")' \
+    '    print("Metrics - machine_is_aarch64=%d;" % (platform.machine() == "aarch64"))' >"$PY/algorithm/arch.py"
+"$BYOC_BIN" --json build "$PY" -t "$TAG-py" --platform linux/arm64 --no-lint --network none \
+    --build-arg BYOC_SAGEMAKER_TRAINING=offline >"$WORK/pybuild.json" 2>"$WORK/pybuild.err" ||
+    fail "build of the init'd arm64 project exited $?: $(tail -n 20 "$WORK/pybuild.err")"
+[ "$("$DOCKER" image inspect -f '{{.Architecture}}' "$TAG-py")" = arm64 ] || fail "the python image is not arm64"
+pass "init --arch arm64 + byoc build: the recipe's RUN steps ran under emulation"
+py_job() { # py_job NAME ENTRY_POINT: run --local of the python image in $WORK
+    (cd "$WORK" && XDG_STATE_HOME=$WORK/state "$BYOC_BIN" --json run --no-preflight --local --image-uri "$TAG-py" \
+        --source-module "$PY/algorithm" --entry-point "$2" --hyperparameter iterations=2 --job-name "$1" \
+        </dev/null >"$WORK/$1.json" 2>"$WORK/$1.err") || fail "run --local of $2 exited $?: $(tail -n 30 "$WORK/$1.err")"
+}
+py_job "arm64-algo-$$" algorithm.algo:main
+grep -q '"loss"' "$WORK/arm64-algo-$$/results.json" 2>/dev/null ||
+    fail "the init'd algorithm's results.json: $(ls -R "$WORK/arm64-algo-$$" 2>&1 | head)"
+[ "$(grep -c '^Metrics - timestamp=' "$WORK/arm64-algo-$$/log.txt")" = 2 ] ||
+    fail "want 2 metric lines: $(tail -n 20 "$WORK/arm64-algo-$$/log.txt")"
+py_job "arm64-arch-$$" algorithm.arch:main
+[ "$(cat "$WORK/arm64-arch-$$/arch.txt" 2>/dev/null)" = aarch64 ] ||
+    fail "the entry point did not run as aarch64: $(cat "$WORK/arm64-arch-$$/log.txt")"
+grep -q "Metrics - machine_is_aarch64=1;" "$WORK/arm64-arch-$$/log.txt" ||
+    fail "log.txt: $(tail -n 20 "$WORK/arm64-arch-$$/log.txt")"
+pass "run --local: byoc's launcher ran the user's Python entry points as aarch64; results and metrics out"
 
 # ---- push, then preflight for an x86_64 instance ---------------------------------------------
 "$BYOC_BIN" --json push "$TAG" --repository "$REPO" --create --tag arm64 >"$WORK/push.json" 2>"$WORK/push.err" ||

@@ -4,6 +4,10 @@
 #   byoc-test/busybox-arm64:1  the same from Debian's busybox-static:arm64, only when
 #                        BYOC_TEST_EMULATION says the host runs linux/arm64 (emulation.sh);
 #                        the .deb is cached in $BYOC_TEST_CACHE_DIR
+#   byoc-test/python-arm64:3  an arm64 python3.11 (Debian's python3.11-minimal, its standard
+#                        library and their libraries, each .deb unpacked with dpkg-deb) on the
+#                        arm64 busybox, only with arm64 emulation: a debootstrap second stage
+#                        under qemu takes minutes, unpacking takes seconds; the .debs are cached
 #   byoc-test/python:3   debootstrap --variant=minbase of Debian (python3, not python3-minimal),
 #                        rootfs tarball cached in $BYOC_TEST_CACHE_DIR (default /var/cache/byoc-test)
 #   byoc-test/python-pip:3  byoc-test/python:3 + Debian's python3-pip (apt-get in a container on the
@@ -56,25 +60,72 @@ build_busybox() { # build_busybox BUSYBOX IMAGE [PLATFORM]: the native one, or a
             --message 'byoc test base: busybox-static' - "$image" >/dev/null
 }
 
-# Debian's busybox-static for arm64, downloaded (not installed) once: needs arm64 among
-# dpkg's architectures and its package lists, which this adds the first time.
-arm64_busybox() {
-    local deb
-    deb=$(ls "$CACHE_DIR"/busybox-static_*_arm64.deb 2>/dev/null | head -n1)
-    if [ -z "$deb" ]; then
-        mkdir -p "$CACHE_DIR"
+# Debian packages for arm64, downloaded (not installed) once into $CACHE_DIR/arm64-debs: needs
+# arm64 among dpkg's architectures and its package lists, which this adds the first time.
+# Prints the directory.
+arm64_debs() {
+    local dir=$CACHE_DIR/arm64-debs p missing=()
+    mkdir -p "$dir"
+    for p in "$@"; do
+        compgen -G "$dir/${p}_*.deb" >/dev/null || missing+=("$p")
+    done
+    if [ ${#missing[@]} -gt 0 ]; then
         if ! dpkg --print-foreign-architectures | grep -qx arm64; then
             dpkg --add-architecture arm64
             apt-get update -q >"$WORK/apt-update.log" 2>&1 || { tail -n 20 "$WORK/apt-update.log" >&2; die "base-images: apt-get update for arm64 failed"; }
         fi
-        (cd "$CACHE_DIR" && apt-get download -q busybox-static:arm64 >"$WORK/apt-download.log" 2>&1) || {
-            apt-get update -q >"$WORK/apt-update.log" 2>&1
-            (cd "$CACHE_DIR" && apt-get download -q busybox-static:arm64 >"$WORK/apt-download.log" 2>&1)
-        } || { tail -n 20 "$WORK/apt-download.log" >&2; die "base-images: apt-get download busybox-static:arm64 failed"; }
-        deb=$(ls "$CACHE_DIR"/busybox-static_*_arm64.deb | head -n1)
+        local names=()
+        for p in "${missing[@]}"; do
+            case $p in *-types | *-common) names+=("$p") ;; *) names+=("$p:arm64") ;; esac # Architecture: all
+        done
+        (cd "$dir" && apt-get download -q "${names[@]}" >"$WORK/apt-download.log" 2>&1) || {
+            apt-get update -q >"$WORK/apt-update.log" 2>&1 # stale lists: the versions moved on
+            (cd "$dir" && apt-get download -q "${names[@]}" >"$WORK/apt-download.log" 2>&1)
+        } || { tail -n 20 "$WORK/apt-download.log" >&2; die "base-images: apt-get download ${names[*]} failed"; }
     fi
+    printf '%s\n' "$dir"
+}
+
+# Debian's busybox-static for arm64: prints the path of its binary.
+arm64_busybox() {
+    local dir deb
+    dir=$(arm64_debs busybox-static)
+    deb=$(ls "$dir"/busybox-static_*_arm64.deb | head -n1)
     dpkg-deb -x "$deb" "$WORK/bb-arm64" || { rm -f "$deb"; die "base-images: $deb is damaged (removed; run again)"; }
     printf '%s\n' "$WORK/bb-arm64/bin/busybox"
+}
+
+# python3.11 and the libraries its standard library loads (apt-cache depends of
+# python3.11-minimal and libpython3.11-stdlib, plus libssl3 for ssl/hashlib), for arm64.
+ARM64_PYTHON_DEBS="libc6 libgcc-s1 gcc-12-base zlib1g libexpat1 libffi8 libbz2-1.0 liblzma5 libssl3 libuuid1
+    libsqlite3-0 libncursesw6 libtinfo6 libreadline8 libcrypt1 libnsl2 libtirpc3 libgssapi-krb5-2 libk5crypto3
+    libkeyutils1 libkrb5-3 libkrb5support0 libcom-err2 libdb5.3 libpython3.11-minimal libpython3.11-stdlib
+    python3.11-minimal media-types busybox-static"
+
+build_python_arm64() {
+    local dir root=$WORK/py-arm64 ctx=$WORK/py-arm64-ctx deb
+    # shellcheck disable=SC2086 # a list of package names
+    dir=$(arm64_debs $ARM64_PYTHON_DEBS)
+    mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,tmp,var/tmp,root,proc,sys,dev,etc,usr/local/bin} "$ctx"
+    chmod 1777 "$root/tmp" "$root/var/tmp"
+    for deb in "$dir"/*.deb; do
+        dpkg-deb -x "$deb" "$root" || { rm -f "$deb"; die "base-images: $deb is damaged (removed; run again)"; }
+    done
+    ln -sf python3.11 "$root/usr/bin/python3"
+    local applet
+    while read -r applet; do # busybox's applets where Debian's packages left the name free
+        [ -n "$applet" ] && [ ! -e "$root/$applet" ] && [ ! -L "$root/$applet" ] && ln -s /bin/busybox "$root/$applet"
+    done < <("$root/bin/busybox" --list-full)
+    printf 'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/nonexistent:/bin/false\n' >"$root/etc/passwd"
+    printf 'root:x:0:\nnogroup:x:65534:\n' >"$root/etc/group"
+    tar -C "$root" --numeric-owner --owner=0 --group=0 -cf "$ctx/rootfs.tar" .
+    printf '%s\n' 'FROM scratch' 'ADD rootfs.tar /' 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' \
+        'ENV LANG=C.UTF-8' 'CMD ["python3"]' 'LABEL org.byoc.test.base=python3-arm64' >"$ctx/Dockerfile"
+    tdocker build -q --network none --platform linux/arm64 -t "$BASE_PYTHON_ARM64" "$ctx" >/dev/null 2>"$WORK/build.err" ||
+        { cat "$WORK/build.err" >&2; die "base-images: building $BASE_PYTHON_ARM64 failed"; }
+    tdocker run --rm --network none --platform linux/arm64 "$BASE_PYTHON_ARM64" python3 -c \
+        'import json, tarfile, zipfile, urllib.request, subprocess, platform; assert platform.machine() == "aarch64"' ||
+        { tdocker rmi -f "$BASE_PYTHON_ARM64" >/dev/null 2>&1; die "base-images: python3 in $BASE_PYTHON_ARM64 does not run as aarch64"; }
 }
 
 # The first Debian mirror URI the machine's apt sources use for SUITE.
@@ -179,6 +230,12 @@ if [ "${BYOC_TEST_EMULATION:-none}" = linux/arm64 ]; then
     else
         log "building $BASE_BUSYBOX_ARM64"
         build_busybox "$(arm64_busybox)" "$BASE_BUSYBOX_ARM64" linux/arm64
+    fi
+    if have_image "$BASE_PYTHON_ARM64"; then
+        log "base image $BASE_PYTHON_ARM64 present"
+    else
+        log "building $BASE_PYTHON_ARM64"
+        build_python_arm64
     fi
 fi
 if have_image "$BASE_PYTHON"; then

@@ -22,6 +22,7 @@ BASE_BUSYBOX=byoc-test/busybox:1
 BASE_PYTHON=byoc-test/python:3
 BASE_PYTHON_PIP=byoc-test/python-pip:3
 BASE_BUSYBOX_ARM64=byoc-test/busybox-arm64:1
+BASE_PYTHON_ARM64=byoc-test/python-arm64:3
 
 # Start order, and the order down.sh stops them in.
 SERVICES="dockerd moto ecrbridge registry standin"
