@@ -120,13 +120,27 @@ static int scan_task(byoc_task *t, void *arg, void **result, void (**rfree)(void
     return 0;
 }
 
+/* What the measure task needs: the project and the AWS settings (the globals outlive the task). */
+typedef struct measure_arg {
+    char *dir;
+    byoc_aws_config_opts aws;
+} measure_arg;
+
+static void measure_arg_free(void *p)
+{
+    measure_arg *a = p;
+    free(a->dir);
+    free(a);
+}
+
 /* The measurement (measure.h) as a task: its status lines are the progress. */
 static int measure_task(byoc_task *t, void *arg, void **result, void (**rfree)(void *), byoc_err *err)
 {
+    measure_arg *a = arg;
     scan_holder *h = byoc_xcalloc(1, sizeof *h);
-    byoc_measure_opts o = {.project_dir = arg};
+    byoc_measure_opts o = {.project_dir = a->dir, .aws = &a->aws};
     char *base, *network;
-    byoc_measure_settings(arg, &o, &base, &network);
+    byoc_measure_settings(a->dir, &o, &base, &network);
     int rc = byoc_measure_run(t, &o, &h->m, err);
     free(base);
     free(network);
@@ -134,7 +148,7 @@ static int measure_task(byoc_task *t, void *arg, void **result, void (**rfree)(v
         free(h);
         return -1;
     }
-    read_settings(h, arg);
+    read_settings(h, a->dir);
     *result = h;
     *rfree = scan_holder_free;
     return 0;
@@ -266,8 +280,11 @@ static void measure(decide_screen *s)
         s->page_stale = true;
         return;
     }
-    byoc_task *t = tui_app_start_task(s->base.app, &s->base, "measure", measure_task,
-                                      byoc_xstrdup(tui_app_project(s->base.app)), free);
+    const byoc_globals *g = tui_app_globals(s->base.app);
+    measure_arg *a = byoc_xcalloc(1, sizeof *a);
+    a->dir = byoc_xstrdup(tui_app_project(s->base.app));
+    a->aws = (byoc_aws_config_opts){.profile = g->profile, .region = g->region};
+    byoc_task *t = tui_app_start_task(s->base.app, &s->base, "measure", measure_task, a, measure_arg_free);
     if (!t)
         return;
     s->measuring = t;
@@ -709,6 +726,11 @@ static void fill_page(decide_screen *s)
                                     s->measured.size_bytes > 0 ? (double)s->measured.size_bytes / 1e6 : 0.0);
         tui_page_text(&s->page, TUI_STY_NORMAL, line);
         free(line);
+        if (s->measured.base_note) {
+            line = byoc_xasprintf("Base: %s.", s->measured.base_note);
+            tui_page_text(&s->page, TUI_STY_DIM, line);
+            free(line);
+        }
     } else {
         tui_page_text(&s->page, TUI_STY_DIM,
                       "Not measured: m times pip install -r requirements.txt in a throwaway container.");

@@ -50,6 +50,11 @@ static void print_startup(const byoc_measurement *m, long instances)
            m->packages, m->install_seconds, base, at, m->reused ? ", reused" : "");
     free(base);
     free(at);
+    if (m->base_note) {
+        char *note = byoc_printable_dup(m->base_note);
+        printf("  base: %s\n", note);
+        free(note);
+    }
     if (instances > 1)
         printf("  every job start pays it on each of %ld instances: %.0f s of instance time per job\n", instances,
                m->install_seconds * (double)instances);
@@ -178,6 +183,8 @@ int verb_decide(const byoc_globals *g, int argc, char **argv, byoc_err *err)
         rc = byoc_cli_usage(err, "decide", "--measure-base, --measure-network and --measure-again go with --measure");
     if (rc == 0 && measure) {
         mo.project_dir = dir;
+        byoc_aws_config_opts aws = {.profile = g->profile, .region = g->region};
+        mo.aws = &aws;
         void *res = NULL;
         char *set_base, *set_network;
         byoc_measure_settings(dir, &mo, &set_base, &set_network);

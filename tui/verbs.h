@@ -43,8 +43,10 @@ int verb_doctor(const byoc_globals *g, int argc, char **argv, byoc_err *err);
     "                        PIP_FIND_LINKS are passed into the container when set\n" \
     "                        Beside it: how soon a baked image of the project printed its first\n" \
     "                        line in its newest local run (byoc run --local records it)\n" \
-    "  --measure-base IMAGE  a local image to measure in (default: the prebuilt jobs image when the\n" \
-    "                        engine has it, else python:3.12); byoc never pulls it\n" \
+    "  --measure-base IMAGE  a local image to measure in (byoc does not pull it). Default: the prebuilt\n" \
+    "                        jobs image, pulled for linux/amd64 with your AWS credentials (an ECR\n" \
+    "                        token, as aws ecr get-login-password) when the engine lacks it, else\n" \
+    "                        python:3.12 if the engine has it; startup.base_note says which and why\n" \
     "  --measure-network M   the container's network (default: the engine's, as a job has the\n" \
     "                        internet; host for a local index). byoc.json \"decide\": {\"measure_base\",\n" \
     "                        \"measure_network\"} set both for this command and the TUI's m key\n" \

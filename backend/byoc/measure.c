@@ -11,6 +11,7 @@
 
 #include "aws/sigv4.h"
 #include "byoc/files.h"
+#include "byoc/measure_base.h"
 #include "byoc/project.h"
 #include "byoc/recipe.h"
 #include "byoc/requirements.h"
@@ -28,13 +29,13 @@
 #define OUTPUT_KEEP (256 * 1024)
 #define WORKDIR "/opt/ml/code"
 #define MEASURE_LABEL "org.byoc.measure"
-#define PREBUILT_REPO "/amazon-braket-base-jobs:"
 
 void byoc_measurement_free(byoc_measurement *m)
 {
     byoc_strv_free(&m->failed);
     free(m->base);
     free(m->base_id);
+    free(m->base_note);
     free(m->requirements_sha256);
     free(m->measured_at);
     memset(m, 0, sizeof *m);
@@ -184,6 +185,7 @@ static json_t *stored_json(const byoc_measurement *m)
     json_object_del(o, "reused");
     json_object_del(o, "instance_count");
     json_object_del(o, "seconds_per_job");
+    json_object_del(o, "base_note"); /* about this run's choice, not the figure */
     json_object_set_new(o, "requirements_sha256", json_string(m->requirements_sha256));
     return o;
 }
@@ -324,6 +326,8 @@ json_t *byoc_measurement_to_json(const byoc_measurement *m, long instance_count)
     json_object_set_new(o, "instance_count", instance_count > 0 ? json_integer(instance_count) : json_null());
     json_object_set_new(o, "seconds_per_job",
                         json_real(m->install_seconds * (double)(instance_count > 0 ? instance_count : 1)));
+    if (m->base_note)
+        json_object_set_new(o, "base_note", json_string(m->base_note));
     return o;
 }
 
@@ -344,57 +348,6 @@ static char *utc_now(void)
     char s[32];
     strftime(s, sizeof s, "%Y-%m-%dT%H:%M:%SZ", &tm);
     return byoc_xstrdup(s);
-}
-
-/* The base to use: the named one, else the prebuilt jobs image, else python:<prebuilt>; its id in *id. */
-static int resolve_base(byoc_engine *e, byoc_task *t, const char *named, char **ref, char **id, byoc_err *err)
-{
-    char *candidate = NULL;
-    if (named) {
-        candidate = byoc_xstrdup(named);
-    } else {
-        byoc_image_list l;
-        if (byoc_images_list(e, t, false, NULL, &l, err) != 0)
-            return -1;
-        for (size_t i = 0; i < l.n && !candidate; i++)
-            for (size_t j = 0; j < l.items[i].n_repo_tags && !candidate; j++)
-                if (strstr(l.items[i].repo_tags[j], PREBUILT_REPO))
-                    candidate = byoc_xstrdup(l.items[i].repo_tags[j]);
-        byoc_image_list_free(&l);
-        if (!candidate)
-            candidate = byoc_xstrdup("python:" BYOC_PREBUILT_PYTHON);
-    }
-    json_t *doc = NULL;
-    if (byoc_image_inspect(e, t, candidate, &doc, err) != 0) {
-        if (err->http_status == 404) {
-            char *shown = byoc_printable_dup(candidate);
-            if (named)
-                byoc_err_set(err, BYOC_E_ENV, "--measure-base",
-                             "image %s is not in the local engine and byoc never pulls one: pull it "
-                             "(docker pull %s) or name a local image with --measure-base",
-                             shown, shown);
-            else
-                byoc_err_set(err, BYOC_E_ENV, "--measure",
-                             "no base to measure in: neither the prebuilt jobs image "
-                             "(292282985366.dkr.ecr.<region>.amazonaws.com/amazon-braket-base-jobs) nor %s is "
-                             "in the local engine, and byoc never pulls one: pull one of them or name a local "
-                             "Python image with --measure-base",
-                             shown);
-            free(shown);
-        }
-        free(candidate);
-        return -1;
-    }
-    const char *image_id = json_string_value(json_object_get(doc, "Id"));
-    if (!image_id) {
-        json_decref(doc);
-        free(candidate);
-        return byoc_err_set(err, BYOC_E_FAILED, "--measure", "the engine gave no id for the base image");
-    }
-    *id = byoc_xstrdup(image_id);
-    *ref = candidate;
-    json_decref(doc);
-    return 0;
 }
 
 typedef struct out_sink {
@@ -636,8 +589,12 @@ int byoc_measure_run(byoc_task *t, const byoc_measure_opts *o, byoc_measurement 
     }
     if (byoc_engine_new(&r.engine, err) != 0 || byoc_engine_connect(r.engine, t, err) != 0)
         goto out;
-    if (resolve_base(r.engine, t, o->base, &out->base, &out->base_id, err) != 0)
+    byoc_measure_base base;
+    if (byoc_measure_base_resolve(r.engine, t, o->base, o->aws, &base, err) != 0)
         goto out;
+    out->base = base.ref;
+    out->base_id = base.id;
+    out->base_note = base.note;
     out->requirements_sha256 = byoc_xstrdup(sha);
     out->packages = packages;
     if (!o->again) {
@@ -650,7 +607,8 @@ int byoc_measure_run(byoc_task *t, const byoc_measure_opts *o, byoc_measurement 
         if (hit) {
             free(stored.base);
             stored.base = out->base;
-            out->base = NULL;
+            stored.base_note = out->base_note;
+            out->base = out->base_note = NULL;
             byoc_measurement_free(out);
             *out = stored;
             rc = 0;

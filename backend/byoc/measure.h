@@ -3,9 +3,10 @@
  *
  * The prebuilt Braket job images run `python3 -m pip install -r
  * requirements.txt` in the source directory when a job starts. byoc_measure_run
- * does the same in a throwaway container of a local base image (the prebuilt
- * jobs image when the engine has it, else python:<prebuilt Python>, or the one
- * named; never pulled), with the source directory mounted read-only at
+ * does the same in a throwaway container of a base image (measure_base.h: the
+ * one named, else the prebuilt jobs image, pulled with the user's AWS
+ * credentials when the engine lacks it, else python:<prebuilt Python>), with
+ * the source directory mounted read-only at
  * /opt/ml/code, and times it. It reports the seconds, the requirements that
  * failed, and the bytes the install wrote (what a baked image would add).
  *
@@ -22,6 +23,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "aws/config.h"
 #include "byoc/decide.h"
 #include "byoc/strv.h"
 #include "core/err.h"
@@ -36,6 +38,7 @@ typedef struct byoc_measure_opts {
     const char *network_mode;   /* NULL: the engine's default; "none" is refused */
     long timeout_seconds;       /* 0: 1800 */
     bool again;                 /* measure even when a result is stored */
+    const byoc_aws_config_opts *aws; /* for pulling the prebuilt jobs image; NULL: not pulled */
 } byoc_measure_opts;
 
 typedef struct byoc_measurement {
@@ -46,6 +49,7 @@ typedef struct byoc_measurement {
     int64_t size_bytes;         /* what the install wrote (SizeRw); -1 unknown */
     char *base;                 /* the image reference used */
     char *base_id;              /* its id */
+    char *base_note;            /* why that base (measure_base.h), or NULL; not stored */
     char *requirements_sha256;
     char *measured_at;          /* RFC 3339, UTC */
     bool reused;                /* read from the state file */

@@ -8,6 +8,7 @@ The other side of the comparison: a local run (byoc run --local) of an image wit
 in records how soon its container printed its first line, and decide shows it beside the install
 time (startup.baked)."""
 
+import base64
 import json
 import os
 import random
@@ -24,13 +25,14 @@ sys.path.insert(0, os.path.join(SOURCE, "tests", "topology"))
 sys.path.insert(0, os.path.join(SOURCE, "tests", "fixtures"))
 
 from pip_index import SLOW_DELAY as DELAY, serve  # noqa: E402
-from testkit import BYOC_BIN as BYOC, Checks  # noqa: E402
+from testkit import BYOC_BIN as BYOC, Checks, client  # noqa: E402
 
 C = Checks("test_decide_measure")
 BASE = "byoc-test/python-pip:3"
 BASE_BB = os.environ.get("BYOC_TEST_BASE_BUSYBOX", "byoc-test/busybox:1")
 DOCKER = os.environ.get("BYOC_TEST_DOCKER_CLI") or "/usr/bin/docker"
 STATE = tempfile.mkdtemp(prefix="byoc-measure-state-")  # the local job record of this test only
+PREBUILT_HOST = os.environ.get("BYOC_TEST_PREBUILT_REGISTRY", "")
 BAKED_DELAY = 1.5
 
 
@@ -46,10 +48,16 @@ def project(requirements, instance_count=None):
     return d
 
 
-def byoc(args, index_url):
+def byoc(args, index_url, **env_over):
+    """byoc with the loopback index; env_over sets variables (None removes one)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("PIP_")}
     env["PIP_INDEX_URL"] = index_url
     env["XDG_STATE_HOME"] = STATE
+    for k, v in env_over.items():
+        if v is None:
+            env.pop(k, None)
+        else:
+            env[k] = v
     p = subprocess.run([BYOC] + args, env=env, capture_output=True, text=True, timeout=300)
     doc = None
     if p.returncode == 0 and "--json" in args:
@@ -127,6 +135,71 @@ def check_baked(passing, url):
         subprocess.run([DOCKER, "rmi", "-f", tag], capture_output=True)
 
 
+def docker(*args, check=True, **kw):
+    r = subprocess.run([DOCKER] + list(args), capture_output=True, text=True, **kw)
+    if check and r.returncode != 0:
+        raise RuntimeError("docker %s: %s" % (" ".join(args), r.stderr))
+    return r
+
+
+def check_prebuilt(url):
+    """No --measure-base: the prebuilt jobs image, pulled for linux/amd64 with the caller's ECR token
+    (the token of their own account, as `aws ecr get-login-password` gives for the Braket guide's
+    `docker login 292282985366.dkr.ecr...`) when the engine lacks it; without credentials a local
+    python:3.12 with a note saying why; neither: an error naming both."""
+    C.check(PREBUILT_HOST, "the topology names the prebuilt images' registry host")
+    if not PREBUILT_HOST:
+        return
+    ref = PREBUILT_HOST + "/amazon-braket-base-jobs:latest"
+    # the topology's one registry answers for the prebuilt account's host too, as ECR serves every account
+    auth = client("ecr").get_authorization_token()["authorizationData"][0]
+    user, password = base64.b64decode(auth["authorizationToken"]).decode().split(":", 1)
+    cfg = tempfile.mkdtemp(prefix="byoc-measure-docker-")
+    denv = dict(os.environ, DOCKER_CONFIG=cfg)
+    docker("login", "-u", user, "--password-stdin", PREBUILT_HOST, input=password, env=denv)
+    docker("tag", BASE, ref)
+    docker("push", ref, env=denv)
+    shutil.rmtree(cfg, ignore_errors=True)
+    docker("rmi", ref)
+    base_id = docker("image", "inspect", "-f", "{{.Id}}", BASE).stdout.strip()
+    no_creds = {"AWS_ACCESS_KEY_ID": None, "AWS_SECRET_ACCESS_KEY": None, "AWS_SESSION_TOKEN": None,
+                "AWS_PROFILE": None, "AWS_CONFIG_FILE": os.devnull, "AWS_SHARED_CREDENTIALS_FILE": os.devnull}
+    d = project("fastpkg\n")
+    try:
+        p, doc = byoc(["decide", "--scan", d, "--json", "--measure", "--measure-network", "host"], url)
+        st = (doc or {}).get("startup", {})
+        C.equal(p.returncode, 0, "measure with no base named exits 0 (%s)" % p.stderr.strip()[-400:])
+        C.equal(st.get("base"), ref, "the base is the prebuilt jobs image")
+        C.equal(st.get("base_id"), base_id, "the image the registry holds under that name")
+        C.check("pulled" in (st.get("base_note") or ""), "the note says it was pulled", st.get("base_note"))
+        C.equal(st.get("failed"), [], "and pip installed into it")
+        C.equal(docker("image", "inspect", ref, check=False).returncode, 0, "the engine has it now")
+        C.check(not (p.stderr + p.stdout).count(password), "the ECR token is not printed")
+
+        docker("rmi", ref)
+        p, _ = byoc(["decide", "--scan", d, "--json", "--measure", "--measure-again", "--measure-network", "host"],
+                    url, **no_creds)
+        C.equal(p.returncode, 3, "no credentials and no python:3.12: exit 3")
+        C.check("could not be pulled" in p.stderr and "python:3.12" in p.stderr and "--measure-base" in p.stderr,
+                "naming what was tried and what to do", p.stderr[-600:])
+        C.equal(docker("image", "inspect", ref, check=False).returncode, 1, "nothing was pulled")
+
+        docker("tag", BASE, "python:3.12")
+        p, doc = byoc(["decide", "--scan", d, "--json", "--measure", "--measure-again", "--measure-network", "host"],
+                      url, **no_creds)
+        st = (doc or {}).get("startup", {})
+        C.equal(st.get("base"), "python:3.12", "without credentials: the local python:3.12")
+        note = st.get("base_note") or ""
+        C.check("could not be pulled" in note and "closest public Python base" in note, "saying why", note)
+        p, _ = byoc(["decide", "--scan", d, "--measure", "--measure-network", "host"], url, **no_creds)
+        C.check("  base: the prebuilt jobs image could not be pulled" in p.stdout, "the text says it too",
+                p.stdout[-600:])
+    finally:
+        docker("rmi", "python:3.12", check=False)
+        docker("rmi", ref, check=False)
+        shutil.rmtree(d, ignore_errors=True)
+
+
 def rules(doc):
     return {r["rule"]: r["text"] for r in (doc or {}).get("reasons", [])}
 
@@ -190,7 +263,7 @@ def main():
         p, _ = byoc(["decide", "--scan", failing, "--json", "--measure", "--measure-again", "--measure-base",
                      "byoc-test/absent:0", "--measure-network", "host"], url)
         C.equal(p.returncode, 3, "a base the engine lacks is exit 3")
-        C.check("byoc-test/absent:0" in p.stderr and "never pulls" in p.stderr, "naming it and what to do",
+        C.check("byoc-test/absent:0" in p.stderr and "does not pull a named base" in p.stderr, "naming it and what to do",
                 p.stderr)
         p, _ = byoc(["decide", "--scan", failing, "--json", "--measure", "--measure-again", "--measure-base", BASE,
                      "--measure-network", "none"], url)
@@ -201,6 +274,9 @@ def main():
 
         # 5. the baked side of the comparison
         check_baked(passing, url)
+
+        # 6. the default base: the prebuilt jobs image, pulled with the user's credentials
+        check_prebuilt(url)
     finally:
         server.shutdown()
         shutil.rmtree(failing, ignore_errors=True)

@@ -91,17 +91,23 @@ if [ -n "$still" ]; then
     log "still running (not started by this up.sh run):$still"
     exit 0
 fi
-if [ -e "$STATE/hosts-added" ]; then
-    if grep -qxF "$HOSTS_LINE" /etc/hosts; then
-        grep -vxF "$HOSTS_LINE" /etc/hosts >"$STATE/hosts.new" || true
-        cat "$STATE/hosts.new" >/etc/hosts # keep the inode: /etc/hosts may be a bind mount
-        rm -f "$STATE/hosts.new"
+# Markers: hosts-added.<host> and certsd-added.<host> (hosts-added and certsd-added from older runs).
+[ -e "$STATE/hosts-added" ] && mv "$STATE/hosts-added" "$STATE/hosts-added.$REGISTRY_HOST"
+[ -e "$STATE/certsd-added" ] && mv "$STATE/certsd-added" "$STATE/certsd-added.$REGISTRY_HOST"
+for host in $REGISTRY_HOSTS; do
+    line=$(hosts_line "$host")
+    if [ -e "$STATE/hosts-added.$host" ]; then
+        if grep -qxF "$line" /etc/hosts; then
+            grep -vxF "$line" /etc/hosts >"$STATE/hosts.new" || true
+            cat "$STATE/hosts.new" >/etc/hosts # keep the inode: /etc/hosts may be a bind mount
+            rm -f "$STATE/hosts.new"
+        fi
+        rm -f "$STATE/hosts-added.$host"
     fi
-    rm -f "$STATE/hosts-added"
-fi
-if [ -e "$STATE/certsd-added" ]; then
-    rm -rf "$CERTS_D"
-    rm -f "$STATE/certsd-added"
-fi
+    if [ -e "$STATE/certsd-added.$host" ]; then
+        rm -rf "/etc/docker/certs.d/$host"
+        rm -f "$STATE/certsd-added.$host"
+    fi
+done
 rm -f "$STATE/env" "$STATE/env.sh" "$STATE/standin-credentials.json" "$STATE/moto-check.err" "$STATE/ecr-bridge.json"
 log "topology stopped"

@@ -16,8 +16,11 @@ REGISTRY_HOST=$ACCOUNT.dkr.ecr.$REGION.amazonaws.com
 REGISTRY_ADDR=127.0.0.1:443
 DOCKER_CLI=/usr/bin/docker            # Debian's client, same version as the daemon
 DOCKER_SOCK=$STATE/docker.sock
-CERTS_D=/etc/docker/certs.d/$REGISTRY_HOST
-HOSTS_LINE="127.0.0.1 $REGISTRY_HOST # byoc-topology"
+# The registry answers for the prebuilt Braket images' account too, so that pulling the prebuilt
+# jobs image (decide --measure) goes to it: one registry, two names, as ECR serves every account.
+PREBUILT_HOST=292282985366.dkr.ecr.$REGION.amazonaws.com
+REGISTRY_HOSTS="$REGISTRY_HOST $PREBUILT_HOST"
+hosts_line() { printf '127.0.0.1 %s # byoc-topology' "$1"; }
 BASE_BUSYBOX=byoc-test/busybox:1
 BASE_PYTHON=byoc-test/python:3
 BASE_PYTHON_PIP=byoc-test/python-pip:3

@@ -29,7 +29,7 @@ PY=$(topo_python)
 "$PY" -c 'import moto, boto3, botocore' 2>/dev/null || die "$PY lacks moto/boto3/botocore"
 
 # Proxies must not see loopback traffic, and dockerd must not send registry traffic to one.
-NO_PROXY_LIST="127.0.0.1,localhost,::1,$REGISTRY_HOST"
+NO_PROXY_LIST="127.0.0.1,localhost,::1,$REGISTRY_HOST,$PREBUILT_HOST"
 PROXYLESS=(env -u http_proxy -u https_proxy -u HTTP_PROXY -u HTTPS_PROXY -u all_proxy -u ALL_PROXY
     "NO_PROXY=$NO_PROXY_LIST" "no_proxy=$NO_PROXY_LIST")
 
@@ -42,24 +42,31 @@ if [ ! -s "$TLS/server.crt" ] || [ ! -s "$TLS/ca.crt" ]; then
     openssl req -x509 -newkey rsa:2048 -nodes -days 3650 -subj "/CN=byoc test CA" \
         -addext "basicConstraints=critical,CA:TRUE" -addext "keyUsage=critical,keyCertSign,cRLSign" \
         -keyout "$TLS/ca.key" -out "$TLS/ca.crt" 2>/dev/null
+fi
+# The registry's certificate names every host it answers for (made again when a name is new).
+if [ ! -s "$TLS/server.crt" ] || ! grep -q "DNS:$PREBUILT_HOST," "$TLS/server.ext" 2>/dev/null; then
     openssl req -newkey rsa:2048 -nodes -subj "/CN=$REGISTRY_HOST" \
         -keyout "$TLS/server.key" -out "$TLS/server.csr" 2>/dev/null
-    printf 'subjectAltName=DNS:%s,DNS:localhost,IP:127.0.0.1\nextendedKeyUsage=serverAuth\nbasicConstraints=CA:FALSE\n' \
-        "$REGISTRY_HOST" >"$TLS/server.ext"
+    printf 'subjectAltName=DNS:%s,DNS:%s,DNS:localhost,IP:127.0.0.1\nextendedKeyUsage=serverAuth\nbasicConstraints=CA:FALSE\n' \
+        "$REGISTRY_HOST" "$PREBUILT_HOST" >"$TLS/server.ext"
     openssl x509 -req -in "$TLS/server.csr" -CA "$TLS/ca.crt" -CAkey "$TLS/ca.key" -CAcreateserial \
         -days 3650 -extfile "$TLS/server.ext" -out "$TLS/server.crt" 2>/dev/null
 fi
-if ! cmp -s "$TLS/ca.crt" "$CERTS_D/ca.crt"; then
-    [ -e "$CERTS_D" ] || touch "$STATE/certsd-added"
-    mkdir -p "$CERTS_D"
-    cp "$TLS/ca.crt" "$CERTS_D/ca.crt"
-fi
-if grep -qxF "$HOSTS_LINE" /etc/hosts; then
-    touch "$STATE/hosts-added" # our own line, maybe left by a run whose state dir is gone
-elif ! grep -qE "^[[:space:]]*127\.0\.0\.1[[:space:]]+([^#]*[[:space:]])?$REGISTRY_HOST([[:space:]]|$)" /etc/hosts; then
-    printf '%s\n' "$HOSTS_LINE" >>/etc/hosts
-    touch "$STATE/hosts-added"
-fi
+for host in $REGISTRY_HOSTS; do
+    certs_d=/etc/docker/certs.d/$host
+    if ! cmp -s "$TLS/ca.crt" "$certs_d/ca.crt"; then
+        [ -e "$certs_d" ] || touch "$STATE/certsd-added.$host"
+        mkdir -p "$certs_d"
+        cp "$TLS/ca.crt" "$certs_d/ca.crt"
+    fi
+    line=$(hosts_line "$host")
+    if grep -qxF "$line" /etc/hosts; then
+        touch "$STATE/hosts-added.$host" # our own line, maybe left by a run whose state dir is gone
+    elif ! grep -qE "^[[:space:]]*127\.0\.0\.1[[:space:]]+([^#]*[[:space:]])?${host//./\\.}([[:space:]]|$)" /etc/hosts; then
+        printf '%s\n' "$line" >>/etc/hosts
+        touch "$STATE/hosts-added.$host"
+    fi
+done
 
 # ---- dockerd -----------------------------------------------------------------------
 start_dockerd() {
@@ -282,6 +289,7 @@ ENV_VARS=(
     "DOCKER_CONFIG=$STATE/docker-config"
     "BYOC_TEST_DOCKER_CLI=$DOCKER_CLI"
     "BYOC_TEST_REGISTRY=$REGISTRY_HOST"
+    "BYOC_TEST_PREBUILT_REGISTRY=$PREBUILT_HOST"
     "BYOC_TEST_REGISTRY_CA=$TLS/ca.crt"
     "BYOC_TEST_ACCOUNT=$ACCOUNT"
     "BYOC_TEST_BASE_BUSYBOX=$BASE_BUSYBOX"
