@@ -5,6 +5,7 @@
 
 #include "aws/client.h"
 #include "byoc/imagecheck.h"
+#include "byoc/imageplatforms.h"
 #include "core/buf.h"
 #include "docker/engine.h"
 #include "docker/images.h"
@@ -32,6 +33,7 @@ void tui_ecr_args_free(void *args)
     free(a->repository);
     free(a->uri);
     free(a->digest);
+    json_decref(a->doc);
     tui_ecr_refs_free(&a->refs);
     for (size_t i = 0; i < a->n_names; i++)
         free(a->names[i]);
@@ -165,6 +167,57 @@ int tui_ecr_images_task(byoc_task *t, void *arg, void **result, void (**result_f
     read_local(t, r);
     *result = r;
     *result_free = images_result_free;
+    return 0;
+}
+
+/* ---- the platforms of its indexes ---- */
+
+static void platforms_result_free(void *p)
+{
+    tui_ecr_platforms_result *r = p;
+    for (size_t i = 0; i < r->n; i++) {
+        free(r->digests[i]);
+        free(r->texts[i]);
+    }
+    free(r->digests);
+    free(r->texts);
+    free(r->repository);
+    free(r);
+}
+
+int tui_ecr_platforms_task(byoc_task *t, void *arg, void **result, void (**result_free)(void *), byoc_err *err)
+{
+    (void)err;   /* every failure is an index's "unknown (why)" */
+    tui_ecr_args *a = arg;
+    byoc_aws_client *c;
+    byoc_err e;
+    byoc_err_clear(&e);
+    if (client(a, a->region, &c, &e) == 0) {
+        byoc_ecr_images_add_platforms(c, t, a->doc, 0, &e);
+        byoc_aws_client_free(c);
+    } else {
+        byoc_ecr_images_platforms_unread(a->doc, e.message);
+    }
+    const json_t *images = json_object_get(a->doc, "images");
+    tui_ecr_platforms_result *r = byoc_xcalloc(1, sizeof *r);
+    r->repository = byoc_xstrdup(a->repository ? a->repository : "");
+    r->digests = byoc_xcalloc(json_array_size(images) + 1, sizeof *r->digests);
+    r->texts = byoc_xcalloc(json_array_size(images) + 1, sizeof *r->texts);
+    size_t i;
+    const json_t *im;
+    json_array_foreach(images, i, im)
+    {
+        const char *digest = json_string_value(json_object_get(im, "digest"));
+        char *text = byoc_image_platforms_text(im);
+        if (!digest || !text) {
+            free(text);
+            continue;
+        }
+        r->digests[r->n] = byoc_xstrdup(digest);
+        r->texts[r->n++] = text;
+    }
+    *result = r;
+    *result_free = platforms_result_free;
     return 0;
 }
 

@@ -10,6 +10,13 @@
  *            local images' RepoDigests from the engine (an engine that cannot
  *            be reached only leaves the "local" marks out: engine_error).
  *            DONE: tui_ecr_images_result *.
+ *   platforms the platforms of each index in args->doc (byoc_ecr_images_json
+ *            of args->repository's images), read from the registry as
+ *            `byoc images --repository` reads them (byoc/imageplatforms.h: one
+ *            ECR token, one GET an index, at most 100), after the listing so
+ *            that it shows without waiting for them.
+ *            DONE: tui_ecr_platforms_result *, a text for each index (what
+ *            kept one from being read too, never a guess).
  *   delete   BatchDeleteImage of args->digest in args->repository.
  *            DONE: tui_ecr_delete_result * (per-image failures are in it).
  *   pushed   which of args->refs (local RepoDigests) ECR lists: for each one
@@ -36,6 +43,7 @@ typedef struct tui_ecr_args {
     char *repository;        /* images, delete */
     char *uri;               /* images: the repository's URI */
     char *digest;            /* delete */
+    json_t *doc;             /* platforms: {"images": [...]} */
     tui_ecr_refs refs;       /* pushed */
     char **names;            /* counts: repository names */
     size_t n_names;
@@ -64,6 +72,13 @@ typedef struct tui_ecr_images_result {
     char *engine_error;      /* why local is empty, or NULL */
 } tui_ecr_images_result;
 
+typedef struct tui_ecr_platforms_result {
+    char *repository;
+    char **digests;
+    char **texts;            /* byoc_image_platforms_text of digests[i], as the registry wrote it */
+    size_t n;
+} tui_ecr_platforms_result;
+
 typedef struct tui_ecr_delete_result {
     char *repository;
     char *digest;
@@ -73,6 +88,7 @@ typedef struct tui_ecr_delete_result {
 int tui_ecr_repos_task(byoc_task *t, void *arg, void **result, void (**result_free)(void *), byoc_err *err);
 int tui_ecr_counts_task(byoc_task *t, void *arg, void **result, void (**result_free)(void *), byoc_err *err);
 int tui_ecr_images_task(byoc_task *t, void *arg, void **result, void (**result_free)(void *), byoc_err *err);
+int tui_ecr_platforms_task(byoc_task *t, void *arg, void **result, void (**result_free)(void *), byoc_err *err);
 int tui_ecr_delete_task(byoc_task *t, void *arg, void **result, void (**result_free)(void *), byoc_err *err);
 int tui_ecr_pushed_task(byoc_task *t, void *arg, void **result, void (**result_free)(void *), byoc_err *err);
 

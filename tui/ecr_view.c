@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "core/buf.h"
+#include "core/utf8.h"
+#include "docker/manifest.h"
 #include "image_text.h"
 #include "progress.h"
 
@@ -176,6 +178,7 @@ void tui_ecr_image_entry_free(void *p)
     free(e->uri);
     free(e->scan);
     free(e->findings);
+    free(e->platforms);
     free(e);
 }
 
@@ -193,6 +196,7 @@ static tui_ecr_image_entry *image_entry(const char *repo_uri, const byoc_ecr_ima
     e->pushed_at = im->pushed_at;
     e->scan = im->scan_status ? byoc_xstrdup(im->scan_status) : NULL;
     e->findings = im->scan_findings ? byoc_xstrdup(im->scan_findings) : NULL;
+    e->index = byoc_manifest_is_index(im->manifest_media_type);
     char *ref = byoc_xasprintf("%s@%s", repo_uri, e->digest);
     e->local = tui_ecr_refs_has(local, ref);
     free(ref);
@@ -204,6 +208,16 @@ void tui_ecr_images_fill(tui_list *l, const char *repo_uri, const byoc_ecr_image
 {
     tui_ecr_image_entry *sel = tui_list_selected_data(l);
     char *keep = sel ? byoc_xstrdup(sel->digest) : NULL;
+    size_t n_old = 0;
+    char **old_digests = byoc_xcalloc(l->nrows + 1, sizeof *old_digests);
+    char **old_platforms = byoc_xcalloc(l->nrows + 1, sizeof *old_platforms);
+    for (size_t i = 0; i < l->nrows; i++) {
+        tui_ecr_image_entry *e = l->rows[i].data;
+        if (e && e->platforms) {
+            old_digests[n_old] = byoc_xstrdup(e->digest);
+            old_platforms[n_old++] = byoc_xstrdup(e->platforms);
+        }
+    }
     l->data_free = tui_ecr_image_entry_free;
     tui_list_clear(l);
     for (size_t i = 0; images && i < images->n; i++) {
@@ -218,6 +232,13 @@ void tui_ecr_images_fill(tui_list *l, const char *repo_uri, const byoc_ecr_image
         const char *cells[6] = {e->tags, id, size, pushed, or_dash(e->scan), e->local ? "local" : ""};
         tui_list_add(l, cells, e);
     }
+    tui_ecr_images_set_platforms(l, (const char *const *)old_digests, (const char *const *)old_platforms, n_old);
+    for (size_t i = 0; i < n_old; i++) {
+        free(old_digests[i]);
+        free(old_platforms[i]);
+    }
+    free(old_digests);
+    free(old_platforms);
     for (size_t i = 0; keep && i < l->nrows; i++)
         if (strcmp(((tui_ecr_image_entry *)l->rows[i].data)->digest, keep) == 0) {
             tui_list_select_row(l, i);
@@ -232,4 +253,35 @@ size_t tui_ecr_images_local_count(const tui_list *l)
     for (size_t i = 0; i < l->nrows; i++)
         n += ((const tui_ecr_image_entry *)l->rows[i].data)->local;
     return n;
+}
+
+size_t tui_ecr_images_index_count(const tui_list *l)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < l->nrows; i++)
+        n += ((const tui_ecr_image_entry *)l->rows[i].data)->index;
+    return n;
+}
+
+void tui_ecr_images_set_platforms(tui_list *l, const char *const *digests, const char *const *texts, size_t n)
+{
+    for (size_t i = 0; i < l->nrows; i++) {
+        tui_ecr_image_entry *e = l->rows[i].data;
+        for (size_t k = 0; e && e->index && k < n; k++) {
+            if (!digests[k] || !texts[k] || strcmp(digests[k], e->digest) != 0)
+                continue;
+            free(e->platforms);
+            e->platforms = byoc_printable_dup(texts[k]);   /* the registry's words, drawn on one line */
+            break;
+        }
+    }
+}
+
+const char *tui_ecr_image_platforms(const tui_ecr_image_entry *e, bool reading)
+{
+    if (!e || !e->index)
+        return NULL;
+    if (e->platforms)
+        return e->platforms;
+    return reading ? "reading..." : "not read";
 }

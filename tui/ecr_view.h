@@ -9,6 +9,9 @@
  * Local ("local" when an image on the engine has this repository@digest in
  * its RepoDigests); each row's data is a tui_ecr_image_entry. Both refills
  * keep the filter, the sort and the selection (by name, by digest).
+ * An image that is an OCI index or Docker manifest list has platforms, read
+ * apart from the listing (ecr_tasks.h); a refill keeps those of the same
+ * digest until they are read again, as a digest's content never changes.
  *
  * "Pushed" and "local" are the same fact seen from either side: a local
  * image whose RepoDigests hold "<registry>/<repository>@<digest>" where ECR
@@ -69,6 +72,8 @@ typedef struct tui_ecr_image_entry {
     char *scan;               /* the scan status, or NULL */
     char *findings;           /* the findings summary, or NULL */
     bool local;
+    bool index;               /* an OCI index or Docker manifest list */
+    char *platforms;          /* an index's platforms (byoc/imageplatforms.h), printable; NULL until read */
 } tui_ecr_image_entry;
 
 void tui_ecr_image_entry_free(void *entry);
@@ -80,6 +85,15 @@ void tui_ecr_images_fill(tui_list *l, const char *repo_uri, const byoc_ecr_image
                          const tui_ecr_refs *local);
 /* How many rows are marked local. */
 size_t tui_ecr_images_local_count(const tui_list *l);
+/* How many rows are indexes. */
+size_t tui_ecr_images_index_count(const tui_list *l);
+/* Set the platforms of the rows whose digest is digests[i] to texts[i]
+ * (made printable; NULL leaves the row as it is). */
+void tui_ecr_images_set_platforms(tui_list *l, const char *const *digests, const char *const *texts, size_t n);
+/* What to say of e's platforms: its text once read, "reading..." while a
+ * read runs, "not read" after one that said nothing of it; NULL for an
+ * image that is not an index. */
+const char *tui_ecr_image_platforms(const tui_ecr_image_entry *e, bool reading);
 
 /* "2024-05-01 14:03" in local time from epoch seconds, "-" for 0. */
 void tui_ecr_time(double t, char *buf, size_t size);

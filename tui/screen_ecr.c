@@ -30,6 +30,7 @@ typedef struct ecr_screen {
     char *engine_note;       /* why the "local" marks are missing, or NULL */
     bool repos_stale;        /* an image was deleted: the counts changed */
     uint64_t repos_task, counts_task, images_task, delete_task;
+    uint64_t platforms_task;  /* the latest read of the indexes' platforms; an older one's answer is dropped */
     bool counts_again;       /* the repositories were listed again while counting */
     char *asked_digest;      /* what the open delete dialog is about */
 } ecr_screen;
@@ -90,6 +91,18 @@ static void list_images(ecr_screen *s)
     s->images_task = start(s, "ecr images", tui_ecr_images_task, a, true);
 }
 
+/* Once the images are shown: the platforms of those that are indexes. */
+static void read_platforms(ecr_screen *s, const tui_ecr_images_result *r)
+{
+    s->platforms_task = 0;
+    if (tui_ecr_images_index_count(&s->images) == 0)
+        return;
+    tui_ecr_args *a = args_for(s);
+    a->repository = byoc_xstrdup(r->repository);
+    a->doc = byoc_ecr_images_json(r->uri, &r->images);
+    s->platforms_task = start(s, "ecr platforms", tui_ecr_platforms_task, a, true);
+}
+
 static tui_ecr_repo_entry *selected_repo(ecr_screen *s)
 {
     return tui_list_selected_data(&s->repos);
@@ -130,11 +143,13 @@ static void show_image(ecr_screen *s)
     else
         snprintf(size, sizeof size, "-");
     tui_ecr_time(e->pushed_at, pushed, sizeof pushed);
+    const char *platforms = tui_ecr_image_platforms(e, s->platforms_task != 0);
     char *text = byoc_xasprintf("URI: %s\nDigest: %s\nTags: %s\nSize: %s (compressed)\nPushed: %s\n"
-                                "Scan: %s\nFindings: %s\nOn this engine: %s",
+                                "Scan: %s\nFindings: %s\nOn this engine: %s%s%s",
                                 e->uri, e->digest, e->tags, size, pushed, e->scan ? e->scan : "not scanned",
                                 e->findings ? e->findings : "-",
-                                e->local ? "yes (an image here has this digest)" : "no");
+                                e->local ? "yes (an image here has this digest)" : "no",
+                                platforms ? "\nPlatforms (a multi-platform index): " : "", platforms ? platforms : "");
     tui_app_alert(s->base.app, "ECR image", text);
     free(text);
 }
@@ -249,6 +264,15 @@ static void images_done(ecr_screen *s, const byoc_event *ev)
     s->engine_note = r->engine_error ? byoc_xstrdup(r->engine_error) : NULL;
     tui_ecr_images_fill(&s->images, r->uri, &r->images, &r->local);
     s->images.empty_text = "No images in this repository";
+    read_platforms(s, r);
+}
+
+static void platforms_done(ecr_screen *s, const byoc_event *ev)
+{
+    const tui_ecr_platforms_result *r = ev->kind == BYOC_EV_DONE ? ev->result : NULL;
+    if (r && s->repo_name && strcmp(r->repository, s->repo_name) == 0)
+        tui_ecr_images_set_platforms(&s->images, (const char *const *)r->digests, (const char *const *)r->texts,
+                                     r->n);
 }
 
 static void on_event(tui_screen *base, const byoc_event *ev)
@@ -269,6 +293,9 @@ static void on_event(tui_screen *base, const byoc_event *ev)
     } else if (ev->task_id == s->images_task) {
         s->images_task = 0;
         images_done(s, ev);
+    } else if (ev->task_id == s->platforms_task) {
+        s->platforms_task = 0;
+        platforms_done(s, ev);
     } else if (ev->task_id == s->delete_task) {
         s->delete_task = 0;
         if (ev->kind == BYOC_EV_DONE)
@@ -380,8 +407,11 @@ static void detail_lines(ecr_screen *s, WINDOW *win, int y, int x, int w, int h)
     } else {
         tui_ecr_image_entry *e = selected_image(s);
         if (e) {
+            /* an index's platforms first: what the row cannot say, and they fit at 80 columns */
+            const char *platforms = tui_ecr_image_platforms(e, s->platforms_task != 0);
             one = byoc_xstrdup(e->uri);
-            two = byoc_xasprintf("scan %s%s%s  %s", e->scan ? e->scan : "-", e->findings ? ": " : "",
+            two = byoc_xasprintf("%s%s%sscan %s%s%s  %s", platforms ? "platforms: " : "", platforms ? platforms : "",
+                                 platforms ? "  " : "", e->scan ? e->scan : "-", e->findings ? ": " : "",
                                  e->findings ? e->findings : "", e->digest);
         } else if (s->engine_note) {
             two = byoc_xasprintf("local marks unavailable: %s", s->engine_note);

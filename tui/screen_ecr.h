@@ -5,8 +5,12 @@
  * image count, created, tag mutability, scan on push); Enter opens one: its
  * images over every DescribeImages page (tags, short digest, size, pushed
  * at, scan status, and "local" when an engine image has that digest in its
- * RepoDigests); Enter on an image shows its URI, digest and scan findings;
- * q/Esc goes back to the repositories. `/` filters and s/S sort both lists.
+ * RepoDigests); an image that is an OCI index or Docker manifest list gets
+ * its platforms in the detail line once they are read from the registry, in
+ * the background after the listing ("platforms: linux/amd64 +1 attestation",
+ * or "unknown (why)"); Enter on an image shows its URI, digest, scan findings
+ * and those platforms; q/Esc goes back to the repositories. `/` filters and
+ * s/S sort both lists.
  * d deletes the selected image (BatchDeleteImage by digest; asks first, No is
  * the default) and shows the result or the service's error; u hands the
  * image URI to Run. Every call is a task (ecr_tasks.h): the listings are

@@ -2,6 +2,7 @@
  * repository; or with --repository NAME the images of an ECR repository.
  * A table, or {"images": [...]} with --json. */
 #include <getopt.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -78,25 +79,10 @@ static void print_table(byoc_image_row *rows, size_t n)
 /* An index's platforms, on a line under its row. */
 static void print_platforms(const json_t *im)
 {
-    const json_t *list = json_object_get(im, "platforms");
-    const char *why = json_string_value(json_object_get(im, "platforms_error"));
-    if (why) {
-        printf("  %-38s  platforms not read: %s\n", "(index)", why);
-        return;
-    }
-    if (!json_is_array(list))
-        return;
-    byoc_buf line = BYOC_BUF_INIT;
-    size_t k;
-    json_t *p;
-    json_array_foreach(list, k, p)
-        byoc_buf_printf(&line, "%s%s", k ? ", " : "", byoc_json_text(p, "?"));
-    json_int_t att = json_integer_value(json_object_get(im, "attestations"));
-    printf("  %-38s  %s", "(index)", line.len ? byoc_buf_str(&line) : "no image platform");
-    if (att > 0)
-        printf(" (+%lld attestation%s)", (long long)att, att == 1 ? "" : "s");
-    printf("\n");
-    byoc_buf_free(&line);
+    char *text = byoc_image_platforms_text(im);
+    if (text)
+        printf("  %-38s  platforms: %s\n", "(index)", text);
+    free(text);
 }
 
 /* images is the printable copy: any field may be missing or of another type. */

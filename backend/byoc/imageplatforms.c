@@ -5,6 +5,7 @@
 #include <time.h>
 
 #include "aws/ecr.h"
+#include "core/buf.h"
 #include "docker/manifest.h"
 
 #define DEFAULT_MAX_READS 100
@@ -20,6 +21,18 @@ static bool split_uri(const char *uri, char **host, char **name, char **account)
     *name = byoc_xstrdup(slash + 1);
     *account = byoc_xstrndup(uri, (size_t)(dot - uri));
     return true;
+}
+
+/* The read's error without the "<host>/<name>:<digest>: " the registry
+ * client puts first: the image is named by its row, and the reason is what
+ * must fit beside it. */
+static const char *why_of(const byoc_err *e, const char *host, const char *name, const char *digest)
+{
+    char *named = byoc_xasprintf("%s/%s:%s: ", host, name, digest);
+    size_t n = strlen(named);
+    bool prefixed = strncmp(e->message, named, n) == 0 && e->message[n];
+    free(named);
+    return prefixed ? e->message + n : e->message;
 }
 
 /* The index's image platforms, with its attestations counted apart. */
@@ -59,6 +72,9 @@ int byoc_ecr_images_add_platforms(byoc_aws_client *ecr, byoc_task *t, json_t *do
                 free(host);
                 free(name);
                 free(account);
+                char *why = byoc_xasprintf("no registry login: %s", err->message);
+                byoc_ecr_images_platforms_unread(doc, why);
+                free(why);
                 return -1;
             }
             logged_in = true;
@@ -72,7 +88,7 @@ int byoc_ecr_images_add_platforms(byoc_aws_client *ecr, byoc_task *t, json_t *do
             add_platforms(im, m.doc);
             byoc_registry_manifest_free(&m);
         } else {
-            json_object_set_new(im, "platforms_error", json_string(e.message));
+            json_object_set_new(im, "platforms_error", json_string(why_of(&e, host, name, digest)));
         }
         free(host);
         free(name);
@@ -80,4 +96,52 @@ int byoc_ecr_images_add_platforms(byoc_aws_client *ecr, byoc_task *t, json_t *do
     }
     byoc_ecr_token_free(&tok);
     return reads;
+}
+
+void byoc_ecr_images_platforms_unread(json_t *doc, const char *why)
+{
+    size_t i;
+    json_t *im;
+    json_array_foreach(json_object_get(doc, "images"), i, im)
+    {
+        if (!byoc_manifest_is_index(json_string_value(json_object_get(im, "media_type"))) ||
+            json_object_get(im, "platforms") || json_object_get(im, "platforms_error"))
+            continue;
+        json_object_set_new(im, "platforms_error", json_string(why && *why ? why : "not read"));
+    }
+}
+
+static void plural(byoc_buf *b, json_int_t n, const char *word)
+{
+    byoc_buf_printf(b, "%lld %s%s", (long long)n, word, n == 1 ? "" : "s");
+}
+
+char *byoc_image_platforms_text(const json_t *im)
+{
+    const json_t *list = json_object_get(im, "platforms");
+    const char *why = json_string_value(json_object_get(im, "platforms_error"));
+    if (why)
+        return byoc_xasprintf("unknown (%s)", why);
+    if (!json_is_array(list))
+        return NULL;
+    byoc_buf b = BYOC_BUF_INIT;
+    size_t k;
+    const json_t *p;
+    json_array_foreach(list, k, p)
+    {
+        const char *s = json_string_value(p);
+        byoc_buf_printf(&b, "%s%s", k ? ", " : "", s ? s : "?");
+    }
+    json_int_t att = json_integer_value(json_object_get(im, "attestations"));
+    if (!b.len) {
+        byoc_buf_puts(&b, "no image platform");
+        if (att > 0) {
+            byoc_buf_puts(&b, ", ");
+            plural(&b, att, "attestation");
+        }
+    } else if (att > 0) {
+        byoc_buf_puts(&b, " +");
+        plural(&b, att, "attestation");
+    }
+    return byoc_buf_steal(&b);
 }

@@ -3,25 +3,17 @@
 
 Real parts only: images built on the test engine and pushed with Debian's docker client to the TLS
 registry at the ECR-shaped host (moto's ECR learns them through the bridge), hand-made manifests
-(an arm64 image, an OCI index with an attestation manifest) pushed over the registry's v2 API, IAM
-roles in moto, devices of the Braket stand-in.
+(an arm64 image, an OCI index with an attestation manifest) pushed over the registry's v2 API
+(tests/topology/regpush.py), IAM roles in moto, devices of the Braket stand-in.
 """
 
-import base64
-import gzip
-import hashlib
-import io
 import json
 import os
 import random
-import ssl
 import subprocess
 import sys
-import tarfile
 import tempfile
 import time
-import urllib.error
-import urllib.request
 
 sys.dont_write_bytecode = True
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -30,13 +22,14 @@ sys.path.insert(0, os.path.join(SOURCE, "tests", "topology"))
 
 from testkit import Checks, client, env  # noqa: E402
 from ecr_front import EcrFront  # noqa: E402
+from regpush import entry, push_attestation_index, push_image, push_index, push_manifest, registry, \
+    wait_in_ecr, DOCKER_LIST, DOCKER_MANIFEST, OCI_MANIFEST  # noqa: E402
 
 C = Checks("test_preflight")
 from testkit import BYOC_BIN as BYOC  # noqa: E402
 FIX = os.path.join(SOURCE, "tests", "fixtures", "preflight")
 ACCOUNT = env("BYOC_TEST_ACCOUNT")
 HOST = env("BYOC_TEST_REGISTRY")
-CA = env("BYOC_TEST_REGISTRY_CA")
 DOCKER = env("BYOC_TEST_DOCKER_CLI")
 RUN_ID = "%x" % random.getrandbits(24)
 REPO = "amazon-braket-pf-" + RUN_ID
@@ -102,104 +95,6 @@ def expect(name, checks, check, want, rc=None, want_rc=None):
                 got)
     if want_rc is not None:
         C.equal(rc, want_rc, "%s: exit %d" % (name, want_rc))
-
-
-# ---- the registry's v2 API, by hand ---------------------------------------------------------
-
-SSL = ssl.create_default_context(cafile=CA)
-AUTH = "Basic " + base64.b64encode(("AWS:" + PASSWORD).encode()).decode()
-
-
-def registry(method, path, body=None, ctype=None, accept=None):
-    req = urllib.request.Request("https://%s%s" % (HOST, path), data=body, method=method)
-    req.add_header("Authorization", AUTH)
-    if ctype:
-        req.add_header("Content-Type", ctype)
-    if accept:
-        req.add_header("Accept", accept)
-    with urllib.request.urlopen(req, context=SSL, timeout=30) as r:
-        return r.status, dict(r.headers), r.read()
-
-
-def sha(data):
-    return "sha256:" + hashlib.sha256(data).hexdigest()
-
-
-def push_blob(repo, data):
-    _, headers, _ = registry("POST", "/v2/%s/blobs/uploads/" % repo)
-    loc = headers["Location"]
-    if loc.startswith("https://"):
-        loc = loc.split(HOST, 1)[1]
-    loc += ("&" if "?" in loc else "?") + "digest=" + sha(data)
-    registry("PUT", loc, data, "application/octet-stream")
-    return sha(data)
-
-
-def push_manifest(repo, ref, doc, media_type):
-    data = json.dumps(doc).encode()
-    registry("PUT", "/v2/%s/manifests/%s" % (repo, ref), data, media_type)
-    return sha(data), len(data)
-
-
-def push_arm64(repo, tag):
-    """A one-layer image whose config says linux/arm64 (no emulation needed: nothing runs it)."""
-    raw = io.BytesIO()
-    with tarfile.open(fileobj=raw, mode="w") as t:
-        info = tarfile.TarInfo("hello.txt")
-        info.size = 6
-        t.addfile(info, io.BytesIO(b"hello\n"))
-    layer = gzip.compress(raw.getvalue())
-    config = json.dumps({"architecture": "arm64", "os": "linux",
-                         "config": {"Env": ["SAGEMAKER_PROGRAM=braket_container.py"], "Cmd": ["train"]},
-                         "rootfs": {"type": "layers", "diff_ids": [sha(raw.getvalue())]}}).encode()
-    push_blob(repo, layer)
-    push_blob(repo, config)
-    return push_manifest(repo, tag, {
-        "schemaVersion": 2, "mediaType": "application/vnd.docker.distribution.manifest.v2+json",
-        "config": {"mediaType": "application/vnd.docker.container.image.v1+json", "size": len(config),
-                   "digest": sha(config)},
-        "layers": [{"mediaType": "application/vnd.docker.image.rootfs.diff.tar.gzip", "size": len(layer),
-                    "digest": sha(layer)}]}, "application/vnd.docker.distribution.manifest.v2+json")
-
-
-def push_attestation_index(repo, tag, image_tag):
-    """What BuildKit pushes by default: an OCI index of the image and its provenance attestation."""
-    _, _, body = registry("GET", "/v2/%s/manifests/%s" % (repo, image_tag),
-                                accept="application/vnd.docker.distribution.manifest.v2+json")
-    image_digest, image_size = sha(body), len(body)
-    statement = json.dumps({"_type": "https://in-toto.io/Statement/v0.1",
-                            "predicateType": "https://slsa.dev/provenance/v0.2",
-                            "subject": [{"name": "image", "digest": {"sha256": image_digest[7:]}}]}).encode()
-    empty = b"{}"
-    push_blob(repo, statement)
-    push_blob(repo, empty)
-    attestation = {
-        "schemaVersion": 2, "mediaType": "application/vnd.oci.image.manifest.v1+json",
-        "config": {"mediaType": "application/vnd.oci.image.config.v1+json", "size": 2, "digest": sha(empty)},
-        "layers": [{"mediaType": "application/vnd.in-toto+json", "size": len(statement), "digest": sha(statement),
-                    "annotations": {"in-toto.io/predicate-type": "https://slsa.dev/provenance/v0.2"}}]}
-    att_digest = sha(json.dumps(attestation).encode())
-    _, att_size = push_manifest(repo, att_digest, attestation, "application/vnd.oci.image.manifest.v1+json")
-    return push_manifest(repo, tag, {
-        "schemaVersion": 2, "mediaType": "application/vnd.oci.image.index.v1+json",
-        "manifests": [
-            {"mediaType": "application/vnd.docker.distribution.manifest.v2+json", "digest": image_digest,
-             "size": image_size, "platform": {"architecture": "amd64", "os": "linux"}},
-            {"mediaType": "application/vnd.oci.image.manifest.v1+json", "digest": att_digest, "size": att_size,
-             "annotations": {"vnd.docker.reference.digest": image_digest,
-                             "vnd.docker.reference.type": "attestation-manifest"},
-             "platform": {"architecture": "unknown", "os": "unknown"}}]},
-        "application/vnd.oci.image.index.v1+json")
-
-
-def wait_in_ecr(repo, tag):
-    for _ in range(100):
-        try:
-            ecr.describe_images(repositoryName=repo, imageIds=[{"imageTag": tag}])
-            return True
-        except Exception:
-            time.sleep(0.1)
-    return False
 
 
 # ---- setup -------------------------------------------------------------------------------------
@@ -290,7 +185,7 @@ def test_instance_type():
 
 
 def test_arm64():
-    push_arm64(REPO, "arm64")
+    push_image(REPO, "arm64", "arm64")
     rc, _, checks, _ = preflight(*job(uri(REPO, "arm64")))
     expect("arm64 image", checks, "image.architecture", "fail", rc, 1)
     C.check("arm64" in checks.get("image.architecture", {}).get("message", ""), "arm64 image: says arm64")
@@ -315,13 +210,8 @@ def test_attestation_index():
 
 def test_manifest_list_without_amd64():
     # A Docker manifest list with only an arm64 image: fails for the architecture, naming what it holds.
-    arm_digest, arm_size = push_arm64(REPO, "arm64-for-list")
-    push_manifest(REPO, "list-arm", {
-        "schemaVersion": 2, "mediaType": "application/vnd.docker.distribution.manifest.list.v2+json",
-        "manifests": [
-            {"mediaType": "application/vnd.docker.distribution.manifest.v2+json", "digest": arm_digest,
-             "size": arm_size, "platform": {"architecture": "arm64", "os": "linux", "variant": "v8"}}]},
-        "application/vnd.docker.distribution.manifest.list.v2+json")
+    arm_digest, arm_size = push_image(REPO, "arm64-for-list", "arm64")
+    push_index(REPO, "list-arm", [entry(arm_digest, arm_size, "arm64", "v8")], DOCKER_LIST)
     rc, _, checks, _ = preflight(*job(uri(REPO, "list-arm")))
     expect("arm64-only manifest list", checks, "image.manifest", "warn")
     expect("arm64-only manifest list", checks, "image.architecture", "fail", rc, 1)
@@ -345,21 +235,20 @@ def test_images_show_index_platforms():
     C.check("platforms" not in by_tag.get("good", {"platforms": 1}), "a single-platform image is not read again",
             by_tag.get("good"))
     p = subprocess.run([BYOC, "images", "--repository", REPO], capture_output=True, text=True, timeout=120)
-    C.check("linux/amd64 (+1 attestation)" in p.stdout and "linux/arm64/v8" in p.stdout,
+    C.check("platforms: linux/amd64 +1 attestation" in p.stdout and "platforms: linux/arm64/v8" in p.stdout,
             "images --repository (table): the platforms under each index", p.stdout[-800:])
 
 
 def test_oci_manifest():
     # A single-platform OCI manifest of the good image's config and layers: judged (amd64 passes), with a
     # warning naming the media type and the workaround.
-    _, _, body = registry("GET", "/v2/%s/manifests/%s" % (REPO, "good"),
-                          accept="application/vnd.docker.distribution.manifest.v2+json")
+    _, _, body = registry("GET", "/v2/%s/manifests/%s" % (REPO, "good"), accept=DOCKER_MANIFEST)
     doc = json.loads(body)
-    doc["mediaType"] = "application/vnd.oci.image.manifest.v1+json"
+    doc["mediaType"] = OCI_MANIFEST
     doc["config"]["mediaType"] = "application/vnd.oci.image.config.v1+json"
     for layer in doc["layers"]:
         layer["mediaType"] = "application/vnd.oci.image.layer.v1.tar+gzip"
-    push_manifest(REPO, "oci", doc, "application/vnd.oci.image.manifest.v1+json")
+    push_manifest(REPO, "oci", doc, OCI_MANIFEST)
     rc, _, checks, _ = preflight(*job(uri(REPO, "oci")))
     expect("OCI manifest", checks, "image.manifest", "warn")
     C.check("oci.image.manifest" in checks.get("image.manifest", {}).get("message", ""),

@@ -1,7 +1,8 @@
 /* The image browser's ECR model (tui/ecr_view.h): the reference set, ECR
  * registry hosts and references, the repositories and images tables (cells,
  * counts, untagged images, filter, sort, selection kept across a refill),
- * the "local" marks from RepoDigests, and the local table's "pushed" marks
+ * the "local" marks from RepoDigests, an index's platforms (set by digest,
+ * made printable, kept across a refill), and the local table's "pushed" marks
  * (images_view.h) from what ECR confirmed. */
 #include <stdlib.h>
 #include <string.h>
@@ -244,6 +245,51 @@ static void test_images(void)
     tui_ecr_refs_free(&local);
 }
 
+static void test_platforms(void)
+{
+    byoc_ecr_image_list il = {byoc_xcalloc(3, sizeof(byoc_ecr_image)), 3, 1};
+    image(&il.items[0], D1, "multi", NULL, 10, 1700000000, NULL);
+    il.items[0].manifest_media_type = byoc_xstrdup("application/vnd.oci.image.index.v1+json");
+    image(&il.items[1], D2, "list", NULL, 10, 1700000001, NULL);
+    il.items[1].manifest_media_type = byoc_xstrdup("application/vnd.docker.distribution.manifest.list.v2+json");
+    image(&il.items[2], D3, "single", NULL, 10, 1700000002, NULL);
+    il.items[2].manifest_media_type = byoc_xstrdup("application/vnd.docker.distribution.manifest.v2+json");
+    tui_list l;
+    tui_list_init(&l, tui_ecr_image_columns, 6);
+    tui_ecr_images_fill(&l, HOST "/app", &il, NULL);
+    CHECK_INT(tui_ecr_images_index_count(&l), 2);
+    tui_ecr_image_entry *multi = l.rows[find_digest(&l, D1)].data, *list = l.rows[find_digest(&l, D2)].data,
+                        *single = l.rows[find_digest(&l, D3)].data;
+    CHECK(tui_ecr_image_platforms(single, true) == NULL);   /* one manifest: nothing to say, nothing read */
+    CHECK_STR(tui_ecr_image_platforms(multi, true), "reading...");
+    CHECK_STR(tui_ecr_image_platforms(multi, false), "not read");
+
+    /* What the registry said, by digest; a single manifest never takes one, escapes never reach the screen. */
+    const char *digests[] = {D1, D2, D3, "sha256:elsewhere"};
+    const char *texts[] = {"linux/amd64, linux/arm64 +1 attestation", "unknown (registry: \x1b]52;c;eA==\x07no)",
+                           "linux/s390x", "linux/mips"};
+    tui_ecr_images_set_platforms(&l, digests, texts, 4);
+    CHECK_STR(tui_ecr_image_platforms(multi, false), "linux/amd64, linux/arm64 +1 attestation");
+    const char *bad = tui_ecr_image_platforms(list, false);
+    CHECK(strncmp(bad, "unknown (registry: ", 19) == 0 && !strchr(bad, '\x1b') && !strchr(bad, '\x07'));
+    CHECK(single->platforms == NULL);
+
+    /* Listed again: a digest's platforms stay until they are read again; a new index has none yet. */
+    free(il.items[2].manifest_media_type);
+    il.items[2].manifest_media_type = byoc_xstrdup("application/vnd.oci.image.index.v1+json");
+    tui_ecr_images_fill(&l, HOST "/app", &il, NULL);
+    CHECK_INT(tui_ecr_images_index_count(&l), 3);
+    multi = l.rows[find_digest(&l, D1)].data;
+    single = l.rows[find_digest(&l, D3)].data;
+    CHECK_STR(tui_ecr_image_platforms(multi, true), "linux/amd64, linux/arm64 +1 attestation");
+    CHECK_STR(tui_ecr_image_platforms(single, true), "reading...");
+    const char *none[] = {NULL};
+    tui_ecr_images_set_platforms(&l, digests, none, 1);     /* no text: left as it was */
+    CHECK_STR(tui_ecr_image_platforms(multi, true), "linux/amd64, linux/arm64 +1 attestation");
+    tui_list_free(&l);
+    byoc_ecr_image_list_free(&il);
+}
+
 static void test_local_pushed(void)
 {
     byoc_image_list il;
@@ -316,6 +362,7 @@ int main(void)
     test_hosts();
     test_repositories();
     test_images();
+    test_platforms();
     test_local_pushed();
     return check_done();
 }
