@@ -26,7 +26,7 @@ void byoc_measure_base_free(byoc_measure_base *b)
     memset(b, 0, sizeof *b);
 }
 
-/* The image's id, or 0 when the engine does not have it (1); -1 on another error. */
+/* 0 with the image's id in *id; 1 when the engine does not have the image; -1 on another error. */
 static int local_id(byoc_engine *e, byoc_task *t, const char *ref, char **id, byoc_err *err)
 {
     json_t *doc = NULL;
