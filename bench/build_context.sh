@@ -14,6 +14,7 @@
 # Contexts are generated under $BENCH_DIR (default /tmp/byoc-bench-context)
 # and removed at the end unless KEEP=1. VERBOSE=1 prints every run ("wall_s rss_kb").
 set -euo pipefail
+. "$(dirname "$0")/lib.sh"
 HERE=$(cd "$(dirname "$0")" && pwd)
 BYOC=${BYOC_BIN:-$HERE/../build/byoc}
 DOCKER=${BYOC_TEST_DOCKER_CLI:-/usr/bin/docker}
@@ -73,7 +74,6 @@ measure() {
     rm -f "$tfile"
 }
 
-median() { sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
 maxcol() { awk -v c="$1" 'BEGIN {m=0} $c > m {m=$c} END {print m}'; }
 
 mkdir -p "$WORK"

@@ -8,6 +8,7 @@
 # usage: bench/doctor.sh [RUNS]     (needs tests/topology/up.sh to have run, or runs it)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+. "$(dirname "$0")/lib.sh"
 runs=${1:-15}
 byoc=${BYOC_BIN:-$root/build/byoc}
 aws=/usr/bin/aws
@@ -42,7 +43,6 @@ for ((i = 0; i < runs; i++)); do
   read -r w m < <(measure "$aws" sts get-caller-identity --endpoint-url "$AWS_ENDPOINT_URL" --output json); aw+=("$w"); am+=("$m")
 done
 
-median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 bwm=$(median "${bw[@]}"); awm=$(median "${aw[@]}")
 bmm=$(median "${bm[@]}"); amm=$(median "${am[@]}")
 awk -v bw="$bwm" -v aw="$awm" -v bm="$bmm" -v am="$amm" -v n="$runs" 'BEGIN {

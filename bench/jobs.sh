@@ -14,6 +14,7 @@
 # usage: bench/jobs.sh [RUNS]        (RUNS=5, SIZES="10000 100000" by default)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+. "$(dirname "$0")/lib.sh"
 runs=${1:-${RUNS:-5}}
 sizes=${SIZES:-10000 100000}
 byoc=${BYOC_BIN:-$root/build/byoc}
@@ -40,7 +41,6 @@ measure() { # measure OUT CMD...: runs CMD > OUT; prints "<wall s> <cpu s> <max 
   read -r u s m <"$work/time"
   awk -v a="$t0" -v b="$t1" -v u="$u" -v s="$s" -v m="$m" 'BEGIN {printf "%.3f %.2f %d\n", (b - a) / 1e9, u + s, m}'
 }
-median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 
 echo "jobs listing benchmark: $runs interleaved runs each, medians"
 for n in $sizes; do

@@ -9,6 +9,7 @@
 # usage: [tests/topology/with-env.sh] bench/memory.sh [RUNS]      (RUNS=9)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+. "$(dirname "$0")/lib.sh"
 runs=${1:-${RUNS:-9}}
 byoc=${BYOC_BIN:-$root/build/byoc}
 [ -x "$byoc" ] || { echo "bench: build byoc first (or set BYOC_BIN)" >&2; exit 3; }
@@ -30,7 +31,6 @@ for ((i = 0; i < runs; i++)); do
   f+=("$(hwm "$work/floor")"); d+=("$(hwm "$byoc" doctor --json)"); t+=("$(tui)")
   [ -n "${VERBOSE:-}" ] && echo "run $i: floor ${f[-1]} KiB, doctor ${d[-1]} KiB, tui ${t[-1]} KiB" >&2
 done
-median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
 awk -v n="$runs" -v w="$where" -v f="$(median "${f[@]}")" -v d="$(median "${d[@]}")" -v t="$(median "${t[@]}")" 'BEGIN {
   printf "peak RSS against the libcurl floor, %d interleaved runs, medians (%s)\n", n, w
   printf "  floor (libcurl + curl_global_init) %7d KiB\n", f

@@ -31,8 +31,12 @@ ap.add_argument("--quiet-ms", type=float, default=50)
 ap.add_argument("--idle", type=float, default=1.0)
 ap.add_argument("--deadline", type=float, default=20)
 ap.add_argument("--keys", default="", help="after the idle, keys sent one at a time (Python escapes: "
-                "'\\x1b[6~' PgDn); per key: bytes written and screen cells changed")
+                "'\\x1b[6~' PgDn); per key: bytes written, screen cells changed and the bytes that change "
+                "needs at least")
 ap.add_argument("--prelude", default="", help="keys sent (one at a time) before the measured ones")
+ap.add_argument("--screen", action="store_true", help="add the screen after the keys to the output")
+ap.add_argument("--settle", type=float, default=0, help="after the prelude, wait up to this many seconds "
+                "until the program has written nothing for 2 s (a log still streaming in)")
 ap.add_argument("cmd", nargs="+")
 a = ap.parse_args()
 
@@ -41,18 +45,17 @@ stream = pyte.ByteStream(screen)
 
 master, slave = os.openpty()
 fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", a.rows, a.cols, 0, 0))
+env = dict(os.environ, TERM="xterm-256color", COLUMNS=str(a.cols), LINES=str(a.rows))
+# posix_spawn (vfork underneath) rather than os.fork: forking this Python process, pyte loaded,
+# costs 8-10 ms of page-table copying that would be counted against every program measured. The
+# child starts a session and opens the pty's slave as its first terminal, which makes it the
+# controlling one; the descriptors Python opened are close-on-exec.
+slave_name = os.ttyname(slave)
 t0 = time.monotonic()
-pid = os.fork()
-if pid == 0:
-    os.setsid()
-    fcntl.ioctl(slave, termios.TIOCSCTTY, 0)
-    for fd in (0, 1, 2):
-        os.dup2(slave, fd)
-    os.close(master)
-    os.close(slave)
-    os.environ["TERM"] = "xterm-256color"
-    os.environ["COLUMNS"], os.environ["LINES"] = str(a.cols), str(a.rows)
-    os.execvp(a.cmd[0], a.cmd)
+pid = os.posix_spawnp(a.cmd[0], a.cmd, env, setsid=True, file_actions=[
+    (os.POSIX_SPAWN_OPEN, 0, slave_name, os.O_RDWR, 0),
+    (os.POSIX_SPAWN_DUP2, 0, 1),
+    (os.POSIX_SPAWN_DUP2, 0, 2)])
 os.close(slave)
 
 
@@ -96,13 +99,48 @@ def cells():
             for y, row in screen.buffer.items() for x, c in row.items()}
 
 
+COLOURS = {"black": 0, "red": 1, "green": 2, "brown": 3, "yellow": 3, "blue": 4, "magenta": 5, "cyan": 6,
+           "white": 7}
+
+
+def sgr_params(style):
+    """The SGR parameters that set `style` (fg, bg, bold, reverse, underscore) from the default."""
+    fg, bg, bold, reverse, underscore = style
+    params = (["1"] if bold else []) + (["4"] if underscore else []) + (["7"] if reverse else [])
+    for base, colour in ((30, fg), (40, bg)):
+        if colour == "default":
+            continue
+        if colour in COLOURS:
+            params.append(str(base + COLOURS[colour]))
+        else:  # a 256-colour or RGB cell: ESC [ 38;5;N m at the least
+            params.append("%d;5;255" % (base + 8))
+    return params
+
+
 def changed(before, after):
-    """(cells changed, runs of them on a row): a terminal needs at least the cells, plus a
-    cursor move (ESC [ row ; col H, ~6 bytes) to reach each run."""
+    """(cells changed, runs of them on a row, bytes needed): a terminal needs at least, for each
+    run of changed cells on a row, a cursor move (ESC [ row ; col H, ~6 bytes), the UTF-8 bytes
+    of its characters, an SGR sequence (ESC [ params m) wherever the style changes along the run
+    (from the default at its start), and a reset (ESC [ m) after a styled run. A lower bound: a
+    terminal library can do no better than writing each changed cell once."""
     blank = (" ", "default", "default", False, False, False)
     diff = sorted(k for k in set(before) | set(after) if before.get(k, blank) != after.get(k, blank))
-    runs = sum(1 for i, (y, x) in enumerate(diff) if i == 0 or diff[i - 1] != (y, x - 1))
-    return len(diff), runs
+    runs, need, style, default = 0, 0, None, ("default", "default", False, False, False)
+    for i, (y, x) in enumerate(diff):
+        if i == 0 or diff[i - 1] != (y, x - 1):
+            if style not in (None, default):
+                need += 3
+            runs, need, style = runs + 1, need + 6, default
+        data, fg, bg, bold, reverse, underscore = after.get((y, x), blank)
+        cell_style = (fg, bg, bold, reverse, underscore)
+        if cell_style != style:
+            params = (["0"] if style != default and cell_style != default else []) + sgr_params(cell_style)
+            need += 3 + len(";".join(params))
+            style = cell_style
+        need += len(data.encode())
+    if style not in (None, default):
+        need += 3
+    return len(diff), runs, need
 
 
 def send_keys(text, measure):
@@ -112,8 +150,8 @@ def send_keys(text, measure):
         os.write(master, key.encode())
         read_for(0.15, 2.0)
         if measure:
-            n, runs = changed(before, cells())
-            out.append({"key": key, "bytes": read_for.bytes - n0, "cells": n, "runs": runs, "need": n + 6 * runs})
+            n, runs, need = changed(before, cells())
+            out.append({"key": key, "bytes": read_for.bytes - n0, "cells": n, "runs": runs, "need": need})
     return out
 
 
@@ -147,6 +185,8 @@ out = {"first_frame_ms": round((frame - t0) * 1000, 2) if frame else None, "byte
 if frame is not None and a.prelude:
     send_keys(a.prelude, False)
     read_for(a.idle, a.idle)
+    if a.settle:
+        read_for(2.0, a.settle)
 if frame is not None and a.keys:
     out["keys"] = send_keys(a.keys, True)
 os.kill(pid, signal.SIGTERM)
@@ -161,7 +201,7 @@ for _ in range(100):
 else:
     os.kill(pid, signal.SIGKILL)
     os.waitpid(pid, 0)
-if frame is None:
+if frame is None or a.screen:
     out["screen"] = screen.display
 print(json.dumps(out))
 sys.exit(0 if frame else 1)

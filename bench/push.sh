@@ -15,6 +15,7 @@
 # usage: bench/push.sh [RUNS]      (default 5; BYOC_BENCH_PUSH_MB sets the layer size, >= 500)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+. "$(dirname "$0")/lib.sh"
 runs=${1:-5}
 size_mb=${BYOC_BENCH_PUSH_MB:-512}
 byoc=${BYOC_BIN:-$root/build/byoc}
@@ -141,8 +142,6 @@ for ((i = 1; i <= runs; i++)); do
   echo "  run $i: byoc ${bw[-1]} s ${bm[-1]} KiB, docker ${dw[-1]} s ${dm[-1]} KiB" >&2
 done
 
-median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
-maxof() { printf '%s\n' "$@" | sort -g | tail -1; }
 awk -v bw="$(median "${bw[@]}")" -v dw="$(median "${dw[@]}")" -v bm="$(maxof "${bm[@]}")" \
     -v dm="$(maxof "${dm[@]}")" -v n="$runs" -v mb="$size_mb" 'BEGIN {
   printf "push benchmark: %d MiB random layer on busybox, %d interleaved runs each, fresh repositories\n", mb, n

@@ -1,5 +1,5 @@
 # `cpack -G DEB`: a Debian package of what `cmake --install` installs, under /usr.
-# Depends: dpkg-shlibdeps reads the libraries the binary links; libarchive and libgit2 are
+# Depends: dpkg-shlibdeps reads the libraries the binary links; libcurl, libarchive and libgit2 are
 # opened at run time (dlopen), so the packages holding the sonames byoc opens are added here.
 set(CPACK_PACKAGE_NAME byoc)
 set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
@@ -16,7 +16,7 @@ set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "docker.io | docker-ce, man-db")
 
 set(BYOC_DLOPEN_DEPENDS "")
 find_program(DPKG_QUERY dpkg-query)
-foreach(lib "${ARCHIVE_LIBDIR}/libarchive.so.13" "${LIBGIT2_LIBDIR}/libgit2.so.${LIBGIT2_VERSION}")
+foreach(lib "${CURL_LIBDIR}/libcurl.so.4" "${ARCHIVE_LIBDIR}/libarchive.so.13" "${LIBGIT2_LIBDIR}/libgit2.so.${LIBGIT2_VERSION}")
   # libgit2's soname is major.minor: "1.5.1" -> "1.5"
   string(REGEX REPLACE "^(.*/libgit2\\.so\\.[0-9]+\\.[0-9]+)\\.[0-9]+$" "\\1" lib "${lib}")
   if(DPKG_QUERY AND EXISTS "${lib}")

@@ -4,12 +4,12 @@
 set -euo pipefail
 
 build_pkgs=(build-essential cmake pkg-config git ca-certificates
-            libcurl4-openssl-dev libssl-dev libjansson-dev libarchive-dev libgit2-dev libexpat1-dev
+            libcurl4-openssl-dev libssl-dev libjansson-dev libarchive-dev libgit2-dev libexpat1-dev libyajl-dev
             libncurses-dev ncurses-term)
 run_pkgs=(docker.io)
 test_pkgs=(docker-registry busybox-static debootstrap debian-archive-keyring apache2-utils openssl util-linux tmux clang
            libclang-rt-14-dev valgrind python3 python3-botocore hyperfine awscli procps curl time
-           man-db groff-base dpkg-dev qemu-user-static binfmt-support)
+           man-db groff-base dpkg-dev qemu-user-static binfmt-support zsh fish)
 
 want=("${build_pkgs[@]}" "${run_pkgs[@]}")
 case "${1:-}" in

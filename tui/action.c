@@ -12,17 +12,20 @@
 
 static const tui_action table[] = {
     ROW(G, HELP, "help", "? F1", NULL, NULL, 1, NULL, "Show every key and command, by context"),
-    ROW(G, BACK, "back", "q Esc", NULL, NULL, 2, NULL, "Go back; on the top level q quits"),
-    ROW(G, COMMAND, "command", ":", NULL, NULL, 3, "cmd", "Open the command prompt (:goto build, :quit, ...)"),
-    ROW(G, GOTO, "goto", "1 2 3 4 5 6", "1-6", "STEP", 4, "steps",
+    ROW(G, BACK, "back", "q Esc", NULL, NULL, 7, NULL, "Go back; on the top level q quits"),
+    ROW(G, COMMAND, "command", ":", NULL, NULL, 8, "cmd", "Open the command prompt (:goto build, :quit, ...)"),
+    ROW(G, GOTO, "goto", "1 2 3 4 5 6", "1-6", "STEP", 9, "steps",
         "Go to a step: 1 Decide, 2 Build, 3 Push, 4 Permit, 5 Run, 6 Monitor"),
     ROW(G, NEXT_STEP, "next-step", "]", NULL, NULL, 0, NULL, "Go to the next step"),
     ROW(G, PREV_STEP, "prev-step", "[", NULL, NULL, 0, NULL, "Go to the previous step"),
     ROW(G, QUIT, "quit", "C-c", NULL, NULL, 0, NULL, "Quit byoc (asks first while a task runs)"),
     ROW(G, REDRAW, "redraw", "C-l", NULL, NULL, 0, NULL, "Redraw the whole screen"),
+    /* Hinted only while something on screen is cut (hintbar.h); C-o also works in text fields. */
+    ROW(G, WHOLE, "whole", "v C-o", NULL, NULL, 0, NULL,
+        "Show whole what the screen cut: the message, a form error, a failure, a finding (scrolls, wraps)"),
     ROW(G, SUSPEND, "suspend", "C-z", NULL, NULL, 0, NULL, "Suspend byoc; resume it with fg"),
 
-    ROW(TUI_CTX_STEP, SIDEBAR, "sidebar", "Tab Left", NULL, NULL, 1, NULL, "Move the focus to the step list"),
+    ROW(TUI_CTX_STEP, SIDEBAR, "sidebar", "Tab Left", NULL, NULL, 6, NULL, "Move the focus to the step list"),
 
     ROW(TUI_CTX_SIDEBAR, UP, "up", "Up k", NULL, NULL, 1, "move", "Select the previous step"),
     ROW(TUI_CTX_SIDEBAR, DOWN, "down", "Down j", NULL, NULL, 0, NULL, "Select the next step"),
@@ -74,9 +77,9 @@ static const tui_action table[] = {
     ROW(TUI_CTX_LOG, TOP, "top", "Home g", NULL, NULL, 0, NULL, "Go to the oldest line (stops following)"),
     ROW(TUI_CTX_LOG, BOTTOM, "bottom", "End G", NULL, NULL, 0, NULL, "Go to the newest line"),
     ROW(TUI_CTX_LOG, FOLLOW, "follow", "F", NULL, NULL, 1, NULL, "Follow new lines (resume auto-scroll)"),
-    ROW(TUI_CTX_LOG, WRAP, "wrap", "w", NULL, NULL, 3, NULL, "Wrap long lines on/off"),
+    ROW(TUI_CTX_LOG, WRAP, "wrap", "w", NULL, NULL, 2, NULL, "Wrap long lines on/off"),
     ROW(TUI_CTX_LOG, TIMESTAMPS, "timestamps", "t", NULL, NULL, 4, "time", "Show timestamps on/off"),
-    ROW(TUI_CTX_LOG, SEARCH, "search", "/", NULL, NULL, 2, NULL, "Search the log (case-insensitive)"),
+    ROW(TUI_CTX_LOG, SEARCH, "search", "/", NULL, NULL, 3, NULL, "Search the log (case-insensitive)"),
     ROW(TUI_CTX_LOG, NEXT_MATCH, "next-match", "n", NULL, NULL, 0, NULL, "Next match"),
     ROW(TUI_CTX_LOG, PREV_MATCH, "prev-match", "N", NULL, NULL, 0, NULL, "Previous match"),
 
@@ -86,6 +89,9 @@ static const tui_action table[] = {
     ROW(TUI_CTX_PAGE, PAGE_DOWN, "page-down", "PgDn C-f Space", NULL, NULL, 2, "page", "One page down"),
     ROW(TUI_CTX_PAGE, TOP, "top", "Home g", NULL, NULL, 0, NULL, "Go to the top"),
     ROW(TUI_CTX_PAGE, BOTTOM, "bottom", "End G", NULL, NULL, 0, NULL, "Go to the end"),
+
+    ROW(TUI_CTX_HELP, FILTER, "filter", "/", NULL, NULL, 1, NULL,
+        "Filter the keys by key, command or description (case-insensitive; Enter keeps, Esc clears)"),
 
     ROW(TUI_CTX_DIALOG, YES, "yes", "y Y", NULL, NULL, 1, NULL, "Answer yes"),
     ROW(TUI_CTX_DIALOG, NO, "no", "n N", NULL, NULL, 2, NULL, "Answer no"),
@@ -148,12 +154,18 @@ static const tui_action table[] = {
         "Cancel the selected job (asks first; No is the default)"),
 
     ROW(TUI_CTX_JOB, NEXT_TAB, "next-tab", "Tab", NULL, NULL, 1, "tab", "Next tab: overview, logs, metrics"),
-    ROW(TUI_CTX_JOB, X_AXIS, "x-axis", "x", NULL, NULL, 2, NULL, "Metrics by time or by iteration"),
-    ROW(TUI_CTX_JOB, CANCEL_JOB, "cancel-job", "c", NULL, NULL, 3, "cancel",
+    ROW(TUI_CTX_JOB, CANCEL_JOB, "cancel-job", "c", NULL, NULL, 2, "cancel",
         "Cancel this job (asks first; No is the default)"),
-    ROW(TUI_CTX_JOB, RESULTS, "results", "d", NULL, NULL, 4, "download",
+    ROW(TUI_CTX_JOB, RESULTS, "results", "d", NULL, NULL, 3, "download",
         "Download the job's results (model.tar.gz) into <project>/results/<job>"),
     ROW(TUI_CTX_JOB, REFRESH, "refresh", "r", NULL, NULL, 0, NULL, "Ask the service now"),
+
+    ROW(TUI_CTX_METRICS, METRIC_NEXT, "metric-next", "] Right l", NULL, NULL, 1, "next metric",
+        "Chart the job's next metric (the names are listed above the chart)"),
+    ROW(TUI_CTX_METRICS, METRIC_PREV, "metric-prev", "[ Left h", NULL, NULL, 2, "prev metric",
+        "Chart the job's previous metric"),
+    ROW(TUI_CTX_METRICS, X_AXIS, "x-axis", "x", NULL, NULL, 3, NULL,
+        "Chart by time (since the first point) or by iteration number"),
 
     ROW(TUI_CTX_PUSH, PUSH_THIS, "push-this", "p", NULL, NULL, 1, "push", "Push the image to the repository"),
     ROW(TUI_CTX_PUSH, OPEN, "open", "e", NULL, NULL, 2, "form", "Edit the source, repository and tag (Esc comes back)"),
@@ -170,6 +182,16 @@ static const tui_action table[] = {
     ROW(TUI_CTX_PERMIT, CHECK_PULL, "check-pull", "k", NULL, NULL, 4, "can pull?",
         "Check whether the execution role can pull from the repository"),
     ROW(TUI_CTX_PERMIT, REFRESH, "refresh", "r", NULL, NULL, 5, "policy", "Show the repository's current policy"),
+
+    ROW(TUI_CTX_WELCOME, START_HERE, "start-here", "h", NULL, NULL, 2, "here",
+        "Start a project in this directory: Decide, pre-answered by a scan of it"),
+    ROW(TUI_CTX_WELCOME, OPEN_DIR, "open-dir", "o", NULL, NULL, 3, "other dir",
+        "Work in another directory (it must exist): byoc moves there and scans it"),
+    ROW(TUI_CTX_WELCOME, SAMPLE, "sample", "s", NULL, NULL, 4, NULL,
+        "Make a small sample project in a new directory (as byoc init does) and open it in Decide"),
+    ROW(TUI_CTX_WELCOME, OPEN, "open", "Enter", NULL, NULL, 1, "choose", "Do the selected choice"),
+    ROW(TUI_CTX_WELCOME, UP, "up", "Up k", NULL, NULL, 5, "move", "Select the previous choice"),
+    ROW(TUI_CTX_WELCOME, DOWN, "down", "Down j", NULL, NULL, 0, NULL, "Select the next choice"),
 
     ROW(TUI_CTX_REVIEW, SEND, "send", "y Enter", NULL, NULL, 1, NULL,
         "Send this request; asks first while a preflight check failed (q or Esc: back to the form)"),
@@ -244,9 +266,12 @@ const char *tui_ctx_title(tui_ctx ctx)
         [TUI_CTX_REVIEW] = "Request review",
         [TUI_CTX_MONITOR] = "Monitor step (jobs)",
         [TUI_CTX_JOB] = "Job detail",
+        [TUI_CTX_METRICS] = "Job detail: Metrics tab",
         [TUI_CTX_PUSH] = "Push step",
         [TUI_CTX_PERMIT] = "Permit step",
         [TUI_CTX_ECR] = "Image browser: ECR",
+        [TUI_CTX_WELCOME] = "Welcome page",
+        [TUI_CTX_HELP] = "Help screen",
     };
     return (unsigned)ctx < TUI_CTX_COUNT ? titles[ctx] : "?";
 }

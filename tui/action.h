@@ -39,9 +39,12 @@ typedef enum {
     TUI_CTX_REVIEW,   /* a request shown before it is sent */
     TUI_CTX_MONITOR,  /* the Monitor step (jobs table) */
     TUI_CTX_JOB,      /* one job's detail view */
+    TUI_CTX_METRICS,  /* the job view's Metrics tab (the chart) */
     TUI_CTX_PUSH,     /* the Push step */
     TUI_CTX_PERMIT,   /* the Permit step */
     TUI_CTX_ECR,      /* the image browser's ECR side (repositories, their images) */
+    TUI_CTX_WELCOME,  /* the welcome page (a directory without byoc.json) */
+    TUI_CTX_HELP,     /* the help screen (its filter) */
     TUI_CTX_DIALOG,   /* a modal dialog (listed last in help) */
     TUI_CTX_COUNT
 } tui_ctx;
@@ -51,6 +54,7 @@ typedef enum {
     /* global */
     TUI_ACT_HELP, TUI_ACT_COMMAND, TUI_ACT_BACK, TUI_ACT_QUIT, TUI_ACT_GOTO,
     TUI_ACT_NEXT_STEP, TUI_ACT_PREV_STEP, TUI_ACT_REDRAW, TUI_ACT_SUSPEND,
+    TUI_ACT_WHOLE,    /* show the texts the screen cut, whole (whole.h) */
     /* focus */
     TUI_ACT_SIDEBAR, TUI_ACT_OPEN,
     /* movement, shared by lists, logs, help, the sidebar */
@@ -82,6 +86,9 @@ typedef enum {
     TUI_ACT_PREFLIGHT,   /* the review page: run the preflight checks again */
     TUI_ACT_PREFLIGHT_SMOKE, /* ... and a short local run of the job */
     TUI_ACT_MEASURE,     /* the Decide step: time pip install -r requirements.txt (again: cancel) */
+    TUI_ACT_METRIC_NEXT, TUI_ACT_METRIC_PREV, /* the Metrics tab: which metric the chart shows */
+    /* the welcome page's three choices */
+    TUI_ACT_START_HERE, TUI_ACT_OPEN_DIR, TUI_ACT_SAMPLE,
     TUI_ACT_COUNT
 } tui_action_id;
 
@@ -92,7 +99,9 @@ typedef struct tui_action {
     const char *keys;      /* default keys, space-separated key names (keys.h) */
     const char *keys_label;/* how help shows the keys when a list is too long ("1-6"), or NULL */
     const char *arg;       /* the command's argument ("STEP"), or NULL */
-    int hint;              /* hint bar rank within its context: 1 first; 0 never shown */
+    int hint;              /* hint bar priority, 1 first, 0 never shown: when the row is full, the lower
+                              rank wins across the whole focus chain, a tie goes to the more specific
+                              context (so a screen's 4th action can lose to a log's 2nd: hintbar.h) */
     const char *hint_label;/* short label for the hint bar, or NULL for the name */
     const char *help;      /* one line */
 } tui_action;

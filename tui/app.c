@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "app_internal.h"
+#include "byoc/files.h"
 #include "core/buf.h"
 #include "flow.h"
 #include "keys.h"
@@ -21,6 +22,7 @@
 #include "screens.h"
 #include "status_feed.h"
 #include "tty.h"
+#include "whole.h"
 
 /* Events handled per loop turn before keys get a look in: a flood of log
  * lines must not make the keyboard wait. */
@@ -39,6 +41,24 @@ static bool want_colour(const byoc_globals *g)
     return !(g && g->no_color);
 }
 
+void app_make_steps(tui_app *a)
+{
+    for (int i = 0; i < TUI_STEP_COUNT; i++)
+        a->steps[i] = step_ctors[i](a);
+}
+
+bool app_welcome_if_new(tui_app *a)
+{
+    if (a->g && a->g->project_set)
+        return false;                   /* the directory is chosen */
+    char *file = byoc_path_join(a->project, "byoc.json");
+    bool known = byoc_path_exists(file);
+    free(file);
+    if (!known)
+        tui_app_push(a, tui_screen_welcome_new(a));
+    return !known;
+}
+
 tui_app *app_new(const byoc_globals *g)
 {
     tui_app *a = byoc_xcalloc(1, sizeof *a);
@@ -51,8 +71,7 @@ tui_app *app_new(const byoc_globals *g)
     tui_edit_init(&a->prompt, "");
     a->prompt.max_len = 200;
     a->q = byoc_evq_new();
-    for (int i = 0; i < TUI_STEP_COUNT; i++)
-        a->steps[i] = step_ctors[i](a);
+    app_make_steps(a);
     a->step = 0;
     a->dirty = DIRTY_ALL;
     return a;
@@ -80,8 +99,10 @@ void app_delete(tui_app *a)
     tui_edit_free(&a->prompt);
     tui_status_free(&a->status);
     tui_flow_free(a->flow);
+    free(a->next_project);
     free(a->project);
     free(a);
+    tui_whole_clear();
 }
 
 /* Benchmark hook (bench/monitor_tui.sh): with BYOC_FRAME_LOG=<path> set, each frame
@@ -226,6 +247,7 @@ int byoc_tui_run(const byoc_globals *g)
         return 3;
     }
     tui_app *a = app_new(g);
+    app_welcome_if_new(a);
     tui_status_feed_start(a);
     frame_log_open();
     loop(a);

@@ -1,13 +1,16 @@
 /* app_api: the services shell.h offers screens: navigation, messages,
  * dialogs, tasks and the status values. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "app_internal.h"
 #include "background.h"
 #include "core/buf.h"
 #include "core/log.h"
+#include "flow.h"
 
 void tui_screen_init(tui_screen *s, const tui_screen_ops *ops, tui_app *app, tui_ctx ctx, int step)
 {
@@ -53,6 +56,8 @@ static void forget_owner(tui_app *a, tui_screen *s)
     for (size_t i = 0; i < a->ntasks; i++)
         if (a->tasks[i].owner == s)
             a->tasks[i].owner = NULL;
+    if (a->dialog_owner == s)
+        a->dialog_owner = NULL;
 }
 
 void tui_app_push(tui_app *a, tui_screen *s)
@@ -105,6 +110,50 @@ void tui_app_goto_step(tui_app *a, int step)
     a->sidebar_focus = false;
 }
 
+void tui_app_open_project(tui_app *a, const char *dir)
+{
+    free(a->next_project);
+    a->next_project = byoc_xstrdup(dir);
+}
+
+/* Runs between keys and events, when no screen is on the call stack: the
+ * screens it closes and replaces are not in the middle of anything. */
+void app_apply_project(tui_app *a)
+{
+    char *dir = a->next_project;
+    if (!dir)
+        return;
+    a->next_project = NULL;
+    char *abs = realpath(dir, NULL);
+    if (!abs || chdir(abs) != 0) {
+        tui_app_error(a, "Cannot work in %s: %s", dir, strerror(errno));
+        free(abs);
+        free(dir);
+        return;
+    }
+    free(dir);
+    while (a->depth > 0)
+        tui_app_pop(a);
+    hide(a->steps[a->step]);
+    for (int i = 0; i < TUI_STEP_COUNT; i++) {
+        for (size_t t = 0; t < a->ntasks; t++)   /* what a step started was for the old directory */
+            if (a->tasks[t].owner == a->steps[i])
+                byoc_task_cancel(a->tasks[t].task);
+        forget_owner(a, a->steps[i]);
+        a->steps[i]->ops->destroy(a->steps[i]);
+    }
+    free(a->project);
+    a->project = abs;
+    tui_flow_free(a->flow);
+    a->flow = NULL;
+    app_make_steps(a);
+    a->step = 0;
+    a->sidebar_focus = false;
+    app_resize_steps(a);
+    show(a->steps[0]);
+    a->dirty = DIRTY_ALL;
+}
+
 int tui_app_current_step(const tui_app *a)
 {
     return a->step;
@@ -116,6 +165,7 @@ static void vmessage(tui_app *a, bool error, const char *fmt, va_list ap)
     vsnprintf(buf, sizeof buf, fmt, ap);
     char *clean = byoc_redact_dup(buf);
     snprintf(a->msg, sizeof a->msg, "%s", clean);
+    snprintf(a->last_msg, sizeof a->last_msg, "%s", clean);
     free(clean);
     a->msg_error = error;
     a->dirty |= DIRTY_BOTTOM;
@@ -141,6 +191,24 @@ static void open_dialog(tui_app *a)
 {
     if (a->dialog_open)                 /* a newer question replaces an open one, answering no */
         app_close_dialog(a, TUI_DIALOG_NO);
+    a->dialog_about = TUI_ABOUT_NOTHING;
+    a->dialog_owner = NULL;
+}
+
+void tui_app_dialog_about(tui_app *a, tui_screen *s, tui_about about)
+{
+    if (!a->dialog_open)
+        return;
+    a->dialog_owner = s;
+    a->dialog_about = s ? about : TUI_ABOUT_NOTHING;
+    a->dirty = DIRTY_ALL;
+}
+
+tui_about app_dialog_about(const tui_app *a)
+{
+    if (!a->dialog_open || a->too_small || !a->dialog_owner || a->dialog_owner != app_top(a))
+        return TUI_ABOUT_NOTHING;
+    return a->dialog_about;
 }
 
 void tui_app_confirm(tui_app *a, const char *title, const char *text, const char *yes_label,
@@ -189,6 +257,8 @@ void app_close_dialog(tui_app *a, tui_dialog_result r)
     a->dialog_open = false;
     a->confirm_done = NULL;
     a->input_done = NULL;
+    a->dialog_owner = NULL;
+    a->dialog_about = TUI_ABOUT_NOTHING;
     tui_dialog_free(&a->dialog);
     a->dirty = DIRTY_ALL;
     /* callbacks last: they may open the next dialog */
@@ -223,6 +293,12 @@ byoc_task *tui_app_start_background_task(tui_app *a, tui_screen *owner, const ch
     return t;
 }
 
+uint64_t tui_app_read_project(tui_app *a, tui_screen *owner, const char *name, byoc_task_fn fn)
+{
+    byoc_task *t = tui_app_start_background_task(a, owner, name, fn, byoc_xstrdup(tui_app_project(a)), free);
+    return t ? byoc_task_id(t) : 0;
+}
+
 size_t tui_app_running_tasks(const tui_app *a)
 {
     return a->ntasks;
@@ -231,6 +307,16 @@ size_t tui_app_running_tasks(const tui_app *a)
 void tui_app_set_status(tui_app *a, tui_sb_field f, const char *value)
 {
     tui_status_set(&a->status, f, value);
+    tui_app_status_changed(a);
+}
+
+tui_statusbar *tui_app_status_edit(tui_app *a)
+{
+    return &a->status;
+}
+
+void tui_app_status_changed(tui_app *a)
+{
     a->dirty |= DIRTY_STATUS;
     tui_screen *top = app_top(a);
     if (top && top->ops->enter && top->step >= 0)
@@ -273,6 +359,7 @@ void app_dispatch_event(tui_app *a, byoc_event *ev)
         a->tasks[i] = a->tasks[--a->ntasks];
         a->dirty |= DIRTY_STATUS | DIRTY_SIDEBAR;
     }
+    app_apply_project(a);
 }
 
 /* The key contexts in force, innermost first: a dialog, a prompt, the sidebar or the
@@ -280,8 +367,12 @@ void app_dispatch_event(tui_app *a, byoc_event *ev)
 size_t app_chain(tui_app *a, tui_ctx *chain, size_t max)
 {
     size_t n = 0;
-    if (a->dialog_open)
-        return tui_dialog_contexts(&a->dialog, chain);
+    if (a->dialog_open) {
+        n = tui_dialog_contexts(&a->dialog, chain);
+        if (app_dialog_about(a) == TUI_ABOUT_PANE)
+            chain[n++] = TUI_CTX_PAGE;  /* the content asked about still scrolls */
+        return n;
+    }
     if (a->prompting) {
         chain[n++] = TUI_CTX_PROMPT;
         chain[n++] = TUI_CTX_EDIT;

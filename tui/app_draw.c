@@ -8,6 +8,7 @@
 #include "hintbar.h"
 #include "progress.h"
 #include "text.h"
+#include "whole.h"
 
 static int sidebar_width(const tui_app *a)
 {
@@ -16,15 +17,23 @@ static int sidebar_width(const tui_app *a)
     return a->cols >= 120 ? 22 : 18;
 }
 
+void app_resize_steps(tui_app *a)
+{
+    if (a->too_small || a->rows == 0)
+        return;
+    tui_rect r = app_content_rect(a);
+    for (int i = 0; i < TUI_STEP_COUNT; i++)
+        if (a->steps[i]->ops->on_resize)
+            a->steps[i]->ops->on_resize(a->steps[i], r);
+}
+
 void app_layout(tui_app *a)
 {
     getmaxyx(stdscr, a->rows, a->cols);
     a->too_small = a->rows < APP_MIN_ROWS || a->cols < APP_MIN_COLS;
     if (!a->too_small) {
         tui_rect r = app_content_rect(a);
-        for (int i = 0; i < TUI_STEP_COUNT; i++)
-            if (a->steps[i]->ops->on_resize)
-                a->steps[i]->ops->on_resize(a->steps[i], r);
+        app_resize_steps(a);
         for (int i = 0; i < a->depth; i++)
             if (a->stack[i]->ops->on_resize)
                 a->stack[i]->ops->on_resize(a->stack[i], r);
@@ -32,12 +41,31 @@ void app_layout(tui_app *a)
     a->dirty = DIRTY_ALL;
 }
 
+static tui_rect full_content_box(const tui_app *a)
+{
+    int sw = sidebar_width(a);
+    return (tui_rect){1, sw, a->rows - 3, a->cols - sw};
+}
+
+tui_dialog_place app_dialog_place(const tui_app *a)
+{
+    tui_about about = app_dialog_about(a);
+    tui_rect mark = about == TUI_ABOUT_MARK ? a->dialog_owner->about : (tui_rect){0, 0, 0, 0};
+    return tui_dialog_place_for(&a->dialog, about, a->cols, a->rows, full_content_box(a), mark);
+}
+
+tui_rect app_content_box(const tui_app *a)
+{
+    tui_rect box = full_content_box(a);
+    if (app_dialog_about(a) == TUI_ABOUT_PANE)  /* the docked question takes the box's last rows */
+        box.h -= app_dialog_place(a).cut;
+    return box;
+}
+
 /* The inside of the content box: what a screen draws into. */
 tui_rect app_content_rect(const tui_app *a)
 {
-    int sw = sidebar_width(a);
-    tui_rect box = {1, sw, a->rows - 3, a->cols - sw};
-    return tui_rect_inset(box, 1);
+    return tui_rect_inset(app_content_box(a), 1);
 }
 
 static void draw_top(tui_app *a)
@@ -46,10 +74,11 @@ static void draw_top(tui_app *a)
     tui_draw_blank(stdscr, 0, 0, a->cols, TUI_STY_NORMAL);
     int x = tui_draw_text(stdscr, 0, 0, a->cols, TUI_STY_TITLE, " byoc ");
     x += tui_draw_text(stdscr, 0, x, a->cols - x, TUI_STY_DIM, utf8 ? "│ " : "| ");
+    int active = app_top(a)->top_level ? -1 : a->step;     /* the welcome page is no step yet */
     for (int i = 0; i < TUI_STEP_COUNT; i++) {
         char tab[32];
         snprintf(tab, sizeof tab, " %d %s ", i + 1, tui_step_title(i));
-        x += tui_draw_text(stdscr, 0, x, a->cols - x, i == a->step ? TUI_STY_TAB_ACTIVE : TUI_STY_TAB, tab);
+        x += tui_draw_text(stdscr, 0, x, a->cols - x, i == active ? TUI_STY_TAB_ACTIVE : TUI_STY_TAB, tab);
         if (i + 1 < TUI_STEP_COUNT)
             x += tui_draw_text(stdscr, 0, x, a->cols - x, TUI_STY_DIM, utf8 ? "›" : ">");
     }
@@ -93,8 +122,7 @@ static void draw_sidebar(tui_app *a)
 
 static void draw_content(tui_app *a)
 {
-    int sw = sidebar_width(a);
-    tui_rect box = {1, sw, a->rows - 3, a->cols - sw};
+    tui_rect box = app_content_box(a);
     tui_screen *s = app_top(a);
     char title[128];
     if (s->ops->title)
@@ -106,6 +134,7 @@ static void draw_content(tui_app *a)
     tui_draw_fill(stdscr, box, TUI_STY_NORMAL);
     bool focus = !a->sidebar_focus && !a->dialog_open;
     tui_draw_box(stdscr, box, focus ? TUI_STY_BORDER_FOCUS : TUI_STY_BORDER, title, TUI_STY_HEADING);
+    s->about = (tui_rect){0, 0, 0, 0};     /* marked anew by this draw, or nothing */
     s->ops->draw(s, stdscr, tui_rect_inset(box, 1));
     s->dirty = false;
 }
@@ -137,13 +166,24 @@ static void draw_bottom(tui_app *a)
         tui_edit_draw(&a->prompt, stdscr, y, 1, a->cols - 1, TUI_STY_NORMAL, true);
         return;
     }
-    if (a->msg[0]) {
-        tui_draw_fit(stdscr, y, 1, a->cols - 1, a->msg_error ? TUI_STY_ERROR : TUI_STY_MESSAGE, a->msg);
-        return;
-    }
     tui_ctx chain[12];
     size_t n = app_chain(a, chain, 12);
-    tui_hints_draw(stdscr, y, 0, a->cols, chain, n);
+    if (a->msg[0]) {
+        /* a message too long for the line ends with the key that shows it whole */
+        tui_style sty = a->msg_error ? TUI_STY_ERROR : TUI_STY_MESSAGE;
+        tui_hint whole;
+        int w = a->cols - 1, hw = 0;
+        if (tui_text_width(a->msg) > w && tui_hints_whole(chain, n, &whole)) {
+            hw = tui_text_width(whole.keys) + 1 + tui_text_width(whole.label) + 2;
+            int x = a->cols - hw + 1;
+            x += tui_draw_text(stdscr, y, x, a->cols - x, TUI_STY_HINT_KEY, whole.keys);
+            x += tui_draw_text(stdscr, y, x, a->cols - x, TUI_STY_HINT, " ");
+            tui_draw_text(stdscr, y, x, a->cols - x, TUI_STY_HINT, whole.label);
+        }
+        tui_whole_fit(stdscr, y, 1, w - hw, sty, a->msg_error ? "Message (an error)" : "Message", a->msg, NULL);
+        return;
+    }
+    tui_hints_draw(stdscr, y, 0, a->cols, chain, n, tui_whole_count() > 0);
 }
 
 static void draw_too_small(tui_app *a)
@@ -181,15 +221,24 @@ void app_draw(tui_app *a)
             draw_top(a);
         if ((a->dirty & DIRTY_SIDEBAR) && sidebar_width(a) > 0)
             draw_sidebar(a);
-        if (a->dirty & DIRTY_CONTENT)
+        bool cut = tui_whole_count() > 0;
+        if (a->dirty & DIRTY_CONTENT) {
+            tui_whole_begin(TUI_WHOLE_CONTENT);
             draw_content(a);
+            if (cut != (tui_whole_count() > 0))
+                a->dirty |= DIRTY_BOTTOM;   /* the hint bar offers the whole key while something is cut */
+        }
         if (a->dirty & DIRTY_STATUS)
             draw_status(a);
-        if (a->dirty & DIRTY_BOTTOM)
+        if (a->dirty & DIRTY_BOTTOM) {
+            tui_whole_begin(TUI_WHOLE_MESSAGE);
             draw_bottom(a);
+        }
     }
-    if (a->dialog_open)
-        tui_dialog_draw(&a->dialog, stdscr, a->cols, a->rows);
+    if (a->dialog_open) {               /* after the content: it placed the mark */
+        tui_dialog_place at = app_dialog_place(a);
+        tui_dialog_draw(&a->dialog, stdscr, &at);
+    }
     a->dirty = 0;
     wnoutrefresh(stdscr);
     doupdate();

@@ -47,19 +47,23 @@ struct tui_app {
     char *history[APP_HISTORY];
     int nhistory, history_pos;
 
-    char msg[256];
+    char msg[1024];                     /* the bottom line's message until the next key */
     bool msg_error;
+    char last_msg[1024];                /* ... kept after it went: the whole view shows it (whole.h) */
 
     bool dialog_open;
     tui_dialog dialog;
     tui_confirm_fn confirm_done;
     tui_input_fn input_done;
     void *dialog_ud;
+    tui_about dialog_about;             /* what the open dialog asks about (tui_app_dialog_about) */
+    tui_screen *dialog_owner;           /* the screen that marks it; NULL when it is gone */
 
     app_task *tasks;
     size_t ntasks, tasks_cap;
 
     struct tui_flow *flow;              /* what the steps hand on (flow.h), or NULL until set */
+    char *next_project;                 /* tui_app_open_project's directory, until it is applied */
 
     bool quit;
     int exit_code;
@@ -71,10 +75,22 @@ struct tui_app {
 /* app.c: the state without the terminal (tests drive it directly) */
 tui_app *app_new(const byoc_globals *g);
 void app_delete(tui_app *a);       /* cancels and joins running tasks */
+void app_make_steps(tui_app *a);   /* a new screen for each step */
+/* A directory without byoc.json that --project did not name: someone may be
+ * new here, so the welcome page opens above Decide. Returns whether it did. */
+bool app_welcome_if_new(tui_app *a);
 /* app_draw.c */
 void app_layout(tui_app *a);
+void app_resize_steps(tui_app *a);   /* tell the steps their rectangle (after app_layout) */
 void app_draw(tui_app *a);
 tui_rect app_content_rect(const tui_app *a);
+/* The content box with its border; shorter while a dialog is docked under it. */
+tui_rect app_content_box(const tui_app *a);
+/* Where the open dialog goes now. */
+tui_dialog_place app_dialog_place(const tui_app *a);
+/* What the open dialog is about, as far as the screen shown can tell:
+ * NOTHING unless its asker is the screen on top. */
+tui_about app_dialog_about(const tui_app *a);
 /* app_keys.c */
 void app_handle_key(tui_app *a, int key);
 void app_request_quit(tui_app *a);
@@ -84,5 +100,6 @@ size_t app_chain(tui_app *a, tui_ctx *chain, size_t max);
 void app_close_dialog(tui_app *a, tui_dialog_result r);
 void app_dispatch_event(tui_app *a, byoc_event *ev);
 void app_set_step(tui_app *a, int step);
+void app_apply_project(tui_app *a);   /* what tui_app_open_project asked, if anything */
 
 #endif

@@ -48,6 +48,18 @@ static void open_help(tui_app *a)
     }
 }
 
+static void open_whole(tui_app *a)
+{
+    tui_screen *top = app_top(a);
+    if (strcmp(top->ops->name, "whole") == 0)
+        return;
+    /* The notes are those of the last frame; keys read in one batch (Up, then v) came after it.
+     * Draw what they changed first, so the view has what the screen shows now. */
+    if (stdscr && !a->too_small)
+        app_draw(a);
+    tui_app_push(a, tui_screen_whole_new(a, a->last_msg));
+}
+
 static void open_images(tui_app *a)
 {
     tui_screen *top = app_top(a);
@@ -57,7 +69,7 @@ static void open_images(tui_app *a)
 
 static void back(tui_app *a, int key)
 {
-    if (a->depth > 0) {
+    if (a->depth > 0 && !app_top(a)->top_level) {
         tui_app_pop(a);
         return;
     }
@@ -186,6 +198,7 @@ static void run_action(tui_app *a, const tui_keyev *ev)
 {
     switch (ev->action) {
     case TUI_ACT_HELP: open_help(a); break;
+    case TUI_ACT_WHOLE: open_whole(a); break;
     case TUI_ACT_IMAGES: open_images(a); break;
     case TUI_ACT_BACK:
     case TUI_ACT_CANCEL: back(a, ev->key ? ev->key : 'q'); break;
@@ -233,7 +246,7 @@ static void run_action(tui_app *a, const tui_keyev *ev)
     }
 }
 
-void app_handle_key(tui_app *a, int key)
+static void handle_key(tui_app *a, int key)
 {
     if (key == TUI_KEY_NONE || key == TUI_KEY_RESIZE)
         return;
@@ -247,6 +260,13 @@ void app_handle_key(tui_app *a, int key)
     tui_keyev ev = {key, row ? row->id : TUI_ACT_NONE, row, NULL};
 
     if (a->dialog_open) {
+        if (row && row->ctx == TUI_CTX_PAGE && app_dialog_about(a) == TUI_ABOUT_PANE) {
+            tui_screen *owner = a->dialog_owner;    /* scroll what the question is about */
+            if (owner->ops->key)
+                owner->ops->key(owner, &ev);
+            a->dirty = DIRTY_ALL;
+            return;
+        }
         tui_dialog_result r = tui_dialog_handle(&a->dialog, key, ev.action);
         if (r != TUI_DIALOG_OPEN)
             app_close_dialog(a, r);
@@ -276,4 +296,10 @@ void app_handle_key(tui_app *a, int key)
         return;
     }
     run_action(a, &ev);
+}
+
+void app_handle_key(tui_app *a, int key)
+{
+    handle_key(a, key);
+    app_apply_project(a);
 }

@@ -11,5 +11,8 @@
 
 byoc_task *tui_app_start_background_task(tui_app *a, tui_screen *owner, const char *name, byoc_task_fn fn,
                                          void *arg, void (*arg_free)(void *));
+/* A background task that reads the project (its arg: a copy of the project directory, freed
+ * with free), as the forms that start from byoc.json do: its id, or 0 when it did not start. */
+uint64_t tui_app_read_project(tui_app *a, tui_screen *owner, const char *name, byoc_task_fn fn);
 
 #endif

@@ -1,32 +1,63 @@
-/* chart: a metric series drawn with the terminal's own characters. Pure:
- * it maps points to rows of text that a screen draws as they are.
+/* chart: one metric series drawn as a line plot with axes, in terminal cells.
+ * Pure (no curses): it renders points into rows of text that a screen draws
+ * as they are, so every cell can be unit-tested.
  *
- * The plot is `width` columns by `height` rows. Points are placed by x (time
- * or iteration) into columns; a column shows the last value that fell into
- * it. In UTF-8 mode a column is a bar of block characters with eighth-row
- * resolution (" ▁▂▃▄▅▆▇█"); in ASCII mode the value's row holds '*' and
- * the rows below '|'. Columns no point reached stay blank. The y range is
- * [min, max] of the values (a flat series sits mid-height). */
+ * The grid is `width` columns by `height` rows:
+ *
+ *     0.9 ┤⠑⠢⡀                 y labels (max, middle, min), right-aligned,
+ *         │  ⠈⠢⢄⡀              then the y axis with a tick at each label
+ *    0.55 ┤     ⠈⠑⠢⢄⣀
+ *     0.2 ┤          ⠉⠉⠉
+ *         └┬────┬────┬──       the x axis with a tick under each x label
+ *          0s   30s  1m        time since the first point, or the iteration
+ *
+ * The plot joins the points in x order with lines. In UTF-8 mode a cell is a
+ * braille character of 2x4 dots; in ASCII mode a cell is one dot wide and
+ * three high, drawn as '\'' (top), '-' (middle), '.' (bottom) or '|' (more
+ * than one). Points whose x or y is NaN or infinite are skipped and counted.
+ * Huge values do not overflow the scaling. The y range is [min, max] of the
+ * values; a flat series is drawn at mid-height with one label. */
 #ifndef BYOC_TUI_CHART_H
 #define BYOC_TUI_CHART_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
+typedef enum {
+    TUI_CHART_X_TIME,       /* x is epoch seconds; ticks say the time since the first point */
+    TUI_CHART_X_ITERATION,  /* x is a number; ticks are its values (whole steps for whole x) */
+} tui_chart_xkind;
+
 typedef struct tui_chart {
     int width, height;
-    char **rows;          /* height strings, top row first, each width cells */
+    char **rows;          /* height strings, top row first, each exactly width cells */
+    int plot_x;           /* columns before the plot (y labels and the axis) */
+    int plot_w, plot_h;   /* the plot's cells: rows 0..plot_h-1; then the x axis and its labels */
     double ymin, ymax;    /* the range drawn */
     double xmin, xmax;
     size_t used;          /* points drawn (finite x and y) */
+    size_t skipped;       /* points left out: x or y not finite */
 } tui_chart;
 
-/* xs may be NULL (then the index is x). NaN points are skipped. Returns 0,
- * or -1 when width or height < 1 (the chart is then empty). */
-int tui_chart_render(tui_chart *c, const double *xs, const double *ys, size_t n, int width, int height, bool utf8);
+/* The smallest grid tui_chart_render draws into. */
+#define TUI_CHART_MIN_WIDTH 12
+#define TUI_CHART_MIN_HEIGHT 3
+
+/* xs may be NULL (then the index is x). Returns 0, or -1 when the grid is
+ * smaller than the minimum or absurdly large (the chart is then empty).
+ * With no finite point the rows are blank. */
+int tui_chart_render(tui_chart *c, const double *xs, const double *ys, size_t n, int width, int height, bool utf8,
+                     tui_chart_xkind xkind);
 void tui_chart_free(tui_chart *c);
 
-/* "min 0.12  max 3.4  last 1.5" for labels (%.4g). */
+/* v in at most `sig` significant digits, compactly: 0.5, 12.3, 1,234,
+ * 1.2e-3, 3.4e7, -inf, nan. The integer digits of 1,000..999,999 are always
+ * kept. */
+void tui_chart_number(double v, int sig, char *buf, size_t size);
+/* A duration: 0s, 0.5s, 30s, 1m, 1m30s, 2h, 1h5m, 3d, 3d4h. */
+void tui_chart_duration(double seconds, char *buf, size_t size);
+/* "min 0.12  max 3.4  last 1.5" (4 significant digits; "-" when min > max,
+ * that is when no value was finite). */
 void tui_chart_label(double min, double max, double last, char *buf, size_t size);
 
 #endif

@@ -161,6 +161,8 @@ static int take_global_flags(byoc_globals *g, int argc, char **argv, byoc_err *e
                 *targets[k] = argv[++i];
                 taken = true;
             }
+            if (taken && k == 0)
+                g->project_set = true;
         }
         if (!taken && strcmp(a, "--json") == 0)
             taken = g->json = true;
@@ -212,7 +214,7 @@ int byoc_cli_main(int argc, char **argv)
     int c;
     while ((c = getopt_long(argc, argv, "+vh", opts, NULL)) != -1) {
         switch (c) {
-        case OPT_PROJECT: g.project_dir = optarg; break;
+        case OPT_PROJECT: g.project_dir = optarg; g.project_set = true; break;
         case OPT_PROFILE: g.profile = optarg; break;
         case OPT_REGION: g.region = optarg; break;
         case OPT_JSON: g.json = true; break;
@@ -278,7 +280,6 @@ int byoc_cli_main(int argc, char **argv)
         return 0;
     }
 
-    byoc_http_global_init();
     optind = 0; /* let the verb run getopt again from its own argv */
     int rc = v->run(&g, vargc, vargv, &err);
     if (rc != 0 && (err.message[0] || err.what[0]))

@@ -15,6 +15,7 @@ typedef struct byoc_globals {
     bool json;                 /* --json: exactly one JSON document on stdout */
     bool no_color;             /* --no-color or NO_COLOR */
     int verbose;               /* -v count */
+    bool project_set;          /* --project was given: the directory is chosen (no welcome page) */
 } byoc_globals;
 
 /* A verb: `byoc NAME ARGS`. run() gets the arguments after the verb name

@@ -33,39 +33,12 @@ static void put_nested(byoc_buf *b, const json_t *v, const char *pad)
     byoc_json_dump_callback(v, put_indented, &in, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_ENCODE_ANY);
 }
 
-/* A string as jansson writes it (JSON_INDENT, no JSON_ENSURE_ASCII): UTF-8 as
- * is; '"', '\\' and control characters escaped, \b \f \n \r \t by name, the
- * rest as \u00XX. jansson's own dump of a string costs ~80 instructions a
- * byte (a callback per run, UTF-8 decoded again), most of a listing's output. */
-static void put_string(byoc_buf *b, const char *s, size_t n)
-{
-    static const char hex[] = "0123456789ABCDEF";
-    byoc_buf_reserve(b, n + 2);
-    byoc_buf_putc(b, '"');
-    size_t run = 0;
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (c >= 0x20 && c != '"' && c != '\\')
-            continue;
-        byoc_buf_append(b, s + run, i - run);
-        run = i + 1;
-        char esc[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15]};
-        const char *named = c == '"' ? "\\\"" : c == '\\' ? "\\\\" : c == '\b' ? "\\b" : c == '\f' ? "\\f"
-                          : c == '\n' ? "\\n" : c == '\r' ? "\\r" : c == '\t' ? "\\t" : NULL;
-        if (named)
-            byoc_buf_append(b, named, 2);
-        else
-            byoc_buf_append(b, esc, sizeof esc);
-    }
-    byoc_buf_append(b, s + run, n - run);
-    byoc_buf_putc(b, '"');
-}
-
 /* A scalar as byoc_cli_print_json writes it (core/jsonout: reals shortest), straight into b. */
 static void put_scalar(byoc_buf *b, const json_t *v)
 {
     if (json_is_string(v)) {
-        put_string(b, json_string_value(v), json_string_length(v));
+        /* byoc_json_dump_callback's bytes without a callback per token: most of a listing's output */
+        byoc_json_put_string(b, json_string_value(v), json_string_length(v));
         return;
     }
     if (json_is_real(v)) {
@@ -83,18 +56,10 @@ static void put_scalar(byoc_buf *b, const json_t *v)
     }
 }
 
-static bool plain_key(const char *k)
-{
-    for (; *k; k++)
-        if ((unsigned char)*k < 0x20 || *k == '"' || *k == '\\')
-            return false;
-    return true;
-}
-
-/* A flat object (every value a scalar, keys that need no escape) is written
- * here in the layout jansson's JSON_INDENT(2) gives it at depth 2: most
- * listings are made of such items, and jansson's dump hands every token to
- * the callback on its own. Anything else goes through jansson. */
+/* A flat object (every value a scalar) is written here in the layout
+ * jansson's JSON_INDENT(2) gives it at depth 2: most listings are made of
+ * such items, and jansson's dump hands every token to the callback on its
+ * own. Anything else goes through jansson. */
 static bool put_flat_object(byoc_buf *b, const json_t *o)
 {
     const char *k;
@@ -102,16 +67,16 @@ static bool put_flat_object(byoc_buf *b, const json_t *o)
     if (!json_is_object(o) || json_object_size(o) == 0)
         return false;
     json_object_foreach((json_t *)o, k, v) {
-        if (json_is_object(v) || json_is_array(v) || !plain_key(k))
+        if (json_is_object(v) || json_is_array(v))
             return false;
     }
-    const char *sep = "{\n      \"";
+    const char *sep = "{\n      ";
     json_object_foreach((json_t *)o, k, v) {
         byoc_buf_puts(b, sep);
-        byoc_buf_puts(b, k);
-        byoc_buf_append(b, "\": ", 3);
+        byoc_json_put_string(b, k, strlen(k));
+        byoc_buf_append(b, ": ", 2);
         put_scalar(b, v);
-        sep = ",\n      \"";
+        sep = ",\n      ";
     }
     byoc_buf_puts(b, "\n    }");
     return true;
@@ -119,10 +84,8 @@ static bool put_flat_object(byoc_buf *b, const json_t *o)
 
 static void put_key(byoc_json_list *l)
 {
-    json_t *k = json_string(l->key);
     byoc_buf_puts(&l->buf, "{\n  ");
-    put_scalar(&l->buf, k);
-    json_decref(k);
+    byoc_json_put_string(&l->buf, l->key, strlen(l->key));
 }
 
 static void flush(byoc_json_list *l)

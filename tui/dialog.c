@@ -104,7 +104,25 @@ static void count_line(const char *s, size_t n, void *ud)
     (*(int *)ud)++;
 }
 
-tui_rect tui_dialog_layout(const tui_dialog *d, int w, int h)
+static int text_lines(const tui_dialog *d, int cols)
+{
+    int lines = 0;
+    tui_text_wrap(d->text, cols, count_line, &lines);
+    return lines;
+}
+
+/* Borders, the text, then the buttons, or the input, its message line and
+ * the keys; a full box has a blank row above and below the text. */
+static int box_height(const tui_dialog *d, int bw, bool compact)
+{
+    int bh = 2 + text_lines(d, bw - 4) + 1 + (compact ? 0 : 2);
+    if (d->kind == TUI_DIALOG_INPUT)
+        bh += 2;
+    return bh;
+}
+
+/* As wide as the text and the title ask, at least 36, at most 70 and w - 4. */
+static int box_width(const tui_dialog *d, int w)
 {
     int bw = w - 4 < 70 ? w - 4 : 70;
     int need = tui_text_width(d->text) + 4;
@@ -117,17 +135,44 @@ tui_rect tui_dialog_layout(const tui_dialog *d, int w, int h)
         bw = need;
     if (bw < 10)
         bw = w > 0 ? w : 1;
-    int lines = 0;
-    tui_text_wrap(d->text, bw - 4, count_line, &lines);
-    int bh = 2 /* borders */ + 1 /* top pad */ + lines + 1 /* pad */ + 1 /* buttons */;
-    if (d->kind == TUI_DIALOG_INPUT)
-        bh += 2;                        /* input line and message line */
+    return bw;
+}
+
+static tui_dialog_place place(tui_place_form form, int y, int x, int h, int w, bool compact)
+{
+    return (tui_dialog_place){form, {y, x, h, w}, compact, form == TUI_PLACE_DOCKED ? h : 0};
+}
+
+static tui_dialog_place on_message_lines(int w, int h)
+{
+    return place(TUI_PLACE_LINES, h >= 2 ? h - 2 : 0, 0, h >= 2 ? 2 : (h > 0 ? h : 1), w > 0 ? w : 1, true);
+}
+
+tui_dialog_place tui_dialog_place_for(const tui_dialog *d, tui_about about, int w, int h, tui_rect content,
+                                      tui_rect mark)
+{
+    if (about == TUI_ABOUT_PANE) {
+        int bh = box_height(d, content.w, true);
+        if (content.h - 2 - bh >= TUI_DIALOG_MIN_CONTENT)
+            return place(TUI_PLACE_DOCKED, content.y + content.h - bh, content.x, bh, content.w, true);
+        return on_message_lines(w, h);
+    }
+    int bw = box_width(d, w);
+    int x = (w - bw) / 2 > 0 ? (w - bw) / 2 : 0;
+    if (about == TUI_ABOUT_MARK && mark.h > 0) {
+        const int top = 1, bottom = h - 1;      /* the top bar and the hint line stay */
+        for (int compact = 0; compact < 2; compact++) {
+            int bh = box_height(d, bw, compact);
+            if (mark.y + mark.h + bh <= bottom)   /* below reads on from what it asks about */
+                return place(TUI_PLACE_BESIDE, mark.y + mark.h, x, bh, bw, compact);
+            if (mark.y - bh >= top)
+                return place(TUI_PLACE_BESIDE, mark.y - bh, x, bh, bw, compact);
+        }
+        return on_message_lines(w, h);
+    }
+    int bh = box_height(d, bw, false);
     if (bh > h)
         bh = h > 0 ? h : 1;
-    tui_rect r = {(h - bh) / 2, (w - bw) / 2, bh, bw};
-    if (r.y < 0)
-        r.y = 0;
-    if (r.x < 0)
-        r.x = 0;
-    return r;
+    int y = (h - bh) / 2 > 0 ? (h - bh) / 2 : 0;
+    return place(TUI_PLACE_CENTRED, y, x, bh, bw, false);
 }

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/buf.h"
 #include "text.h"
 
 struct text_pos {
@@ -25,14 +26,63 @@ static int draw_button(WINDOW *win, int y, int x, const char *label, bool select
     return tui_draw_text(win, y, x, 64, selected ? TUI_STY_BUTTON_FOCUS : TUI_STY_BUTTON, buf);
 }
 
-void tui_dialog_draw(tui_dialog *d, WINDOW *win, int sw, int sh)
+static void draw_buttons(const tui_dialog *d, WINDOW *win, int y, int x)
 {
-    tui_rect r = tui_dialog_layout(d, sw, sh);
+    if (d->kind == TUI_DIALOG_MESSAGE) {
+        draw_button(win, y, x, d->yes_label, true);
+        return;
+    }
+    x += draw_button(win, y, x, d->yes_label, d->button == 1) + 2;
+    draw_button(win, y, x, d->no_label, d->button == 0);
+}
+
+static int buttons_width(const tui_dialog *d)
+{
+    if (d->kind == TUI_DIALOG_MESSAGE)
+        return tui_text_width(d->yes_label) + 4;
+    return tui_text_width(d->yes_label) + tui_text_width(d->no_label) + 10;
+}
+
+/* Nothing else fits: "Title: the text" on the status line, the buttons (or
+ * the input) on the hint line. The text is flattened to one line; the
+ * keys are in help, the box forms show it whole. */
+static void draw_lines(tui_dialog *d, WINDOW *win, tui_rect r)
+{
+    tui_draw_fill(win, r, TUI_STY_DIALOG);
+    byoc_buf b = BYOC_BUF_INIT;
+    byoc_buf_printf(&b, "%s: %s", d->title, d->text);
+    for (char *c = b.data; c && *c; c++)
+        if (*c == '\n')
+            *c = ' ';
+    tui_draw_fit(win, r.y, 1, r.w - 2, TUI_STY_DIALOG, byoc_buf_str(&b));
+    byoc_buf_free(&b);
+    if (r.h < 2)
+        return;
+    int y = r.y + 1;
+    if (d->kind == TUI_DIALOG_INPUT) {
+        int mw = d->msg[0] ? r.w / 3 : 0;
+        tui_edit_draw(&d->input, win, y, 1, r.w - 2 - mw, TUI_STY_FIELD_FOCUS, true);
+        if (mw)
+            tui_draw_fit(win, y, r.w - mw, mw - 1, TUI_STY_ERROR, d->msg);
+        return;
+    }
+    draw_buttons(d, win, y, 1);
+}
+
+void tui_dialog_draw(tui_dialog *d, WINDOW *win, const tui_dialog_place *at)
+{
+    tui_rect r = at->box;
+    if (at->form == TUI_PLACE_LINES) {
+        draw_lines(d, win, r);
+        return;
+    }
     tui_draw_fill(win, r, TUI_STY_DIALOG);
     tui_draw_box(win, r, TUI_STY_BORDER_FOCUS, d->title, TUI_STY_HEADING);
     tui_rect in = tui_rect_inset(r, 1);
     int bottom = in.y + in.h;               /* one past the last inside row */
-    struct text_pos p = {win, in.y + 1, in.x + 1, in.w - 2, bottom - 2};
+    int pad = at->compact ? 0 : 1;
+    int last_text = bottom - 1 - pad - (d->kind == TUI_DIALOG_INPUT ? 2 : 0);
+    struct text_pos p = {win, in.y + pad, in.x + 1, in.w - 2, last_text};
     tui_text_wrap(d->text, in.w - 2, draw_line, &p);
     int by = bottom - 1;
     if (d->kind == TUI_DIALOG_INPUT) {
@@ -47,13 +97,5 @@ void tui_dialog_draw(tui_dialog *d, WINDOW *win, int sw, int sh)
         tui_draw_fit(win, by, in.x + 1, in.w - 2, TUI_STY_DIM, hint);
         return;
     }
-    if (d->kind == TUI_DIALOG_MESSAGE) {
-        int w = tui_text_width(d->yes_label) + 4;
-        draw_button(win, by, in.x + (in.w - w) / 2, d->yes_label, true);
-        return;
-    }
-    int w = tui_text_width(d->yes_label) + tui_text_width(d->no_label) + 10;
-    int x = in.x + (in.w - w) / 2;
-    x += draw_button(win, by, x, d->yes_label, d->button == 1) + 2;
-    draw_button(win, by, x, d->no_label, d->button == 0);
+    draw_buttons(d, win, by, in.x + (in.w - buttons_width(d)) / 2);
 }

@@ -1,5 +1,6 @@
 #include "draw.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "text.h"
@@ -58,6 +59,16 @@ int tui_draw_fit(WINDOW *w, int y, int x, int maxw, tui_style sty, const char *t
     if (tui_text_width(text) <= maxw)
         return tui_draw_text(w, y, x, maxw, sty, text);
     tui_text_fit(text, maxw, tui_glyph()->ellipsis, buf, sizeof buf);
+    return tui_draw_text(w, y, x, maxw, sty, buf);
+}
+
+int tui_draw_path(WINDOW *w, int y, int x, int maxw, tui_style sty, const char *path)
+{
+    if (maxw <= 0 || !path)
+        return 0;
+    char *clean = tui_text_sanitize(path, strlen(path)), buf[1024];
+    tui_text_fit_tail(clean, maxw, tui_glyph()->ellipsis, buf, sizeof buf);
+    free(clean);
     return tui_draw_text(w, y, x, maxw, sty, buf);
 }
 

@@ -18,6 +18,9 @@ typedef struct tui_rect {
 int tui_draw_text(WINDOW *w, int y, int x, int maxw, tui_style sty, const char *text);
 /* Same, but a cut string ends with the ellipsis glyph. */
 int tui_draw_fit(WINDOW *w, int y, int x, int maxw, tui_style sty, const char *text);
+/* A path from outside: made printable, and when cut it loses its start
+ * ("…/projects/sample"), where a path says least. */
+int tui_draw_path(WINDOW *w, int y, int x, int maxw, tui_style sty, const char *path);
 /* Draw the first n bytes of text (cut at maxw columns). */
 int tui_draw_ntext(WINDOW *w, int y, int x, int maxw, tui_style sty, const char *text, size_t n);
 /* n spaces. */

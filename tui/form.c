@@ -124,6 +124,31 @@ const char *tui_form_origin(const tui_form *f, const tui_field *fl)
     return strcmp(tui_form_value(f, fl->key), fl->origin_value) == 0 ? fl->origin : NULL;
 }
 
+void tui_form_origins_text(const tui_form *f, char *buf, size_t size)
+{
+    byoc_buf b = BYOC_BUF_INIT;
+    for (size_t i = 0; i < f->count; i++) {
+        const char *o = tui_form_origin(f, &f->fields[i]);
+        bool first = true;       /* the first field of this origin: list the origin's fields once */
+        for (size_t k = 0; o && k < i && first; k++) {
+            const char *ok = tui_form_origin(f, &f->fields[k]);
+            first = !ok || strcmp(ok, o) != 0;
+        }
+        if (!o || !first)
+            continue;
+        byoc_buf_printf(&b, "%sFrom %s: ", b.len ? "\n" : "", o);
+        for (size_t k = i, n = 0; k < f->count; k++) {
+            const char *ok = tui_form_origin(f, &f->fields[k]);
+            if (!ok || strcmp(ok, o) != 0)
+                continue;
+            const char *label = f->fields[k].label, *group = strstr(label, ": ");
+            byoc_buf_printf(&b, "%s%s", n++ ? ", " : "", group ? group + 2 : label);
+        }
+    }
+    snprintf(buf, size, "%s", byoc_buf_str(&b));
+    byoc_buf_free(&b);
+}
+
 tui_field *tui_form_field(tui_form *f, const char *key)
 {
     for (size_t i = 0; i < f->count; i++)
@@ -321,24 +346,64 @@ size_t tui_form_contexts(const tui_form *f, tui_ctx *out)
     return n;
 }
 
-static int field_lines(const tui_field *fl)
+int tui_form_label_columns(const tui_form *f, int width)
 {
-    return fl->msg[0] ? 2 : 1;
+    int lw = f->label_width + 2;        /* label, required mark, space */
+    return lw > width / 2 ? width / 2 : lw;
+}
+
+int tui_form_msg_box(const tui_form *f, size_t i, int width, int *dx, int *w)
+{
+    if (i >= f->count || !f->fields[i].msg[0])
+        return 0;
+    const tui_field *fl = &f->fields[i];
+    char msg[sizeof fl->msg + 4];
+    snprintf(msg, sizeof msg, "! %s", fl->msg);
+    int lw = tui_form_label_columns(f, width);
+    *dx = lw + 1;
+    *w = width - lw - 1;
+    if (tui_text_width(msg) <= *w)
+        return 1;
+    *dx = 2;                            /* a long rule reads better on whole rows than in a column */
+    *w = width - 2;
+    int rows = tui_text_wrap(msg, *w, NULL, NULL);
+    return rows < 1 ? 1 : rows > TUI_FORM_MSG_ROWS ? TUI_FORM_MSG_ROWS : rows;
+}
+
+static int field_lines(const tui_form *f, const tui_field *fl)
+{
+    if (!fl->msg[0])
+        return 1;
+    if (f->width <= 0)
+        return 2;
+    int dx, w;
+    return 1 + tui_form_msg_box(f, (size_t)(fl - f->fields), f->width, &dx, &w);
+}
+
+int tui_form_field_lines(const tui_form *f, size_t i)
+{
+    return i < f->count ? field_lines(f, &f->fields[i]) : 0;
 }
 
 int tui_form_lines(const tui_form *f)
 {
     int n = 0;
     for (size_t i = 0; i < f->count; i++)
-        n += field_lines(&f->fields[i]);
+        n += field_lines(f, &f->fields[i]);
     return n;
+}
+
+int tui_form_lines_at(tui_form *f, int width)
+{
+    f->width = width;
+    return tui_form_lines(f);
 }
 
 int tui_form_focus_line(const tui_form *f)
 {
     int n = 0;
     for (size_t i = 0; i < f->focus && i < f->count; i++)
-        n += field_lines(&f->fields[i]);
+        n += field_lines(f, &f->fields[i]);
     return n;
 }
 
@@ -347,11 +412,13 @@ void tui_form_scroll(tui_form *f, int height)
     if (height < 1)
         height = 1;
     int line = tui_form_focus_line(f);
-    int need = f->count ? field_lines(&f->fields[f->focus]) : 1;
+    int need = f->count ? field_lines(f, &f->fields[f->focus]) : 1;
     if (line < f->top)
         f->top = line;
     if (line + need > f->top + height)
         f->top = line + need - height;
+    if (line < f->top)                  /* a message taller than the room: the field itself shows */
+        f->top = line;
     int max_top = tui_form_lines(f) - height;
     if (f->top > max_top)
         f->top = max_top > 0 ? max_top : 0;

@@ -4,7 +4,9 @@
  * The model (form.c) is pure: fields, focus, editing through editline.h,
  * validation (required, number range, a per-field callback) and the focus
  * order. Drawing (form_draw.c): a label column, the values, the message of
- * an invalid field on the line below it, vertical scrolling to the focus.
+ * an invalid field wrapped on the lines below it (at most TUI_FORM_MSG_ROWS:
+ * a longer one is cut and noted for the `whole` key, whole.h, as is the
+ * focused field's message), vertical scrolling to the focus.
  *
  * Usage from a screen:
  *     tui_form_init(&s->form);
@@ -15,7 +17,7 @@
  *     in key():  switch (tui_form_handle(&s->form, ev->key, ev->action)) {
  *                case TUI_FORM_SUBMIT: ...values via tui_form_value(&s->form, "job_name")...
  *     focus contexts: tui_form_contexts(&s->form, chain);
- *     in draw(): tui_form_draw(&s->form, win, rect, focused); */
+ *     in draw(): h = tui_form_lines_at(&s->form, rect.w); ... tui_form_draw(&s->form, win, rect, focused); */
 #ifndef BYOC_TUI_FORM_H
 #define BYOC_TUI_FORM_H
 
@@ -52,7 +54,7 @@ struct tui_field {
     long long min, max;  /* NUMBER */
     tui_validate_fn validate;
     void *validate_ud;
-    char msg[160];       /* the validation message, "" when valid */
+    char msg[512];       /* the validation message, "" when valid (a pattern and the value can be long) */
     bool touched;        /* validated at least once (left or submitted) */
 };
 
@@ -62,6 +64,8 @@ struct tui_form {
     size_t focus;
     int top;             /* first screen line shown (vertical scroll) */
     int label_width;     /* computed from the labels, capped */
+    int width;           /* columns of the last layout (tui_form_lines, draw): messages wrap to it;
+                            0 before any (one line per message) */
     void *ud;            /* for the caller */
 };
 
@@ -87,6 +91,11 @@ void tui_form_set_help(tui_form *f, size_t index, const char *help);
 bool tui_form_set_from(tui_form *f, const char *key, const char *value, const char *origin);
 /* The origin while the value is still the one it brought, else NULL. */
 const char *tui_form_origin(const tui_form *f, const tui_field *fl);
+/* Every field still holding a value from elsewhere, a line per origin, for beside the form (the
+ * inline mark does not fit after a long value such as an ARN): "From byoc.json: Repository,
+ * Execution role\nFrom last push: image URI". A label's group ("Code: ") is left out; "" when
+ * there is none. */
+void tui_form_origins_text(const tui_form *f, char *buf, size_t size);
 
 tui_field *tui_form_field(tui_form *f, const char *key);
 /* The value as text: TEXT/NUMBER the text, CHOICE the choice, TOGGLE "true"/"false". */
@@ -107,8 +116,20 @@ tui_form_result tui_form_handle(tui_form *f, int key, tui_action_id act);
 /* Focus contexts for action lookup (room for 3): EDIT or CHOICE, then FORM. */
 size_t tui_form_contexts(const tui_form *f, tui_ctx *out);
 
-/* Screen lines the form needs (a field is 1 line, +1 with a message). */
+#define TUI_FORM_MSG_ROWS 6
+/* Screen lines the form needs drawn `width` columns wide (a field is 1 line,
+ * + its message's wrapped lines); the form keeps the width for the next calls. */
+int tui_form_lines_at(tui_form *f, int width);
+/* The same at the kept width (the last layout's or draw's). */
 int tui_form_lines(const tui_form *f);
+/* Lines of field i at the kept width (1, + its message's). */
+int tui_form_field_lines(const tui_form *f, size_t i);
+/* The columns of the label (with its marks), for a width. */
+int tui_form_label_columns(const tui_form *f, int width);
+/* Where field i's message goes for a width: under the value (*dx columns in) when "! msg" fits
+ * there on one row, else wrapped across the whole width under the label; *w its columns.
+ * Returns its rows (0 without a message; at most TUI_FORM_MSG_ROWS). */
+int tui_form_msg_box(const tui_form *f, size_t i, int width, int *dx, int *w);
 /* Line of the focused field from the top of the form. */
 int tui_form_focus_line(const tui_form *f);
 /* Keep the focused field (and its message) inside `height` lines. */

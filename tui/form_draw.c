@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "text.h"
+#include "whole.h"
 
 #define VALUE_MAX 60
 
@@ -51,15 +52,56 @@ static void draw_value(const tui_form *f, tui_field *fl, WINDOW *win, int y, int
     }
 }
 
+/* A field's message wrapped on the rows below it, clipped to the form's rows
+ * [top, bottom); the last of TUI_FORM_MSG_ROWS rows ends cut when more follows. */
+struct msg_rows {
+    WINDOW *win;
+    int y, x, w, top, bottom, row, max;
+    bool cut;
+};
+
+static void msg_row(const char *start, size_t n, void *ud)
+{
+    struct msg_rows *m = ud;
+    int y = m->y + m->row++;
+    if (m->row > m->max) {
+        m->cut = true;
+        return;
+    }
+    if (y < m->top || y >= m->bottom)
+        return;
+    if (m->row == m->max) {             /* the last row has the rest: an ellipsis when it is more */
+        tui_draw_fit(m->win, y, m->x, m->w, TUI_STY_ERROR, start);
+        return;
+    }
+    tui_draw_ntext(m->win, y, m->x, m->w, TUI_STY_ERROR, start, n);
+}
+
+static void draw_message(const tui_form *f, size_t i, WINDOW *win, int y, tui_rect r, bool focus)
+{
+    const tui_field *fl = &f->fields[i];
+    int dx, w;
+    tui_form_msg_box(f, i, r.w, &dx, &w);
+    int x = r.x + dx;
+    char msg[sizeof fl->msg + 4];
+    snprintf(msg, sizeof msg, "! %s", fl->msg);
+    struct msg_rows m = {win, y, x, w, r.y, r.y + r.h, 0, TUI_FORM_MSG_ROWS, false};
+    tui_text_wrap(msg, w, msg_row, &m);
+    if (m.cut || focus) {               /* the key for the whole text works on the field in focus */
+        char title[160];
+        snprintf(title, sizeof title, "%s: not valid", fl->label);
+        tui_whole_note(title, fl->msg);
+    }
+}
+
 void tui_form_draw(tui_form *f, WINDOW *win, tui_rect r, bool focused)
 {
     if (r.h <= 0 || r.w <= 0)
         return;
     tui_draw_fill(win, r, TUI_STY_NORMAL);
+    f->width = r.w;
     tui_form_scroll(f, r.h);
-    int label_w = f->label_width + 2;           /* label, required mark, space */
-    if (label_w > r.w / 2)
-        label_w = r.w / 2;
+    int label_w = tui_form_label_columns(f, r.w);
     int vx = r.x + label_w + 1;
     int vw = r.w - label_w - 1;
     if (vw > VALUE_MAX)
@@ -68,7 +110,7 @@ void tui_form_draw(tui_form *f, WINDOW *win, tui_rect r, bool focused)
     for (size_t i = 0; i < f->count; i++) {
         tui_field *fl = &f->fields[i];
         bool focus = focused && i == f->focus;
-        int lines = fl->msg[0] ? 2 : 1;
+        int lines = tui_form_field_lines(f, i);
         int y = r.y + line - f->top;
         line += lines;
         if (y + lines <= r.y || y >= r.y + r.h)
@@ -82,10 +124,7 @@ void tui_form_draw(tui_form *f, WINDOW *win, tui_rect r, bool focused)
             tui_draw_fit(win, y, r.x + 2, label_w - 2, ls, label);
             draw_value(f, fl, win, y, vx, vw, focus);
         }
-        if (fl->msg[0] && y + 1 >= r.y && y + 1 < r.y + r.h) {
-            char msg[200];
-            snprintf(msg, sizeof msg, "! %s", fl->msg);
-            tui_draw_fit(win, y + 1, vx, r.w - label_w - 1, TUI_STY_ERROR, msg);
-        }
+        if (fl->msg[0])
+            draw_message(f, i, win, y + 1, r, focus);
     }
 }

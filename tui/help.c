@@ -60,18 +60,43 @@ static void add_wrapped(tui_help *h, size_t *cap, const char *text, int width)
 
 void tui_help_build(tui_help *h, int width) { tui_help_build_for(h, width, NULL, 0); }
 
+static void command_text(const tui_action *a, char *buf, size_t size)
+{
+    snprintf(buf, size, ":%s%s%s", a->name, a->arg ? " " : "", a->arg ? a->arg : "");
+}
+
+bool tui_help_row_matches(const tui_action *a, const char *filter)
+{
+    if (!filter || !*filter)
+        return true;
+    char keys[96], cmd[64];
+    tui_action_keys_text(a, keys, sizeof keys);
+    command_text(a, cmd, sizeof cmd);
+    return tui_text_casestr(keys, filter) || tui_text_casestr(cmd, filter) || tui_text_casestr(a->help, filter);
+}
+
 void tui_help_build_for(tui_help *h, int width, const tui_ctx *first, size_t nfirst)
+{
+    tui_help_build_filtered(h, width, first, nfirst, NULL);
+}
+
+void tui_help_build_filtered(tui_help *h, int width, const tui_ctx *first, size_t nfirst, const char *filter)
 {
     size_t cap = 0, n;
     const tui_action *t = tui_actions(&n);
     h->lines = NULL;
     h->count = 0;
+    h->actions = n;
+    h->shown = 0;
+    for (size_t i = 0; i < n; i++)
+        h->shown += tui_help_row_matches(&t[i], filter);
+    bool filtered = filter && *filter;
 
     int keys_w = 0, cmd_w = 0;
     for (size_t i = 0; i < n; i++) {
         char keys[96], cmd[64];
         tui_action_keys_text(&t[i], keys, sizeof keys);
-        snprintf(cmd, sizeof cmd, ":%s%s%s", t[i].name, t[i].arg ? " " : "", t[i].arg ? t[i].arg : "");
+        command_text(&t[i], cmd, sizeof cmd);
         if (tui_text_width(keys) > keys_w)
             keys_w = tui_text_width(keys);
         if (tui_text_width(cmd) > cmd_w)
@@ -82,11 +107,18 @@ void tui_help_build_for(tui_help *h, int width, const tui_ctx *first, size_t nfi
     if (cmd_w > CMD_MAX)
         cmd_w = CMD_MAX;
 
-    add_wrapped(h, &cap, nfirst ? "The keys of the screen you came from first, then the global ones, then "
+    char intro[320];
+    if (filtered)
+        snprintf(intro, sizeof intro,
+                 h->shown ? "The keys and commands matching \"%.200s\" (/ changes the filter, Esc clears it)."
+                          : "No key, command or description matches \"%.200s\" (/ changes the filter, Esc "
+                            "clears it).",
+                 filter);
+    add_wrapped(h, &cap, filtered ? intro : nfirst ? "The keys of the screen you came from first, then the global ones, then "
                                   "the rest. Every action has keys and a command: press the keys, or type : "
-                                  "and the command (Tab completes it). q or Esc goes back."
+                                  "and the command (Tab completes it). / filters them; q or Esc goes back."
                                 : "Every action has keys and a command: press the keys, or type : and the "
-                                  "command (Tab completes it). q or Esc goes back; q on the top level quits.",
+                                  "command (Tab completes it). / filters them; q or Esc goes back; q on the top level quits.",
                 width);
 
     /* The order: the contexts of the screen help was opened from (most specific first), then
@@ -107,7 +139,7 @@ void tui_help_build_for(tui_help *h, int width, const tui_ctx *first, size_t nfi
         int ctx = order[k];
         bool any = false;
         for (size_t i = 0; i < n; i++) {
-            if ((int)t[i].ctx != ctx)
+            if ((int)t[i].ctx != ctx || !tui_help_row_matches(&t[i], filter))
                 continue;
             if (!any) {
                 add(h, &cap, false, byoc_xstrdup(""));
@@ -116,7 +148,7 @@ void tui_help_build_for(tui_help *h, int width, const tui_ctx *first, size_t nfi
             }
             char keys[96], cmd[64];
             tui_action_keys_text(&t[i], keys, sizeof keys);
-            snprintf(cmd, sizeof cmd, ":%s%s%s", t[i].name, t[i].arg ? " " : "", t[i].arg ? t[i].arg : "");
+            command_text(&t[i], cmd, sizeof cmd);
             byoc_buf b = BYOC_BUF_INIT;
             byoc_buf_puts(&b, "  ");
             if (tui_text_width(keys) > keys_w) {   /* a long key list gets a line of its own */

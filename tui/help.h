@@ -17,6 +17,7 @@ typedef struct tui_help_line {
 typedef struct tui_help {
     tui_help_line *lines;
     size_t count;
+    size_t actions, shown;   /* rows of the table, and those listed (all but the filter's misses) */
 } tui_help;
 
 /* Build the help text (intro, then the sections) for a width in columns;
@@ -25,6 +26,12 @@ void tui_help_build(tui_help *h, int width);
 /* The same, with the contexts in first (the keys of the screen help was opened from) before
  * the global ones, and the rest after. */
 void tui_help_build_for(tui_help *h, int width, const tui_ctx *first, size_t nfirst);
+/* The same, listing only the rows whose keys ("C-o"), command (":wrap") or
+ * help contain filter case-insensitively, and the headings of their
+ * contexts; NULL or "" lists every row. */
+void tui_help_build_filtered(tui_help *h, int width, const tui_ctx *first, size_t nfirst, const char *filter);
+/* Whether row a matches filter as above. */
+bool tui_help_row_matches(const tui_action *a, const char *filter);
 void tui_help_free(tui_help *h);
 /* Index of the first line after `from` (wrapping) containing needle
  * case-insensitively, or -1. */

@@ -1,10 +1,10 @@
 #include "hintbar.h"
 
-void tui_hints_draw(WINDOW *win, int y, int x, int w, const tui_ctx *chain, size_t n)
+void tui_hints_draw(WINDOW *win, int y, int x, int w, const tui_ctx *chain, size_t n, bool cut)
 {
     tui_hint h[32];
     bool use[32];
-    size_t count = tui_hints_collect(chain, n, h, 32);
+    size_t count = tui_hints_for(chain, n, cut, h, 32);
     tui_hints_choose(h, count, w - 1, use);
     tui_draw_blank(win, y, x, w, TUI_STY_HINT);
     int cx = x + 1;

@@ -10,7 +10,7 @@
 
 #include "background.h"
 #include "byoc/results.h"
-#include "chart.h"
+#include "metrics_tab.h"
 #include "core/buf.h"
 #include "core/jsonout.h"
 #include "flow.h"
@@ -38,7 +38,7 @@ typedef struct job_view {
     json_t *job;                 /* the latest state (J) */
     json_t *config;              /* the GetJob reply (C) */
     bool ended;
-    bool by_iteration;
+    tui_metrics_tab metrics;
     char *error;
     tui_progress download;
     bool downloading;
@@ -244,6 +244,7 @@ static void cancel_job(job_view *v)
     }
     char *text = byoc_xasprintf("Cancel job %s?\n%s\nIt stops and cannot be resumed.", job_name(v), v->arn);
     tui_app_confirm(v->base.app, "Cancel job", text, "Cancel job", cancel_answer, v);
+    tui_app_dialog_about(v->base.app, &v->base, TUI_ABOUT_MARK);
     free(text);
 }
 
@@ -286,8 +287,14 @@ static bool key(tui_screen *base, const tui_keyev *ev)
     switch (ev->action) {
     case TUI_ACT_NEXT_TAB: v->tab = (v->tab + 1) % TAB_COUNT; return true;
     case TUI_ACT_X_AXIS:
-        v->by_iteration = !v->by_iteration;
-        tui_app_message(base->app, "Metrics by %s", v->by_iteration ? "iteration" : "time");
+        v->metrics.by_iteration = !v->metrics.by_iteration;
+        tui_app_message(base->app, "Metrics by %s", v->metrics.by_iteration ? "iteration" : "time");
+        return true;
+    case TUI_ACT_METRIC_NEXT:
+    case TUI_ACT_METRIC_PREV:
+        if (v->tab != TAB_METRICS)
+            return false;
+        tui_metrics_tab_step(&v->metrics, v->shared->metrics, ev->action == TUI_ACT_METRIC_NEXT ? 1 : -1);
         return true;
     case TUI_ACT_CANCEL_JOB: cancel_job(v); return true;
     case TUI_ACT_RESULTS: download(v); return true;
@@ -311,6 +318,8 @@ static size_t contexts(tui_screen *base, tui_ctx *out, size_t max)
             out[n++] = TUI_CTX_JOB;
         return n;
     }
+    if (v->tab == TAB_METRICS)
+        out[n++] = TUI_CTX_METRICS;
     out[n++] = TUI_CTX_JOB;
     if (v->tab == TAB_OVERVIEW)
         out[n++] = TUI_CTX_PAGE;
@@ -361,56 +370,6 @@ static void colour_instances(job_view *v, WINDOW *win, tui_rect r)
     }
 }
 
-static void draw_metrics(job_view *v, WINDOW *win, tui_rect r)
-{
-    byoc_metrics *m = v->shared->metrics;
-    byoc_metrics_lock(m);
-    size_t n = byoc_metrics_count(m);
-    if (n == 0) {
-        byoc_metrics_unlock(m);
-        tui_draw_fit(win, r.y, r.x + 1, r.w - 1, TUI_STY_DIM,
-                     "No metrics yet: the job logs them as \"Metrics - name=value; ...\" lines");
-        return;
-    }
-    int per = r.h / (int)n;
-    if (per < 4)
-        per = 4;
-    int y = r.y;
-    size_t shown = 0;
-    for (size_t i = 0; i < n && y + per <= r.y + r.h; i++, shown++) {
-        const byoc_metric_series *sr = byoc_metrics_at(m, i);
-        double *xs = byoc_xcalloc(sr->npoints + 1, sizeof *xs), *ys = byoc_xcalloc(sr->npoints + 1, sizeof *ys);
-        for (size_t k = 0; k < sr->npoints; k++) {
-            xs[k] = v->by_iteration ? sr->points[k].iteration : sr->points[k].timestamp;
-            ys[k] = sr->points[k].value;
-        }
-        char label[256], figures[160];
-        tui_chart_label(sr->min, sr->max, sr->last, figures, sizeof figures);
-        snprintf(label, sizeof label, "%s  %s  (by %s)", sr->name, figures, v->by_iteration ? "iteration" : "time");
-        tui_draw_fit(win, y, r.x + 1, r.w - 1, TUI_STY_HEADING, label);
-        tui_chart c;
-        if (tui_chart_render(&c, xs, ys, sr->npoints, r.w - 2, per - 1, tui_glyph_mode_get() == TUI_GLYPHS_UTF8) == 0) {
-            if (c.used == 0)
-                tui_draw_fit(win, y + 1, r.x + 1, r.w - 1, TUI_STY_DIM,
-                             v->by_iteration ? "(no iteration_number on these lines: x switches to time)"
-                                             : "(no timestamps)");
-            else
-                for (int row = 0; row < c.height; row++)
-                    tui_draw_text(win, y + 1 + row, r.x + 1, r.w - 2, TUI_STY_OK, c.rows[row]);
-        }
-        tui_chart_free(&c);
-        free(xs);
-        free(ys);
-        y += per;
-    }
-    byoc_metrics_unlock(m);
-    if (shown < n) {
-        char more[64];
-        snprintf(more, sizeof more, "(+%zu more metrics: enlarge the window)", n - shown);
-        tui_draw_fit(win, r.y + r.h - 1, r.x + 1, r.w - 1, TUI_STY_DIM, more);
-    }
-}
-
 static void draw(tui_screen *base, WINDOW *win, tui_rect r)
 {
     job_view *v = (job_view *)base;
@@ -419,6 +378,8 @@ static void draw(tui_screen *base, WINDOW *win, tui_rect r)
     if (r.h < 5 || r.w < 30)
         return;
     tui_draw_fill(win, r, TUI_STY_NORMAL);
+    /* the box's title (above r) names the job, the first row has its status: what c asks about */
+    base->about = (tui_rect){r.y - 1, r.x, 2, r.w};
     /* tabs */
     int x = r.x + 1;
     for (int i = 0; i < TAB_COUNT; i++) {
@@ -456,7 +417,7 @@ static void draw(tui_screen *base, WINDOW *win, tui_rect r)
         tui_logview_draw(&v->log, win, body, true);
         colour_instances(v, win, body);
         break;
-    default: draw_metrics(v, win, body); break;
+    default: tui_metrics_tab_draw(&v->metrics, v->shared->metrics, win, body); break;
     }
 }
 

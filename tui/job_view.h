@@ -3,8 +3,9 @@
  * Tabs (Tab cycles): Overview (status, queue position, failure reason, the
  * status timeline from the job's events, hyperparameters and config),
  * Logs (the log tail in a bounded logview: F follow, / search, w wrap,
- * t timestamps; lines tagged with their instance), Metrics (a chart per
- * metric from the "Metrics -" lines, min/max/last, x by time or iteration).
+ * t timestamps; lines tagged with their instance), Metrics (metrics_tab.h:
+ * one metric's line plot from the "Metrics -" lines, [ and ] choose the
+ * metric, x switches between time and iteration).
  * c cancels (with a confirmation), d downloads the results with progress.
  * A watch task (monitor_tasks.h) feeds it until the job ended. */
 #ifndef BYOC_TUI_JOB_VIEW_H

@@ -8,6 +8,7 @@
 #include <strings.h>
 
 #include "core/buf.h"
+#include "filter.h"
 #include "keys.h"
 #include "text.h"
 
@@ -362,17 +363,7 @@ size_t tui_list_contexts(const tui_list *l, tui_ctx *out)
 bool tui_list_handle(tui_list *l, int key, tui_action_id act)
 {
     if (l->filtering) {
-        if (act == TUI_ACT_ACCEPT) {
-            l->filtering = false;
-            return true;
-        }
-        if (act == TUI_ACT_CANCEL) {
-            l->filtering = false;
-            tui_edit_set(&l->filter_edit, "");
-            tui_list_set_filter(l, "");
-            return true;
-        }
-        if (tui_edit_key(&l->filter_edit, key, act)) {
+        if (tui_filter_key(&l->filter_edit, &l->filtering, key, act)) {
             if (strcmp(tui_edit_text(&l->filter_edit), l->filter) != 0)
                 tui_list_set_filter(l, tui_edit_text(&l->filter_edit));
             return true;

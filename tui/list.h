@@ -119,5 +119,8 @@ double tui_list_number_key(const char *s);
  * A header line, the rows, and a footer line with the filter and "n of m"
  * while a filter is set or typed. Sets the list's height. */
 void tui_list_draw(tui_list *l, WINDOW *win, tui_rect rect, bool focused);
+/* Where tui_list_draw(l, .., rect, ..) put the selected row (h 0 when it
+ * shows none): what a question about the selection must not cover. */
+tui_rect tui_list_selected_rect(const tui_list *l, tui_rect rect);
 
 #endif

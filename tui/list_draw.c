@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "filter.h"
 #include "text.h"
 
 static void draw_cell(WINDOW *win, int y, int x, int w, tui_style sty, const char *text, tui_align align)
@@ -81,16 +82,14 @@ void tui_list_draw(tui_list *l, WINDOW *win, tui_rect r, bool focused)
             snprintf(pos, sizeof pos, " %ld/%s ", l->sel + 1, count);
         else
             snprintf(pos, sizeof pos, " 0 ");
-        int pw = tui_text_width(pos);
-        tui_draw_blank(win, y, r.x, r.w, TUI_STY_DIM);
-        if (l->filtering || l->filter[0]) {
-            tui_draw_text(win, y, r.x, 1, TUI_STY_KEY, "/");
-            int ew = r.w - 1 - pw;
-            if (l->filtering)
-                tui_edit_draw(&l->filter_edit, win, y, r.x + 1, ew, TUI_STY_NORMAL, true);
-            else
-                tui_draw_fit(win, y, r.x + 1, ew, TUI_STY_NORMAL, l->filter);
-        }
-        tui_draw_text(win, y, r.x + r.w - pw, pw, TUI_STY_DIM, pos);
+        tui_filter_draw(win, y, r.x, r.w, &l->filter_edit, l->filtering, l->filter, pos);
     }
+}
+
+tui_rect tui_list_selected_rect(const tui_list *l, tui_rect r)
+{
+    tui_rect none = {0, 0, 0, 0};
+    if (l->sel < 0 || (size_t)l->sel < l->top || (long)l->top + l->height <= l->sel || r.h < 2)
+        return none;
+    return (tui_rect){r.y + 1 + (int)((size_t)l->sel - l->top), r.x, 1, r.w};
 }

@@ -11,6 +11,7 @@
 
 #include "aws/braket.h"
 #include "aws/client.h"
+#include "aws/pager.h"
 #include "byoc/jobref.h"
 #include "byoc/localjobs.h"
 #include "byoc/logtail.h"
@@ -272,23 +273,24 @@ int tui_mon_list_task(byoc_task *t, void *arg, void **result, void (**result_fre
     int rc = byoc_aws_client_new(&o, &c, err);
     if (rc == 0) {
         int describe_left = TUI_MON_DESCRIBE_PER_LIST;
-        char *token = NULL;
+        byoc_aws_pager pager;
+        byoc_aws_pager_init(&pager, "SearchJobs");
+        int more = 0;
         do {
             json_t *page = NULL;
-            rc = byoc_braket_search_jobs(c, t, NULL, 100, token, &page, err);
-            free(token);
-            token = NULL;
+            rc = byoc_braket_search_jobs(c, t, NULL, 100, pager.token, &page, err);
             if (rc != 0)
                 break;
-            const char *next = json_string_value(json_object_get(page, "nextToken"));
-            token = next && *next ? byoc_xstrdup(next) : NULL;
+            more = byoc_aws_pager_next(&pager, json_string_value(json_object_get(page, "nextToken")), err);
             tui_mon_rows rows;
             tui_mon_rows_init(&rows);
             add_aws_page(c, t, l, json_object_get(page, "jobs"), &describe_left, &rows);
             json_decref(page);
             hand_over(t, l, &rows, &listed);
-        } while (token && !byoc_task_cancelled(t));
-        free(token);
+            if (more < 0)
+                rc = -1;
+        } while (rc == 0 && more && !byoc_task_cancelled(t));
+        byoc_aws_pager_free(&pager);
         byoc_aws_client_free(c);
         if (rc == 0 && byoc_task_cancelled(t))
             rc = byoc_err_set(err, BYOC_E_CANCELLED, "list jobs", "cancelled");
@@ -312,7 +314,7 @@ typedef struct log_batch {
 static void batch_flush(log_batch *b)
 {
     if (b->lines)
-        byoc_task_log_text(b->t, b->text.data, b->text.len);
+        byoc_task_output_text(b->t, b->text.data, b->text.len);
     byoc_buf_reset(&b->text);
     b->lines = 0;
 }

@@ -7,6 +7,7 @@
 #include "aws/client.h"
 #include "aws/ecr.h"
 #include "byoc/permit.h"
+#include "byoc/project.h"
 #include "byoc/pushflow.h"
 #include "byoc/strv.h"
 #include "core/buf.h"
@@ -35,6 +36,7 @@ void tui_push_args_free(void *args)
     free(a->source);
     free(a->repository);
     free(a->tag);
+    free(a->project_dir);
     free(a);
 }
 
@@ -96,6 +98,10 @@ int tui_push_task(byoc_task *t, void *arg, void **result, void (**result_free)(v
         push_result_free(r);
         return -1;
     }
+    byoc_err perr;
+    byoc_err_clear(&perr);
+    if (a->project_dir && byoc_project_record_push(a->project_dir, r->image_uri, r->digest, &perr) != 0)
+        byoc_task_log(t, "warning: byoc.json not updated: %s", perr.message);
     *result = r;
     *result_free = push_result_free;
     return 0;
@@ -123,6 +129,12 @@ void tui_permit_args_free(void *args)
     free(a);
 }
 
+static void repo_pull_free(void *p)
+{
+    byoc_repo_pull_free(p);
+    free(p);
+}
+
 int tui_permit_task(byoc_task *t, void *arg, void **result, void (**result_free)(void *), byoc_err *err)
 {
     tui_permit_args *a = arg;
@@ -130,6 +142,14 @@ int tui_permit_task(byoc_task *t, void *arg, void **result, void (**result_free)
     byoc_aws_config_opts co = {.profile = a->profile, .region = a->region};
     if (byoc_aws_client_new(&co, &c, err) != 0)
         return -1;
+    if (a->mode == TUI_PERMIT_GRANT) {
+        byoc_repo_pull *r = byoc_xcalloc(1, sizeof *r);
+        byoc_permit_repository_pull(c, t, a->repository, a->role, r);
+        byoc_aws_client_free(c);
+        *result = r;
+        *result_free = repo_pull_free;
+        return 0;
+    }
     byoc_strv names = {0};
     char *copy = byoc_xstrdup(a->principals ? a->principals : "");
     for (char *save = NULL, *tok = strtok_r(copy, " \t,", &save); tok; tok = strtok_r(NULL, " \t,", &save))

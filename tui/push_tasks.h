@@ -5,13 +5,20 @@
  *   repos   DescribeRepositories, every page. DONE result: json_t * array
  *           of {"name", "uri"}.
  *   push    byoc_push_run (byoc/pushflow.h): STATUS per step, PROGRESS per
- *           layer (key = layer id, text = its status), LOG for warnings.
+ *           layer (key = layer id, text = its status), LOG for warnings;
+ *           then the push is recorded in the project's byoc.json as
+ *           `byoc push` records it (byoc_project_record_push), so Run's
+ *           default image is the last push whichever way it was made.
  *           DONE result: a byoc_push_result *.
  *   permit  byoc_permit_run (byoc/permit.h): view (no change), allow or
  *           revoke the given principals, as a dry run or for real.
  *           DONE result: a byoc_permit_result *.
  *   check   byoc_permit_check_pull: can the role pull? DONE result: a
- *           byoc_pull_check *. */
+ *           byoc_pull_check *.
+ *   grant   byoc_permit_repository_pull: does the repository policy alone
+ *           let the role (or, without one, anyone) pull? DONE result: a
+ *           byoc_repo_pull * (an unreadable policy is its "unknown", not an
+ *           error). */
 #ifndef BYOC_TUI_PUSH_TASKS_H
 #define BYOC_TUI_PUSH_TASKS_H
 
@@ -22,19 +29,20 @@
 typedef struct tui_push_args {
     char *profile, *region;
     char *source, *repository, *tag;
+    char *project_dir;            /* push: where byoc.json records it; NULL: not recorded */
     bool create;
 } tui_push_args;
 
 tui_push_args *tui_push_args_new(const char *profile, const char *region);
 void tui_push_args_free(void *args);
 
-typedef enum { TUI_PERMIT_VIEW, TUI_PERMIT_ALLOW, TUI_PERMIT_REVOKE, TUI_PERMIT_CHECK } tui_permit_mode;
+typedef enum { TUI_PERMIT_VIEW, TUI_PERMIT_ALLOW, TUI_PERMIT_REVOKE, TUI_PERMIT_CHECK, TUI_PERMIT_GRANT } tui_permit_mode;
 
 typedef struct tui_permit_args {
     char *profile, *region;
     char *repository;
     char *principals;             /* space-separated: role/user ARNs, account ids, or "*" */
-    char *role;                   /* CHECK: the role ARN */
+    char *role;                   /* CHECK: the role ARN; GRANT: it, or NULL */
     tui_permit_mode mode;
     bool dry_run, force;
 } tui_permit_args;

@@ -208,44 +208,75 @@ static void join_kv(byoc_buf *b, const byoc_kv *kv, size_t n)
         byoc_buf_printf(b, "%s%s=%s", i ? " " : "", kv[i].key, kv[i].value ? kv[i].value : "");
 }
 
-void tui_run_form_from_spec(tui_form *f, const byoc_jobspec *s)
+/* A field's text as the form shows it (lists space-separated). */
+static void field_text(const byoc_jobspec *s, byoc_job_field f, byoc_buf *b)
 {
-    tui_form_set_value(f, "source_module", s->source_module ? s->source_module : "");
-    tui_form_set_value(f, "entry_point", s->entry_point ? s->entry_point : "");
-    tui_form_set_value(f, "image_uri", s->image_uri ? s->image_uri : "");
-    tui_form_set_value(f, "instance_type", s->instance_type ? s->instance_type : "");
-    tui_form_set_value(f, "instance_count", s->instance_count ? s->instance_count : "");
-    tui_form_set_value(f, "volume_gb", s->volume_gb ? s->volume_gb : "");
-    tui_form_set_value(f, "max_runtime", s->max_runtime ? s->max_runtime : "");
-    tui_form_set_value(f, "output_s3", s->output_s3 ? s->output_s3 : "");
-    tui_form_set_value(f, "checkpoint_s3", s->checkpoint_s3 ? s->checkpoint_s3 : "");
-    tui_form_set_value(f, "device", s->device ? s->device : "");
-    tui_form_set_value(f, "job_name", s->job_name ? s->job_name : "");
-    tui_form_set_value(f, "role_arn", s->role_arn ? s->role_arn : "");
-    tui_form_set_value(f, "code_location", s->code_location ? s->code_location : "");
+    const char *v = NULL;
+    switch (f) {
+    case BYOC_JF_SOURCE_MODULE: v = s->source_module; break;
+    case BYOC_JF_ENTRY_POINT: v = s->entry_point; break;
+    case BYOC_JF_IMAGE_URI: v = s->image_uri; break;
+    case BYOC_JF_INSTANCE_TYPE: v = s->instance_type; break;
+    case BYOC_JF_INSTANCE_COUNT: v = s->instance_count; break;
+    case BYOC_JF_VOLUME_GB: v = s->volume_gb; break;
+    case BYOC_JF_MAX_RUNTIME: v = s->max_runtime; break;
+    case BYOC_JF_OUTPUT_S3: v = s->output_s3; break;
+    case BYOC_JF_CHECKPOINT_S3: v = s->checkpoint_s3; break;
+    case BYOC_JF_DEVICE: v = s->device; break;
+    case BYOC_JF_JOB_NAME: v = s->job_name; break;
+    case BYOC_JF_ROLE_ARN: v = s->role_arn; break;
+    case BYOC_JF_CODE_LOCATION: v = s->code_location; break;
+    case BYOC_JF_HYPERPARAMETER: join_kv(b, s->hyperparameters, s->n_hyperparameters); return;
+    case BYOC_JF_TAG: join_kv(b, s->tags, s->n_tags); return;
+    case BYOC_JF_INPUT_DATA:
+        for (size_t i = 0; i < s->n_channels; i++)
+            byoc_buf_printf(b, "%s%s=%s", i ? " " : "", s->channels[i].name, s->channels[i].location);
+        return;
+    default: return;
+    }
+    byoc_buf_puts(b, v ? v : "");
+}
+
+void tui_run_form_from_spec(tui_form *f, const byoc_jobspec *s, const byoc_job_origin *origin)
+{
     byoc_buf b = BYOC_BUF_INIT;
-    join_kv(&b, s->hyperparameters, s->n_hyperparameters);
-    tui_form_set_value(f, "hyperparameters", byoc_buf_str(&b));
-    byoc_buf_reset(&b);
-    join_kv(&b, s->tags, s->n_tags);
-    tui_form_set_value(f, "tags", byoc_buf_str(&b));
-    byoc_buf_reset(&b);
-    for (size_t i = 0; i < s->n_channels; i++)
-        byoc_buf_printf(&b, "%s%s=%s", i ? " " : "", s->channels[i].name, s->channels[i].location);
-    tui_form_set_value(f, "input_data", byoc_buf_str(&b));
+    for (size_t i = 0; i < NDEFS; i++) {
+        byoc_buf_reset(&b);
+        field_text(s, defs[i].field, &b);
+        byoc_job_origin o = origin ? origin[defs[i].field] : BYOC_JO_NONE;
+        bool marked = b.len && (o == BYOC_JO_PROJECT || o == BYOC_JO_PUSH);
+        tui_form_set_from(f, defs[i].key, byoc_buf_str(&b), marked ? byoc_job_origin_name(o) : NULL);
+    }
     byoc_buf_free(&b);
+}
+
+void tui_run_form_origins(const tui_form *f, byoc_job_origin *origin)
+{
+    for (int i = 0; i < BYOC_JF_COUNT; i++)
+        origin[i] = BYOC_JO_NONE;
+    for (size_t i = 0; i < NDEFS; i++) {
+        const tui_field *fl = tui_form_field((tui_form *)f, defs[i].key);
+        const char *o = fl ? tui_form_origin(f, fl) : NULL;
+        for (byoc_job_origin k = BYOC_JO_PROJECT; o && k <= BYOC_JO_PUSH; k++)
+            if (strcmp(o, byoc_job_origin_name(k)) == 0)
+                origin[defs[i].field] = k;
+    }
 }
 
 /* ---- byoc.json ---- */
 
-void tui_run_spec_free(void *spec)
+void tui_run_loaded_free(void *loaded)
 {
-    if (!spec)
+    tui_run_loaded *l = loaded;
+    if (!l)
         return;
-    byoc_jobspec_free(spec);
-    free(spec);
+    byoc_jobspec_free(&l->spec);
+    free(l);
 }
 
+/* The job spec's defaults exactly as `byoc run` takes them (byoc_jobspec_fill_defaults), so
+ * the form and the CLI cannot drift; the source module stays as byoc.json writes it (the form
+ * takes relative paths from the project itself). */
 int tui_run_load_task(byoc_task *t, void *arg, void **result, void (**result_free)(void *), byoc_err *err)
 {
     (void)t;
@@ -253,21 +284,21 @@ int tui_run_load_task(byoc_task *t, void *arg, void **result, void (**result_fre
     bool found = false;
     if (byoc_project_load(&p, arg, &found, err) != 0)
         return -1;
-    *result_free = tui_run_spec_free;
-    if (!found || json_object_size(p.job) == 0) {
+    *result_free = tui_run_loaded_free;
+    *result = NULL;
+    if (!found) {
         byoc_project_free(&p);
-        *result = NULL;
         return 0;
     }
-    byoc_jobspec *s = byoc_xcalloc(1, sizeof *s);
-    byoc_jobspec_init(s);
-    int rc = byoc_jobspec_recall(s, &p, err);
+    tui_run_loaded *l = byoc_xcalloc(1, sizeof *l);
+    byoc_jobspec_init(&l->spec);
+    int rc = byoc_jobspec_fill_defaults(&l->spec, &p, NULL, l->origin, err);
     byoc_project_free(&p);
     if (rc != 0) {
-        tui_run_spec_free(s);
+        tui_run_loaded_free(l);
         return -1;
     }
-    *result = s;
+    *result = l;
     return 0;
 }
 
@@ -283,7 +314,7 @@ int tui_run_remember_task(byoc_task *t, void *arg, void **result, void (**result
         return -1;
     int rc = 0;
     if (found) {
-        byoc_jobspec_remember(&a->spec, &p);
+        byoc_jobspec_remember(&a->spec, a->origin, &p);
         rc = byoc_project_save(&p, a->project_dir, err);
     }
     byoc_project_free(&p);

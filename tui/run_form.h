@@ -26,24 +26,34 @@ void tui_run_form_build(tui_form *f, const char *project_dir);
  * <project>/<path> (for running); otherwise the text is kept (for byoc.json).
  * Items that do not parse (no '=') are added to probs when it is not NULL. */
 void tui_run_form_to_spec(const tui_form *f, bool resolve, byoc_jobspec *spec, byoc_job_problems *probs);
-/* Fill the form from a spec (fields the spec leaves NULL are emptied). */
-void tui_run_form_from_spec(tui_form *f, const byoc_jobspec *spec);
+/* Fill the form from a spec (fields the spec leaves NULL are emptied). origin (BYOC_JF_COUNT
+ * entries, may be NULL): a value from byoc.json or the last push is marked so in the form
+ * ("(from last push)") while it is unchanged. */
+void tui_run_form_from_spec(tui_form *f, const byoc_jobspec *spec, const byoc_job_origin *origin);
+/* The origins the form still shows, back as the job spec's (BYOC_JF_COUNT entries). */
+void tui_run_form_origins(const tui_form *f, byoc_job_origin *origin);
 /* The mode field: true for "this machine". */
 bool tui_run_form_local(const tui_form *f);
 /* Validate the whole form; the number of invalid fields (focus on the first). */
 size_t tui_run_form_validate(tui_form *f);
 
-/* Task: read byoc.json's "job" from a project directory (arg: the directory,
- * malloc'd, freed with free). Result: a byoc_jobspec * (NULL when the
- * project has no byoc.json or no job), freed with tui_run_spec_free. */
+/* Task: the job's defaults from a project directory's byoc.json, as `byoc run` takes them
+ * (byoc_jobspec_fill_defaults: "job", and the image of the last push). arg: the directory,
+ * malloc'd, freed with free. Result: a tui_run_loaded * (NULL when the project has no
+ * byoc.json), freed with tui_run_loaded_free. */
+typedef struct tui_run_loaded {
+    byoc_jobspec spec;
+    byoc_job_origin origin[BYOC_JF_COUNT];
+} tui_run_loaded;
 int tui_run_load_task(byoc_task *t, void *arg, void **result, void (**result_free)(void *), byoc_err *err);
-void tui_run_spec_free(void *spec);
+void tui_run_loaded_free(void *loaded);
 
 /* Task: remember a spec in the project's byoc.json (only when the file
  * exists). arg: a tui_run_remember_args, freed with tui_run_remember_args_free. */
 typedef struct tui_run_remember_args {
     char *project_dir;
     byoc_jobspec spec;
+    byoc_job_origin origin[BYOC_JF_COUNT];   /* the form's (tui_run_form_origins): the last push is not kept */
 } tui_run_remember_args;
 int tui_run_remember_task(byoc_task *t, void *arg, void **result, void (**result_free)(void *), byoc_err *err);
 void tui_run_remember_args_free(void *args);

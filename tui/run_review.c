@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "byoc/jobspec.h"
 #include "core/buf.h"
 #include "core/jsonout.h"
 #include "page.h"
@@ -36,6 +37,27 @@ static void pre_json(tui_page *p, const json_t *j)
     free(text);
 }
 
+/* Where the values the user did not type came from, as the dry run's "origins" says. */
+static void origins(tui_page *p, const json_t *plan)
+{
+    const json_t *o = json_object_get(plan, "origins");
+    for (byoc_job_origin k = BYOC_JO_PROJECT; k <= BYOC_JO_PUSH; k++) {
+        const char *name = byoc_job_origin_name(k);
+        byoc_buf b = BYOC_BUF_INIT;
+        const char *key;
+        const json_t *v;
+        json_object_foreach((json_t *)o, key, v) {
+            if (json_is_string(v) && strcmp(json_string_value(v), name) == 0)
+                byoc_buf_printf(&b, "%s%s", b.len ? ", " : "", key);
+        }
+        char label[32];
+        snprintf(label, sizeof label, "From %s", name);
+        if (b.len)
+            tui_page_kv(p, label, byoc_buf_str(&b));
+        byoc_buf_free(&b);
+    }
+}
+
 static void fill(tui_page *p, const json_t *plan)
 {
     const json_t *local = json_object_get(plan, "local");
@@ -44,6 +66,7 @@ static void fill(tui_page *p, const json_t *plan)
         tui_page_text(p, TUI_STY_NORMAL,
                       "The job container runs on the local Docker engine under the Braket container contract, "
                       "with this job:");
+        origins(p, plan);
         pre_json(p, local);
         tui_page_blank(p);
         tui_page_text(p, TUI_STY_DIM,
@@ -57,8 +80,11 @@ static void fill(tui_page *p, const json_t *plan)
     tui_page_kv(p, "Region", str(plan, "region"));
     tui_page_kv(p, "Account", str(plan, "account"));
     char role[512];
-    snprintf(role, sizeof role, "%s (from %s)", str(plan, "role_arn"), str(plan, "role_origin"));
+    /* a role the form took from byoc.json reaches the request as the spec's ("--role-arn") */
+    const char *role_from = str(json_object_get(plan, "origins"), "role_arn");
+    snprintf(role, sizeof role, "%s (from %s)", str(plan, "role_arn"), *role_from ? role_from : str(plan, "role_origin"));
     tui_page_kv(p, "Role", role);
+    origins(p, plan);
     const json_t *bucket = json_object_get(plan, "bucket");
     if (bucket) {
         char b[256];
@@ -127,7 +153,11 @@ static bool key(tui_screen *base, const tui_keyev *ev)
 {
     review_screen *s = (review_screen *)base;
     switch (ev->action) {
-    case TUI_ACT_SEND: s->hooks.send(base->app, s->hooks.ud); return true;   /* may pop (free) s */
+    case TUI_ACT_SEND:
+        s->checks_focus = s->checks != NULL;    /* if it asks, it asks about the checks: they scroll meanwhile */
+        tui_screen_dirty(base);
+        s->hooks.send(base->app, s->hooks.ud);  /* may pop (free) s */
+        return true;
     case TUI_ACT_PREFLIGHT:
     case TUI_ACT_PREFLIGHT_SMOKE:
         if (s->hooks.preflight)

@@ -29,8 +29,10 @@
 #include "screens.h"
 #include "steps.h"
 #include "text.h"
+#include "whole.h"
 
 #define TALL_MIN 30              /* content rows from which the settings always show */
+#define WHOLE_LOG_MAX 40         /* log lines of the failing step the whole view shows */
 
 typedef enum { B_IDLE, B_PREPARING, B_BUILDING, B_DONE, B_FAILED, B_CANCELLED, B_LINT_FAILED } build_state;
 
@@ -100,10 +102,7 @@ static void start_load(build_screen *s)
     s->want_load = false;
     if (s->load_task || running(s) || s->form_dirty)
         return;
-    byoc_task *t = tui_app_start_background_task(s->base.app, &s->base, "byoc.json", tui_build_load_task,
-                                                 byoc_xstrdup(tui_app_project(s->base.app)), free);
-    if (t)
-        s->load_task = byoc_task_id(t);
+    s->load_task = tui_app_read_project(s->base.app, &s->base, "byoc.json", tui_build_load_task);
 }
 
 static void load_done(build_screen *s, const tui_build_loaded *l)
@@ -523,7 +522,23 @@ static void draw_lint_line(build_screen *s, WINDOW *win, int y, int x, int w)
     } else {
         snprintf(line, sizeof line, lint_on ? "Lint: runs before each build (l lints now)" : "Lint: off");
     }
-    tui_draw_fit(win, y, x, w, sty, line);
+    tui_whole_fit(win, y, x, w, sty, "Lint", line, NULL);
+}
+
+/* What the whole view shows of a failure: the status line, then the failing step and its output
+ * from the log (as much of it as the log still holds, up to WHOLE_LOG_MAX lines). */
+static char *failure_text(const build_screen *s, const char *status)
+{
+    byoc_buf b = BYOC_BUF_INIT;
+    byoc_buf_puts(&b, status);
+    const tui_logring *ring = &s->log.ring;
+    if (s->state == B_FAILED && s->have_step && s->step_seq >= ring->first_seq) {
+        byoc_buf_puts(&b, "\n\nThe step that failed, and its output:");
+        size_t count = tui_logring_count(ring);
+        for (size_t i = (size_t)(s->step_seq - ring->first_seq), n = 0; i < count && n < WHOLE_LOG_MAX; i++, n++)
+            byoc_buf_printf(&b, "\n%s", tui_logring_get(ring, i)->text);
+    }
+    return byoc_buf_steal(&b);
 }
 
 static void draw_status_line(build_screen *s, WINDOW *win, int y, int x, int w)
@@ -581,7 +596,9 @@ static void draw_status_line(build_screen *s, WINDOW *win, int y, int x, int w)
         sty = TUI_STY_ERROR;
         break;
     }
-    tui_draw_fit(win, y, x, w, sty, buf);
+    char *full = s->state == B_FAILED ? failure_text(s, buf) : NULL;
+    tui_whole_fit(win, y, x, w, sty, s->state == B_FAILED ? "The build failed" : "Build", buf, full);
+    free(full);
 }
 
 /* Errors in the log in the error style, the failing step in the warning style. */
@@ -625,7 +642,7 @@ static void draw(tui_screen *base, WINDOW *win, tui_rect r)
     int x = r.x + 1, w = r.w - 1, y = r.y;
     tui_draw_fit(win, y++, x, w, TUI_STY_LABEL_FOCUS, tui_step_purpose(base->step));
     if (s->form_focus || r.h >= TALL_MIN) {
-        int fh = tui_form_lines(&s->form);
+        int fh = tui_form_lines_at(&s->form, w);
         if (fh > r.h - 8)
             fh = r.h - 8;
         tui_form_draw(&s->form, win, (tui_rect){y, x, fh, w}, s->form_focus);
@@ -646,6 +663,9 @@ static void draw(tui_screen *base, WINDOW *win, tui_rect r)
         return;
     if (s->show_findings) {
         tui_list_draw(&s->findings, win, pane, pane_focus);
+        const char *full = tui_list_selected_data(&s->findings);
+        if (full && tui_text_width(full) > pane.w)     /* its row is cut: Enter or the whole key show it */
+            tui_whole_note("Lint finding", full);
     } else {
         tui_logview_draw(&s->log, win, pane, pane_focus);
         highlight_log(s, win, pane);

@@ -559,7 +559,8 @@ static void scaffold(decide_screen *s)
     snprintf(s->pending.python, sizeof s->pending.python, "%s", d->python);
     s->pending.private_deps = d->private_deps;
     const char *region = tui_status_get(tui_app_status(a), TUI_SB_REGION);
-    s->pending.region = region && *region && *region != '(' ? byoc_xstrdup(region) : NULL;
+    bool known = *region && !tui_status_fix(tui_app_status(a), TUI_SB_REGION);
+    s->pending.region = known ? byoc_xstrdup(region) : NULL;
     char *text = byoc_xasprintf("%s for %s%s%s on %s%s. Into which directory? (made if missing)",
                                 byoc_recipe_name(d->recipe), byoc_language_name(d->language),
                                 *d->python ? " " : "", d->python, byoc_arch_name(d->arch),
@@ -792,7 +793,7 @@ static int draw_answers(decide_screen *s, WINDOW *win, tui_rect r, bool focused)
     if (r.h <= 0 || r.w <= SOURCE_W + 10)
         return r.y + r.h;
     int detail = r.h >= 16 ? 5 : r.h >= 12 ? 3 : 0;
-    int form_h = tui_form_lines(&s->form);
+    int form_h = tui_form_lines_at(&s->form, r.w - SOURCE_W - 1);
     if (form_h > r.h - detail)
         form_h = r.h - detail;
     tui_rect fr = {r.y, r.x, form_h, r.w - SOURCE_W - 1};
@@ -801,7 +802,7 @@ static int draw_answers(decide_screen *s, WINDOW *win, tui_rect r, bool focused)
     for (size_t i = 0; i < s->form.count; i++) {
         const tui_field *fl = &s->form.fields[i];
         int y = fr.y + line - s->form.top;
-        line += fl->msg[0] ? 2 : 1;
+        line += tui_form_field_lines(&s->form, i);
         if (y < fr.y || y >= fr.y + fr.h)
             continue;
         const byoc_question *q = byoc_question_find(fl->key);
@@ -859,6 +860,17 @@ static void draw_strip(decide_screen *s, WINDOW *win, tui_rect r)
     }
 }
 
+/* What the scan answers for: "this directory: /path". */
+static void draw_directory(WINDOW *win, int y, int x, int w, const char *dir)
+{
+    static const char label[] = "this directory: ";
+    int lw = (int)sizeof label - 1;
+    if (w <= lw + 8)
+        return;
+    tui_draw_text(win, y, x, lw, TUI_STY_DIM, label);
+    tui_draw_path(win, y, x + lw, w - lw, TUI_STY_NORMAL, dir);
+}
+
 static void draw(tui_screen *base, WINDOW *win, tui_rect r)
 {
     decide_screen *s = (decide_screen *)base;
@@ -870,6 +882,7 @@ static void draw(tui_screen *base, WINDOW *win, tui_rect r)
         return;
     tui_draw_fill(win, r, TUI_STY_NORMAL);
     tui_draw_fit(win, r.y, r.x + 1, r.w - 1, TUI_STY_LABEL_FOCUS, tui_step_purpose(base->step));
+    draw_directory(win, r.y + 1, r.x + 1, r.w - 1, tui_app_project(base->app));
     tui_rect body = {r.y + 2, r.x + 1, r.h - 2, r.w - 1};
     bool side = r.w >= WIDE_MIN;
     if (side != s->side_by_side) {

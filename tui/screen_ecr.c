@@ -190,6 +190,7 @@ static void delete_selected(ecr_screen *s)
     free(s->asked_digest);
     s->asked_digest = byoc_xstrdup(e->digest);
     tui_app_confirm(s->base.app, "Delete from ECR?", text, "Delete", delete_answer, s);
+    tui_app_dialog_about(s->base.app, &s->base, TUI_ABOUT_MARK);
     free(text);
 }
 
@@ -444,6 +445,7 @@ static void draw(tui_screen *base, WINDOW *win, tui_rect r)
     int detail_h = r.h >= 10 ? 2 : 0;
     tui_rect lr = {r.y + 1, r.x, r.h - 1 - detail_h - (detail_h ? 1 : 0), r.w};
     tui_list_draw(s->in_repo ? &s->images : &s->repos, win, lr, true);
+    base->about = tui_list_selected_rect(s->in_repo ? &s->images : &s->repos, lr);   /* what d deletes */
     if (!detail_h)
         return;
     int dy = lr.y + lr.h;

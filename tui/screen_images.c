@@ -299,6 +299,7 @@ static void action_failed(images_screen *s, const byoc_event *ev)
         char *text = byoc_xasprintf("The engine refused: %s. Force the delete of %s? Containers made from "
                                     "the image keep running.", ev->err.message, s->asked);
         tui_app_confirm(s->base.app, "Force delete?", text, "Force delete", force_answer, s);
+        tui_app_dialog_about(s->base.app, &s->base, TUI_ABOUT_MARK);
         free(text);
         return;
     }
@@ -395,6 +396,7 @@ static void tag_selected(images_screen *s)
     forget_asked(s);
     s->asked = byoc_xstrdup(e->id);
     tui_app_input(s->base.app, "Tag image", text, init, check_tag, NULL, tag_answer, s);
+    tui_app_dialog_about(s->base.app, &s->base, TUI_ABOUT_MARK);
     free(init);
     free(text);
 }
@@ -428,6 +430,7 @@ static void delete_selected(images_screen *s)
     forget_asked(s);
     s->asked = byoc_xstrdup(e->ref);
     tui_app_confirm(s->base.app, "Delete image?", text, "Delete", delete_answer, s);
+    tui_app_dialog_about(s->base.app, &s->base, TUI_ABOUT_MARK);
     free(text);
 }
 
@@ -540,6 +543,7 @@ static void draw(tui_screen *base, WINDOW *win, tui_rect r)
         list_h = rest;
     tui_rect lr = {r.y + 1, r.x, list_h, r.w};
     tui_list_draw(&s->images, win, lr, !s->layers_focus);
+    base->about = tui_list_selected_rect(&s->images, lr);  /* the image d and t ask about */
 
     int dy = lr.y + lr.h;
     int dh = r.y + r.h - dy;

@@ -24,6 +24,7 @@
 #include "progress.h"
 #include "screens.h"
 #include "steps.h"
+#include "whole.h"
 
 #define REFRESH_ACTIVE_MS 3000     /* while a job is queued or running */
 #define REFRESH_IDLE_MS 15000
@@ -283,6 +284,7 @@ static void cancel_selected(monitor_screen *s)
                                 local ? "Its container is stopped and removed; it cannot be resumed."
                                       : "It stops and cannot be resumed.");
     tui_app_confirm(s->base.app, "Cancel job", text, "Cancel job", cancel_answer, s);
+    tui_app_dialog_about(s->base.app, &s->base, TUI_ABOUT_MARK);
     free(text);
 }
 
@@ -376,11 +378,12 @@ static void draw(tui_screen *base, WINDOW *win, tui_rect r)
     int y = r.y + 1;
     if (s->error) {
         char *line = byoc_xasprintf("error: %s", s->error);
-        tui_draw_fit(win, y++, r.x + 1, r.w - 1, TUI_STY_ERROR, line);
+        tui_whole_fit(win, y++, r.x + 1, r.w - 1, TUI_STY_ERROR, "Listing the jobs failed", line, NULL);
         free(line);
     }
     tui_rect list = {y, r.x, r.y + r.h - y, r.w};
     tui_list_draw(&s->jobs, win, list, true);
+    base->about = tui_list_selected_rect(&s->jobs, list);   /* the job c asks about */
     colour_status(s, win, list);
 }
 

@@ -1,19 +1,29 @@
 /* screen_permit: the Permit step. Choose a repository (from the image Push
  * pushed, or typed), see its current policy, grant or revoke pull for role
  * ARNs, user ARNs or account ids with the change shown as a diff before it
- * is applied (a confirmation, No by default), a loud refusal of "*" unless
+ * is applied (a confirmation docked under the diff, which stays in view and
+ * scrolls; No by default), a loud refusal of "*" unless
  * confirmed a second time, and the check "can the execution role pull?"
- * (byoc/permit.h). Every call is a task (push_tasks.h). */
+ * (byoc/permit.h). Every call is a task (push_tasks.h).
+ *
+ * Fields the user has not filled start from the project: the repository of
+ * the last push (byoc.json "pushed"), else the project's name; the role the
+ * job uses (byoc.json job.role_arn, else $BRAKET_JOBS_ROLE_ARN); each marked
+ * with where it came from, as the Push form marks its defaults. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <jansson.h>
 
+#include "aws/ecr.h"
 #include "background.h"
+#include "build_job.h"
 #include "byoc/jobspec.h"
 #include "byoc/permit.h"
+#include "byoc/project.h"
 #include "core/buf.h"
+#include "core/jsonout.h"
 #include "flow.h"
 #include "form.h"
 #include "page.h"
@@ -27,6 +37,8 @@ typedef struct permit_screen {
     bool form_focus;
     tui_page page;
     unsigned flow_serial;
+    uint64_t project_task;        /* reading byoc.json for the form's defaults */
+    bool project_asked;
     byoc_task *running;
     uint64_t running_id;
     tui_permit_mode mode;
@@ -147,6 +159,7 @@ static void allow(permit_screen *s)
                         "become public to AWS users. byoc refuses this unless you confirm. Grant pull to "
                         "everyone?",
                         "Allow everyone", everyone_answer, s);
+        tui_app_dialog_about(s->base.app, &s->base, TUI_ABOUT_MARK);   /* the "*" and its warning */
         return;
     }
     start(s, TUI_PERMIT_ALLOW, true, false);
@@ -165,7 +178,7 @@ static void show_policy(permit_screen *s, const byoc_permit_result *r)
         if (!r->policy) {
             tui_page_text(p, TUI_STY_DIM, "(no repository policy: only this account's own principals may pull)");
         } else {
-            char *text = json_dumps(r->policy, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+            char *text = byoc_json_dumps(r->policy, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
             pre_lines(p, TUI_STY_NORMAL, text ? text : "");
             free(text);
         }
@@ -198,9 +211,19 @@ static void show_check(permit_screen *s, const byoc_pull_check *c)
     }
 }
 
+static void project_loaded(permit_screen *s, const tui_build_loaded *l);
+
 static void on_event(tui_screen *base, const byoc_event *ev)
 {
     permit_screen *s = (permit_screen *)base;
+    if (s->project_task && ev->task_id == s->project_task) {
+        if (ev->kind == BYOC_EV_DONE)
+            project_loaded(s, ev->result);
+        if (ev->kind == BYOC_EV_DONE || ev->kind == BYOC_EV_ERROR)
+            s->project_task = 0;
+        tui_screen_dirty(base);
+        return;
+    }
     if (!s->running || ev->task_id != s->running_id)
         return;
     if (ev->kind == BYOC_EV_STATUS && ev->text)
@@ -216,10 +239,12 @@ static void on_event(tui_screen *base, const byoc_event *ev)
             if (s->dry_run && r->changed && s->mode != TUI_PERMIT_VIEW) {
                 replace(&s->status, "review the diff");
                 s->pending_apply = true;
+                s->form_focus = false;      /* the scroll keys go to the diff meanwhile */
                 tui_app_confirm(base->app, "Apply the policy change?",
-                                "The change is shown as a diff behind this dialog (j/k scrolls it after "
-                                "No). Apply it to the repository?",
+                                "The diff above is the whole change to the repository policy; it scrolls "
+                                "while this question is open. Apply it?",
                                 "Apply", apply_answer, s);
+                tui_app_dialog_about(base->app, base, TUI_ABOUT_PANE);
             } else {
                 replace(&s->status, s->mode == TUI_PERMIT_VIEW ? "current policy"
                                     : r->sent                  ? "applied"
@@ -234,6 +259,44 @@ static void on_event(tui_screen *base, const byoc_event *ev)
         free(line);
     }
     tui_screen_dirty(base);
+}
+
+/* The repository of "<registry>/<repository>:<tag>" or "...@sha256:...". */
+static char *repository_of(const char *uri)
+{
+    const char *slash = strchr(uri, '/');
+    if (!slash)
+        return NULL;
+    const char *start = slash + 1;
+    size_t len = strcspn(start, ":@");
+    return len ? byoc_xasprintf("%.*s", (int)len, start) : NULL;
+}
+
+/* ---- defaults from byoc.json ---- */
+
+/* A field the user has not filled: empty, or still the default it was given. */
+static bool open_field(permit_screen *s, const char *key)
+{
+    return !*value(s, key) || tui_form_origin(&s->form, tui_form_field(&s->form, key));
+}
+
+static void project_loaded(permit_screen *s, const tui_build_loaded *l)
+{
+    if (!l->found || l->error)
+        return;
+    const byoc_project *p = &l->project;
+    if (open_field(s, "repository")) {
+        const char *pushed = byoc_project_pushed_image(p);
+        char *repo = pushed ? repository_of(pushed) : NULL;
+        if (repo)
+            tui_form_set_from(&s->form, "repository", repo, byoc_job_origin_name(BYOC_JO_PUSH));
+        else if (p->name && byoc_ecr_repository_name_ok(p->name, NULL, 0))
+            tui_form_set_from(&s->form, "repository", p->name, BYOC_PROJECT_FILE);
+        free(repo);
+    }
+    const char *role = byoc_project_job_string(p, "role_arn");
+    if (role && *role && open_field(s, "role"))   /* the job's own role before the environment's, as run takes it */
+        tui_form_set_from(&s->form, "role", role, BYOC_PROJECT_FILE);
 }
 
 /* ---- keys ---- */
@@ -288,6 +351,10 @@ static size_t contexts(tui_screen *base, tui_ctx *out, size_t max)
 static void draw(tui_screen *base, WINDOW *win, tui_rect r)
 {
     permit_screen *s = (permit_screen *)base;
+    if (!s->project_asked) {
+        s->project_asked = true;
+        s->project_task = tui_app_read_project(base->app, base, "byoc.json", tui_build_load_task);
+    }
     if (r.h < 10 || r.w < 30)
         return;
     tui_draw_fill(win, r, TUI_STY_NORMAL);
@@ -295,9 +362,16 @@ static void draw(tui_screen *base, WINDOW *win, tui_rect r)
     tui_draw_fit(win, y++, x, w, TUI_STY_LABEL_FOCUS, tui_step_purpose(base->step));
     int fh = tui_form_lines(&s->form);
     tui_form_draw(&s->form, win, (tui_rect){y, x, fh, w}, s->form_focus);
+    int form_y = y;
     y += fh;
-    if (wants_everyone(value(s, "principals")))
+    char from[512];       /* an ARN leaves no room for the inline mark */
+    tui_form_origins_text(&s->form, from, sizeof from);
+    for (char *save = NULL, *line = strtok_r(from, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+        tui_draw_fit(win, y++, x, w, TUI_STY_DIM, line);
+    if (wants_everyone(value(s, "principals"))) {
         tui_draw_fit(win, y++, x, w, TUI_STY_ERROR, "!! \"*\" = every AWS account can pull: refused unless confirmed");
+        base->about = (tui_rect){form_y, r.x, y - form_y, r.w};  /* the "*" and the warning: what a asks about */
+    }
     const char *st = s->status ? s->status : "e edits; r shows the policy; a allows, x revokes; k checks the role";
     tui_draw_fit(win, y++, x, w, strncmp(st, "error", 5) == 0 ? TUI_STY_ERROR : TUI_STY_DIM, st);
     tui_draw_hline(win, y++, r.x, r.w, s->form_focus ? TUI_STY_BORDER : TUI_STY_BORDER_FOCUS);
@@ -307,17 +381,6 @@ static void draw(tui_screen *base, WINDOW *win, tui_rect r)
     tui_page_layout(&s->page, pane.w);
     tui_page_set_height(&s->page, pane.h);
     tui_page_draw(&s->page, win, pane);
-}
-
-/* The repository of "<registry>/<repository>:<tag>" or "...@sha256:...". */
-static char *repository_of(const char *uri)
-{
-    const char *slash = strchr(uri, '/');
-    if (!slash)
-        return NULL;
-    const char *start = slash + 1;
-    size_t len = strcspn(start, ":@");
-    return len ? byoc_xasprintf("%.*s", (int)len, start) : NULL;
 }
 
 static void enter(tui_screen *base)
@@ -333,6 +396,9 @@ static void enter(tui_screen *base)
         }
         free(repo);
     }
+    /* Push may have written byoc.json since: read it again while a field it fills is open */
+    if (!s->project_task && (open_field(s, "repository") || open_field(s, "role")))
+        s->project_asked = false;
     tui_screen_dirty(base);
 }
 
@@ -370,9 +436,11 @@ tui_screen *tui_screen_permit_new(tui_app *app)
     tui_form_add_text(&s->form, "repository", "Repository", "", true, NULL, NULL);
     size_t pi = tui_form_add_text(&s->form, "principals", "Principals", "", false, NULL, NULL);
     tui_form_set_help(&s->form, pi, "role ARN, user ARN or 12-digit account; several: space-separated");
-    const char *role = getenv(BYOC_JOB_ROLE_ENV);
-    size_t ri = tui_form_add_text(&s->form, "role", "Execution role", role ? role : "", false, NULL, NULL);
+    size_t ri = tui_form_add_text(&s->form, "role", "Execution role", "", false, NULL, NULL);
     tui_form_set_help(&s->form, ri, "the job's role ARN, for k (can it pull?)");
+    const char *role = getenv(BYOC_JOB_ROLE_ENV);
+    if (role && *role)
+        tui_form_set_from(&s->form, "role", role, "$" BYOC_JOB_ROLE_ENV);
     tui_page_init(&s->page);
     return &s->base;
 }

@@ -1,10 +1,15 @@
 /* screen_push: the Push step. A small form (source image, target
  * repository, tag, create when missing), the account's repositories to pick
  * from (Enter puts one into the form), a warning when the repository name
- * does not start with amazon-braket (a offers the prefix), then the push
+ * does not start with amazon-braket (a offers the prefix) unless the
+ * repository policy grants the job role the pull (as Permit does; read in
+ * the background, "unknown" when it cannot be read), then the push
  * with a progress bar per layer (bytes and rate) and the resulting URI and
  * digest; u puts the URI into the job form (flow.h) and goes to Run. The
- * source comes from Build or the image browser (flow.h). */
+ * source comes from Build or the image browser (flow.h); fields still empty
+ * start from byoc.json (source, repository) and the tag from what the push
+ * gives, each marked with where it came from. The push is recorded in
+ * byoc.json as `byoc push` records it (push_tasks.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,8 +20,11 @@
 #include "background.h"
 #include "build_job.h"
 #include "build_view.h"
+#include "byoc/jobspec.h"
+#include "byoc/permit.h"
 #include "byoc/pushflow.h"
 #include "core/buf.h"
+#include "core/utf8.h"
 #include "flow.h"
 #include "form.h"
 #include "list.h"
@@ -24,6 +32,7 @@
 #include "push_tasks.h"
 #include "screens.h"
 #include "steps.h"
+#include "whole.h"
 
 #define MAX_LAYERS 64
 
@@ -56,6 +65,13 @@ typedef struct push_screen {
     char *uri, *digest;
     char **warnings;
     size_t n_warnings;
+    /* Does the repository policy grant the pull? Asked for a name outside amazon-braket* */
+    uint64_t grant_task;
+    char *grant_repo;            /* the repository the answer, or the running check, is for */
+    bool grant_known;            /* the answer for grant_repo is in */
+    bool grant_stale;            /* the running check was asked before the policy may have changed */
+    int grant;                   /* 1 granted, 0 not, -1 unknown (byoc_repo_pull.granted) */
+    char *grant_text;            /* whom it grants, or why not / why unknown (printable) */
 } push_screen;
 
 static const tui_column repo_columns[] = {
@@ -107,15 +123,93 @@ static void repos_listed(push_screen *s, const json_t *list)
     replace(&s->repos_error, NULL);
 }
 
+/* ---- the repository policy's pull grant ---- */
+
+/* Ask again the next time it is drawn: Permit may have changed the policy, a push created the repository. */
+static void forget_grant(push_screen *s)
+{
+    if (s->grant_task)
+        s->grant_stale = true;
+    replace(&s->grant_repo, NULL);
+    s->grant_known = false;
+}
+
+/* Read the policy of repo once per name, never while the name is being typed. */
+static void check_grant(push_screen *s, const char *repo)
+{
+    if (s->form_focus || s->grant_task || (s->grant_repo && strcmp(s->grant_repo, repo) == 0))
+        return;
+    const byoc_globals *g = tui_app_globals(s->base.app);
+    tui_permit_args *args = tui_permit_args_new(g->profile, g->region, repo);
+    args->mode = TUI_PERMIT_GRANT;
+    const char *role = getenv(BYOC_JOB_ROLE_ENV);
+    args->role = role && *role ? byoc_xstrdup(role) : NULL;
+    byoc_task *t = tui_app_start_background_task(s->base.app, &s->base, "repository policy", tui_permit_task, args,
+                                                 tui_permit_args_free);
+    if (!t)
+        return;
+    s->grant_task = byoc_task_id(t);
+    replace(&s->grant_repo, repo);
+    s->grant_known = false;
+}
+
+static void grant_answered(push_screen *s, const byoc_event *ev)
+{
+    s->grant_task = 0;
+    if (s->grant_stale) {          /* asked before Permit or a push: ask again */
+        s->grant_stale = false;
+        replace(&s->grant_repo, NULL);
+        return;
+    }
+    const byoc_repo_pull *r = ev->kind == BYOC_EV_DONE ? ev->result : NULL;
+    s->grant_known = true;
+    s->grant = r ? r->granted : -1;
+    const char *text = r ? (r->granted == 1 ? r->principals : r->why) : ev->err.message;
+    free(s->grant_text);
+    s->grant_text = byoc_printable_dup(text ? text : "");
+}
+
+/* What the name means for the job role's pull, the repository's part first (a line cut at
+ * 80 columns keeps it). */
+static void draw_grant(push_screen *s, WINDOW *win, int y, int x, int w, const char *repo)
+{
+    char buf[1024];
+    tui_style sty = TUI_STY_WARN;
+    bool answered = s->grant_known && s->grant_repo && strcmp(s->grant_repo, repo) == 0;
+    if (!answered && s->grant_task)
+        snprintf(buf, sizeof buf, "! Not amazon-braket*: checking whether its policy grants the pull");
+    else if (!answered || s->grant == 0)
+        snprintf(buf, sizeof buf, "! Not amazon-braket*: the default job role cannot pull it (a adds the prefix, or "
+                                  "Permit)%s%s", answered ? ": " : "", answered ? s->grant_text : "");
+    else if (s->grant == 1) {
+        snprintf(buf, sizeof buf, "Policy grants pull to %s (the name is not amazon-braket*)", s->grant_text);
+        sty = TUI_STY_OK;
+    } else
+        snprintf(buf, sizeof buf, "! Not amazon-braket*; pull grant unknown: %s", s->grant_text);
+    tui_draw_fit(win, y, x, w, sty, buf);
+}
+
 /* ---- defaults from byoc.json ---- */
 
 static void start_project(push_screen *s)
 {
     s->project_asked = true;
-    byoc_task *t = tui_app_start_background_task(s->base.app, &s->base, "byoc.json", tui_build_load_task,
-                                                 byoc_xstrdup(tui_app_project(s->base.app)), free);
-    if (t)
-        s->project_task = byoc_task_id(t);
+    s->project_task = tui_app_read_project(s->base.app, &s->base, "byoc.json", tui_build_load_task);
+}
+
+/* The tag field holds what the push gives when no tag is asked (byoc_push_default_tag: the
+ * source's tag, else latest), marked "(from source image)", once a default source is set
+ * (start); while it keeps that mark it follows the source, until the user types a tag. */
+static void default_tag(push_screen *s, bool start)
+{
+    const char *src = tui_form_value(&s->form, "source"), *tag = tui_form_value(&s->form, "tag");
+    bool marked = tui_form_origin(&s->form, tui_form_field(&s->form, "tag")) != NULL;
+    if (!src || !*src || !(marked || (start && (!tag || !*tag))))
+        return;
+    char *want = byoc_push_default_tag(src);
+    if (!marked || strcmp(want, tag) != 0)
+        tui_form_set_from(&s->form, "tag", want, "source image");
+    free(want);
 }
 
 /* byoc.json names the image (its tags, else <name>:latest as Build tags it) and the repository
@@ -138,6 +232,7 @@ static void project_loaded(push_screen *s, const tui_build_loaded *l)
         tui_form_set_from(&s->form, "source", tag, "byoc.json");
         free(tag);
     }
+    default_tag(s, true);
 }
 
 /* ---- push ---- */
@@ -176,6 +271,7 @@ static void start_push(push_screen *s)
     const char *tag = tui_form_value(&s->form, "tag");
     args->tag = tag && *tag ? byoc_xstrdup(tag) : NULL;
     args->create = strcmp(tui_form_value(&s->form, "create"), "true") == 0;
+    args->project_dir = byoc_xstrdup(tui_app_project(a));
     byoc_task *t = tui_app_start_task(a, &s->base, "push", tui_push_task, args, tui_push_args_free);
     if (!t) {
         tui_app_error(a, "could not start a task");
@@ -209,6 +305,7 @@ static void pushed(push_screen *s, const byoc_push_result *r)
     s->flow_serial = tui_flow_get(a)->serial;
     tui_app_message(a, "Pushed %s", r->image_uri);
     start_repos(s);
+    forget_grant(s);
 }
 
 static void on_event(tui_screen *base, const byoc_event *ev)
@@ -219,6 +316,12 @@ static void on_event(tui_screen *base, const byoc_event *ev)
             project_loaded(s, ev->result);
         if (ev->kind == BYOC_EV_DONE || ev->kind == BYOC_EV_ERROR)
             s->project_task = 0;
+        tui_screen_dirty(base);
+        return;
+    }
+    if (s->grant_task && ev->task_id == s->grant_task) {
+        if (ev->kind == BYOC_EV_DONE || ev->kind == BYOC_EV_ERROR)
+            grant_answered(s, ev);
         tui_screen_dirty(base);
         return;
     }
@@ -312,6 +415,7 @@ static bool key(tui_screen *base, const tui_keyev *ev)
             return true;
         }
         tui_form_result r = tui_form_handle(&s->form, ev->key, ev->action);
+        default_tag(s, false);
         if (r == TUI_FORM_SUBMIT) {
             s->form_focus = false;
             start_push(s);
@@ -334,7 +438,10 @@ static bool key(tui_screen *base, const tui_keyev *ev)
     case TUI_ACT_PUSH_THIS: start_push(s); return true;
     case TUI_ACT_USE_IN_JOB: use_in_job(s); return true;
     case TUI_ACT_BRAKET_PREFIX: braket_prefix(s); return true;
-    case TUI_ACT_REFRESH: start_repos(s); return true;
+    case TUI_ACT_REFRESH:
+        start_repos(s);
+        forget_grant(s);
+        return true;
     default: return false;
     }
 }
@@ -381,13 +488,13 @@ static void draw(tui_screen *base, WINDOW *win, tui_rect r)
     tui_draw_fill(win, r, TUI_STY_NORMAL);
     int x = r.x + 1, w = r.w - 1, y = r.y;
     tui_draw_fit(win, y++, x, w, TUI_STY_LABEL_FOCUS, tui_step_purpose(base->step));
-    int fh = tui_form_lines(&s->form);
+    int fh = tui_form_lines_at(&s->form, w);
     tui_form_draw(&s->form, win, (tui_rect){y, x, fh, w}, s->form_focus);
     y += fh;
     const char *repo = tui_form_value(&s->form, "repository");
     if (repo && *repo && !byoc_push_braket_name_ok(repo)) {
-        tui_draw_fit(win, y++, x, w, TUI_STY_WARN,
-                     "! Not amazon-braket*: the default job role cannot pull it (a adds the prefix, or Permit)");
+        check_grant(s, repo);
+        draw_grant(s, win, y++, x, w, repo);
     }
     char buf[1024];
     tui_style sty = TUI_STY_NORMAL;
@@ -397,9 +504,9 @@ static void draw(tui_screen *base, WINDOW *win, tui_rect r)
     case P_DONE: snprintf(buf, sizeof buf, "Pushed: u puts this URI into the job form"); sty = TUI_STY_OK; break;
     case P_FAILED: snprintf(buf, sizeof buf, "Failed: %s", s->error ? s->error : ""); sty = TUI_STY_ERROR; break;
     }
-    tui_draw_fit(win, y++, x, w, sty, buf);
+    tui_whole_fit(win, y++, x, w, sty, "Push", buf, NULL);
     if (s->state == P_DONE && s->uri)
-        tui_draw_fit(win, y++, x, w, TUI_STY_OK, s->uri);
+        tui_whole_fit(win, y++, x, w, TUI_STY_OK, "The pushed image", s->uri, NULL);
     if (s->state == P_DONE && s->digest) {
         snprintf(buf, sizeof buf, "Digest %s", s->digest);
         tui_draw_fit(win, y++, x, w, TUI_STY_NORMAL, buf);
@@ -415,7 +522,7 @@ static void draw(tui_screen *base, WINDOW *win, tui_rect r)
     if (show_layers || s->state == P_PUSHING)
         draw_layers(s, win, pane);
     else if (s->repos_error)
-        tui_draw_fit(win, pane.y, x, w, TUI_STY_ERROR, s->repos_error);
+        tui_whole_fit(win, pane.y, x, w, TUI_STY_ERROR, "Listing the repositories failed", s->repos_error, NULL);
     else
         tui_list_draw(&s->repos, win, pane, !s->form_focus);
 }
@@ -433,13 +540,16 @@ static void enter(tui_screen *base)
     const tui_flow *f = tui_flow_get(base->app);
     if (f->serial != s->flow_serial) {
         s->flow_serial = f->serial;
-        if (f->image)
+        if (f->image) {
             tui_form_set_value(&s->form, "source", f->image);
+            default_tag(s, true);
+        }
     }
     /* Decide may have written byoc.json since: read it again while a field it fills is empty */
     const char *repo = tui_form_value(&s->form, "repository"), *src = tui_form_value(&s->form, "source");
     if (!s->project_task && (!repo || !*repo || !src || !*src))
         s->project_asked = false;
+    forget_grant(s); /* back from Permit, say: the policy may grant the pull now */
     tui_screen_dirty(base);
 }
 
@@ -453,6 +563,8 @@ static void destroy(tui_screen *base)
     free(s->error);
     free(s->uri);
     free(s->digest);
+    free(s->grant_repo);
+    free(s->grant_text);
     for (size_t i = 0; i < s->n_warnings; i++)
         free(s->warnings[i]);
     free(s->warnings);
@@ -480,7 +592,7 @@ tui_screen *tui_screen_push_new(tui_app *app)
     tui_form_add_text(&s->form, "source", "Source image", "", true, NULL, NULL);
     tui_form_add_text(&s->form, "repository", "Repository", "", true, check_repo, NULL);
     size_t tag = tui_form_add_text(&s->form, "tag", "Tag", "", false, NULL, NULL);
-    tui_form_set_help(&s->form, tag, "empty: the source's tag, else latest");
+    tui_form_set_help(&s->form, tag, "empty: the source's tag, else latest");  /* what default_tag fills */
     tui_form_add_toggle(&s->form, "create", "Create if missing", true);
     tui_list_init(&s->repos, repo_columns, 2);
     s->repos.data_free = free;

@@ -37,6 +37,7 @@
 #include "run_review.h"
 #include "screens.h"
 #include "steps.h"
+#include "whole.h"
 
 #define TALL_MIN 34
 
@@ -67,6 +68,7 @@ typedef struct run_screen {
     bool have_pending;
     bool pending_local;
     char pending_ts[32];     /* the reviewed plan's timestamp: the S3 keys shown are the ones used */
+    byoc_job_origin pending_origin[BYOC_JF_COUNT];  /* where the reviewed values came from */
     tui_pf_view pf;          /* the last preflight, shown on the review page */
     byoc_task *pf_task;      /* while it runs */
     uint64_t pf_task_id;
@@ -116,10 +118,7 @@ static byoc_aws_config_opts aws_opts(run_screen *s)
 
 static void start_load(run_screen *s)
 {
-    byoc_task *t = tui_app_start_background_task(s->base.app, &s->base, "byoc.json", tui_run_load_task,
-                                                 byoc_xstrdup(tui_app_project(s->base.app)), free);
-    if (t)
-        s->load_task = byoc_task_id(t);
+    s->load_task = tui_app_read_project(s->base.app, &s->base, "byoc.json", tui_run_load_task);
 }
 
 static void take_flow_image(run_screen *s)
@@ -141,6 +140,7 @@ static void remember(run_screen *s)
     tui_run_remember_args *a = byoc_xcalloc(1, sizeof *a);
     a->project_dir = byoc_xstrdup(tui_app_project(s->base.app));
     tui_run_form_to_spec(&s->form, false, &a->spec, NULL);
+    tui_run_form_origins(&s->form, a->origin);
     tui_app_start_background_task(s->base.app, &s->base, "remember the job form", tui_run_remember_task, a,
                                   tui_run_remember_args_free);
 }
@@ -280,6 +280,7 @@ static void review_send(tui_app *a, void *ud)
     char yes[32];
     snprintf(yes, sizeof yes, "%s anyway", what);
     tui_app_confirm(a, title, text, yes, send_confirmed, s);
+    tui_app_dialog_about(a, s->review, TUI_ABOUT_PANE);    /* the checks that failed stay in view */
     free(text);
 }
 
@@ -328,8 +329,10 @@ static void review(run_screen *s)
     s->have_pending = true;
     s->pending_ts[0] = '\0';
     s->pending_local = tui_run_form_local(&s->form);
+    tui_run_form_origins(&s->form, s->pending_origin);
     if (s->pending_local) {
-        json_t *plan = json_pack("{s:o}", "local", byoc_jobspec_to_json(&s->pending));
+        json_t *plan = json_pack("{s:o, s:o}", "local", byoc_jobspec_to_json(&s->pending), "origins",
+                                 byoc_job_origins_json(s->pending_origin));
         show_review(s, "5 Run: review the local run", plan);
         json_decref(plan);
         return;
@@ -359,6 +362,7 @@ static void planned(run_screen *s, const byoc_job_result *r)
         byoc_jobspec_set(&s->pending.job_name, r->plan.job_name);
     snprintf(s->pending_ts, sizeof s->pending_ts, "%s", r->plan.timestamp ? r->plan.timestamp : "");
     json_t *plan = byoc_job_result_json(r);
+    json_object_set_new(plan, "origins", byoc_job_origins_json(s->pending_origin));
     log_line(s, "Review the request: y sends it, q goes back");
     show_review(s, "5 Run: review the request", plan);
     json_decref(plan);
@@ -475,7 +479,8 @@ static void on_event(tui_screen *base, const byoc_event *ev)
     run_screen *s = (run_screen *)base;
     if (ev->task_id == s->load_task) {
         if (ev->kind == BYOC_EV_DONE && ev->result && !s->form_dirty) {
-            tui_run_form_from_spec(&s->form, ev->result);
+            const tui_run_loaded *l = ev->result;
+            tui_run_form_from_spec(&s->form, &l->spec, l->origin);
             s->flow_serial = (unsigned)-1;    /* a pushed image wins over byoc.json */
             take_flow_image(s);
         }
@@ -623,7 +628,9 @@ static size_t contexts(tui_screen *base, tui_ctx *out, size_t max)
 
 /* ---- drawing ---- */
 
-static void draw_summary(run_screen *s, WINDOW *win, int y, int x, int w)
+/* Three lines of the job, then (as room allows, up to max lines in all) where the values the
+ * user did not type came from. */
+static int draw_summary(run_screen *s, WINDOW *win, int y, int x, int w, int max)
 {
     const char *img = tui_form_value(&s->form, "image_uri");
     const char *src = tui_form_value(&s->form, "source_module");
@@ -635,12 +642,18 @@ static void draw_summary(run_screen *s, WINDOW *win, int y, int x, int w)
     char *l3 = byoc_xasprintf("Device %s  instance %s  on %s", dev && *dev ? dev : BYOC_JOB_DEFAULT_DEVICE,
                               it && *it ? it : BYOC_JOB_DEFAULT_INSTANCE_TYPE,
                               tui_run_form_local(&s->form) ? "this machine" : "Amazon Braket");
-    tui_draw_fit(win, y, x, w, TUI_STY_NORMAL, l1);
-    tui_draw_fit(win, y + 1, x, w, TUI_STY_NORMAL, l2);
-    tui_draw_fit(win, y + 2, x, w, TUI_STY_NORMAL, l3);
+    tui_whole_fit(win, y, x, w, TUI_STY_NORMAL, "The job's image", l1, NULL);
+    tui_whole_fit(win, y + 1, x, w, TUI_STY_NORMAL, "The job's code", l2, NULL);
+    tui_whole_fit(win, y + 2, x, w, TUI_STY_NORMAL, "Where the job runs", l3, NULL);
     free(l1);
     free(l2);
     free(l3);
+    int n = 3;
+    char from[1024];
+    tui_form_origins_text(&s->form, from, sizeof from);
+    for (char *save = NULL, *line = strtok_r(from, "\n", &save); line && n < max; line = strtok_r(NULL, "\n", &save))
+        tui_draw_fit(win, y + n++, x, w, TUI_STY_DIM, line);
+    return n;
 }
 
 static void draw_status(run_screen *s, WINDOW *win, int y, int x, int w)
@@ -650,10 +663,16 @@ static void draw_status(run_screen *s, WINDOW *win, int y, int x, int w)
     tui_fmt_duration((int64_t)((end - s->start_ms) / 1000), el, sizeof el);
     tui_style sty = TUI_STY_NORMAL;
     switch (s->state) {
-    case R_IDLE:
-        snprintf(buf, sizeof buf, "Ready: e edits the form, s reviews the request before sending");
+    case R_IDLE: {
+        const tui_field *fl = s->form_focus ? &s->form.fields[s->form.focus] : NULL;
+        const char *o = fl ? tui_form_origin(&s->form, fl) : NULL;
+        if (o)      /* the inline mark does not fit after a long value: say it here */
+            snprintf(buf, sizeof buf, "%s: from %s", fl->label, o);
+        else
+            snprintf(buf, sizeof buf, "Ready: e edits the form, s reviews the request before sending");
         sty = TUI_STY_DIM;
         break;
+    }
     case R_PLANNING: snprintf(buf, sizeof buf, "Resolving the request...  %s", el); break;
     case R_SUBMITTING:
         snprintf(buf, sizeof buf, "Submitting: %s  %s", s->status ? s->status : "...", el);
@@ -679,7 +698,7 @@ static void draw_status(run_screen *s, WINDOW *win, int y, int x, int w)
         sty = TUI_STY_ERROR;
         break;
     }
-    tui_draw_fit(win, y, x, w, sty, buf);
+    tui_whole_fit(win, y, x, w, sty, "Run", buf, NULL);
 }
 
 static void draw(tui_screen *base, WINDOW *win, tui_rect r)
@@ -695,22 +714,22 @@ static void draw(tui_screen *base, WINDOW *win, tui_rect r)
     int x = r.x + 1, w = r.w - 1, y = r.y;
     tui_draw_fit(win, y++, x, w, TUI_STY_LABEL_FOCUS, tui_step_purpose(base->step));
     if (s->form_focus || r.h >= TALL_MIN) {
-        int fh = tui_form_lines(&s->form);
+        int fh = tui_form_lines_at(&s->form, w);
         if (fh > r.h - 5)
             fh = r.h - 5;
         tui_form_scroll(&s->form, fh);
         tui_form_draw(&s->form, win, (tui_rect){y, x, fh, w}, s->form_focus);
         y += fh;
     } else {
-        draw_summary(s, win, y, x, w);
-        y += 3;
+        y += draw_summary(s, win, y, x, w, r.h - 5);   /* leave the status, the rule and a line of output */
     }
     draw_status(s, win, y++, x, w);
     if (s->pf.state != TUI_PF_NONE && y < r.y + r.h - 2) {
         char sum[1024];
         tui_pf_view_summary(&s->pf, tui_now_ms(), sum, sizeof sum);
         bool bad = s->pf.state == TUI_PF_ERROR || tui_pf_view_count(&s->pf, BYOC_PF_FAIL) > 0;
-        tui_draw_fit(win, y++, x, w, s->pf.stale ? TUI_STY_DIM : bad ? TUI_STY_ERROR : TUI_STY_NORMAL, sum);
+        tui_whole_fit(win, y++, x, w, s->pf.stale ? TUI_STY_DIM : bad ? TUI_STY_ERROR : TUI_STY_NORMAL,
+                      "Preflight checks", sum, NULL);
     }
     tui_draw_hline(win, y, r.x, r.w, s->form_focus ? TUI_STY_BORDER : TUI_STY_BORDER_FOCUS);
     tui_draw_fit(win, y, r.x + 2, r.w - 4, TUI_STY_HEADING, " Progress and output ");

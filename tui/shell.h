@@ -71,6 +71,11 @@ struct tui_screen {
     bool dirty;                /* redraw wanted (tui_screen_dirty) */
     bool wants_tick;
     bool wide;                 /* use the whole width: the step list is hidden meanwhile */
+    bool top_level;            /* shown above the steps, yet q quits here as on a step (the welcome page) */
+    /* What this screen's open question is about (TUI_ABOUT_MARK), in screen
+     * coordinates: set by draw (the app clears it before each draw), e.g.
+     * tui_list_selected_rect() of the list whose row is asked about. */
+    tui_rect about;
 };
 
 void tui_screen_init(tui_screen *s, const tui_screen_ops *ops, tui_app *app, tui_ctx ctx, int step);
@@ -82,6 +87,10 @@ const byoc_globals *tui_app_globals(const tui_app *a);
 void tui_app_push(tui_app *a, tui_screen *s);
 void tui_app_pop(tui_app *a);
 void tui_app_goto_step(tui_app *a, int step);
+/* Work in dir from now on: byoc moves there (chdir), the screens above the
+ * steps close, every step starts afresh on it and Decide shows. Done once the
+ * key or event being handled is over; an error is a message. */
+void tui_app_open_project(tui_app *a, const char *dir);
 int tui_app_current_step(const tui_app *a);
 /* A one-line message at the bottom until the next key. */
 void tui_app_message(tui_app *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -94,6 +103,12 @@ void tui_app_confirm(tui_app *a, const char *title, const char *text, const char
 void tui_app_alert(tui_app *a, const char *title, const char *text);
 void tui_app_input(tui_app *a, const char *title, const char *text, const char *initial,
                    tui_input_check_fn check, void *check_ud, tui_input_fn done, void *ud);
+/* Say what the dialog just opened asks about, so that it does not cover it
+ * (dialog.h): MARK is what s marks in s->about while drawing; PANE is all of
+ * s's content, which then keeps the page keys (they scroll it while the
+ * question is open: s->ops->key gets them). Only while s is on top;
+ * otherwise, and without this call, the dialog is centred. */
+void tui_app_dialog_about(tui_app *a, tui_screen *s, tui_about about);
 /* Start a task whose events go to owner->ops->on_event (owner NULL: the app
  * shows its status and errors as messages). The task is released after its
  * DONE/ERROR event was delivered; do not keep the handle past that event. */
@@ -103,6 +118,10 @@ size_t tui_app_running_tasks(const tui_app *a);
 /* The status bar's profile / region / engine (e.g. from the doctor). */
 void tui_app_set_status(tui_app *a, tui_sb_field f, const char *value);
 const tui_statusbar *tui_app_status(const tui_app *a);
+/* For a problem with its fix (statusbar.h: tui_status_region_missing...):
+ * change the bar, then say so with tui_app_status_changed. */
+tui_statusbar *tui_app_status_edit(tui_app *a);
+void tui_app_status_changed(tui_app *a);
 /* Redraw everything on the next loop turn. */
 void tui_app_redraw(tui_app *a);
 

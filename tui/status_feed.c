@@ -11,7 +11,9 @@
 typedef struct feed_result {
     char engine[128];
     char *profile;       /* NULL: keep the first guess */
-    char *region;
+    char *region;        /* NULL with aws_ok: none is set */
+    bool aws_ok;         /* the config loaded */
+    char *missing_profile, *missing_origin;   /* a named profile in neither file, and who named it */
     char *aws_why;       /* the config error, or NULL */
 } feed_result;
 
@@ -32,6 +34,8 @@ static void feed_result_free(void *p)
     feed_result *r = p;
     free(r->profile);
     free(r->region);
+    free(r->missing_profile);
+    free(r->missing_origin);
     free(r->aws_why);
     free(r);
 }
@@ -50,6 +54,36 @@ void tui_status_engine_text(int rc, bool new_failed, const byoc_engine_info *inf
     } else {
         snprintf(buf, size, "error");
     }
+}
+
+/* aws/config names the origin of a profile that exists in neither file as the
+ * error's `what` (config.h): then the status line can say how to fix it. */
+static bool profile_missing(const feed_args *fa, const byoc_err *err, feed_result *r)
+{
+    static const char *const origins[] = {"--profile", "AWS_DEFAULT_PROFILE", "AWS_PROFILE"};
+    for (size_t i = 0; i < sizeof origins / sizeof origins[0]; i++) {
+        if (strcmp(err->what, origins[i]) != 0)
+            continue;
+        const char *name = i == 0 ? fa->profile : getenv(origins[i]);
+        if (!name || !*name)
+            return false;
+        r->missing_profile = byoc_xstrdup(name);
+        r->missing_origin = byoc_xstrdup(origins[i]);
+        return true;
+    }
+    return false;
+}
+
+/* "~/.aws/config" for $HOME/.aws/config: the message has 80 columns. */
+static char *home_short(const char *path)
+{
+    const char *home = getenv("HOME");
+    size_t n = home ? strlen(home) : 0;
+    while (n > 1 && home[n - 1] == '/')
+        n--;
+    if (n > 1 && strncmp(path, home, n) == 0 && path[n] == '/')
+        return byoc_xasprintf("~%s", path + n);
+    return byoc_xstrdup(path);
 }
 
 static int feed_task(byoc_task *t, void *arg, void **result, void (**result_free)(void *), byoc_err *err)
@@ -74,12 +108,22 @@ static int feed_task(byoc_task *t, void *arg, void **result, void (**result_free
     byoc_aws_config_opts opts = {.profile = fa->profile, .region = fa->region};
     if (byoc_aws_client_new(&opts, &c, &aerr) == 0) {
         const char *region = byoc_aws_client_region(c);
+        r->aws_ok = true;
         r->profile = byoc_xstrdup(byoc_aws_config_profile(byoc_aws_client_config(c)));
-        r->region = byoc_xstrdup(region && *region ? region : "(not set)");
+        r->region = region && *region ? byoc_xstrdup(region) : NULL;
         byoc_aws_client_free(c);
+    } else if (profile_missing(fa, &aerr, r)) {
+        char *config, *credentials;
+        byoc_aws_config_files(&opts, &config, &credentials);
+        char *cfg = home_short(config), *cred = home_short(credentials);
+        r->aws_why = byoc_xasprintf("AWS profile %s is in neither %s nor %s", r->missing_profile, cfg, cred);
+        free(cfg);
+        free(cred);
+        free(config);
+        free(credentials);
     } else {
         char line[1024];
-        r->aws_why = byoc_xstrdup(byoc_err_format(&aerr, line, sizeof line));
+        r->aws_why = byoc_xasprintf("AWS config: %s", byoc_err_format(&aerr, line, sizeof line));
     }
     *result = r;
     *result_free = feed_result_free;
@@ -100,8 +144,13 @@ static void feed_event(tui_screen *s, const byoc_event *ev)
         tui_app_set_status(s->app, TUI_SB_PROFILE, r->profile);
     if (r->region)
         tui_app_set_status(s->app, TUI_SB_REGION, r->region);
+    else if (r->aws_ok)
+        tui_status_region_missing(tui_app_status_edit(s->app));
+    if (r->missing_profile)
+        tui_status_profile_missing(tui_app_status_edit(s->app), r->missing_profile, r->missing_origin);
+    tui_app_status_changed(s->app);
     if (r->aws_why)
-        tui_app_error(s->app, "AWS config: %s", r->aws_why);
+        tui_app_error(s->app, "%s", r->aws_why);
 }
 
 static void feed_draw(tui_screen *s, WINDOW *win, tui_rect r)

@@ -3,7 +3,9 @@
  * for its version (or learns why there is none) and resolves the AWS
  * profile and region from the config files and the environment the way
  * every AWS call will (no network). The results replace the status bar's
- * first guesses (statusbar.h) when the task ends. */
+ * first guesses (statusbar.h) when the task ends: no region, or a profile in
+ * neither AWS file, becomes a problem with its fix on the status line (and,
+ * for the profile, a message naming the two files). */
 #ifndef BYOC_TUI_STATUS_FEED_H
 #define BYOC_TUI_STATUS_FEED_H
 

@@ -108,10 +108,11 @@ static void print_text(const byoc_decision *d, const byoc_answers *a, const byoc
         if (s->truncated)
             printf("  the scan stopped at its limits (%zu files); answer what it missed\n", s->files_seen);
     }
-    if (d->recipe != BYOC_RECIPE_PREBUILT)
-        printf("\nNext: byoc init %s --recipe %s --language %s --arch %s%s\n", dir, byoc_recipe_name(d->recipe),
-               byoc_language_name(d->language), byoc_arch_name(d->arch), d->gpu ? " --gpu" : "");
-    else
+    if (d->recipe != BYOC_RECIPE_PREBUILT) {
+        char *cmd = byoc_decision_init_command(d, dir);
+        printf("\nNext: %s\n", cmd);
+        free(cmd);
+    } else
         printf("\nNext: run the job on a prebuilt image (no --image-uri), with any missing packages in the\n"
                "source directory's requirements.txt.\n");
 }
@@ -224,7 +225,7 @@ int verb_decide(const byoc_globals *g, int argc, char **argv, byoc_err *err)
             }
             byoc_cli_print_json(doc);
         } else {
-            print_text(&d, &answers, scanned ? &s : NULL, scan_dir);
+            print_text(&d, &answers, scanned ? &s : NULL, dir);
             if (have_m)
                 print_startup(&m, instances);
             if (have_m || have_baked) {

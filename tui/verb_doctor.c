@@ -100,6 +100,37 @@ static void print_row(const char *name, bool ok, const char *fmt, ...)
     putchar('\n');
 }
 
+/* The fix under a FAIL row whose error does not carry one, on a line of its own. A part --local
+ * does not need gets none. */
+static void print_fix(const char *name, const char *fix)
+{
+    if (!(local_only && strcmp(name, "engine") != 0))
+        printf("%17sfix: %s\n", "", fix);
+}
+
+/* The fix when the AWS configuration did not load. The usual cause is a profile that does not
+ * exist: config.c names that failure by where the profile came from (--profile, AWS_PROFILE,
+ * AWS_DEFAULT_PROFILE); anything else is a file it could not read. */
+static void config_fix(const byoc_globals *g, const byoc_err *e, char *buf, size_t size)
+{
+    bool flag = strcmp(e->what, "--profile") == 0;
+    if (flag || strcmp(e->what, "AWS_PROFILE") == 0 || strcmp(e->what, "AWS_DEFAULT_PROFILE") == 0) {
+        const char *v = flag ? g->profile : getenv(e->what);
+        char name[128];
+        snprintf(name, sizeof name, "%s", v && *v ? v : "NAME");
+        byoc_printable_inplace(name);
+        if (flag)
+            snprintf(buf, size, "name a profile the config file has, or create this one: aws configure --profile %s",
+                     name);
+        else
+            snprintf(buf, size, "unset %s to use the default profile, or create this one: aws configure --profile %s",
+                     e->what, name);
+        return;
+    }
+    snprintf(buf, size, "correct the file named above, or point AWS_CONFIG_FILE/AWS_SHARED_CREDENTIALS_FILE at "
+                        "good ones");
+}
+
 /* Without a region the regional endpoints cannot be resolved: that is the region's failure,
  * reported once as such, so they say "skipped" instead of repeating it. */
 static void skip_regional(json_t *endpoints)
@@ -168,6 +199,9 @@ int verb_doctor(const byoc_globals *g, int argc, char **argv, byoc_err *err)
                             "(`aws configure`)";
     const char *region_fix = "pass --region, set AWS_REGION, or add `region = ...` to the profile";
     const char *identity_fix = "check that the keys are current and the STS endpoint is reachable";
+    char aws_fix[512] = "";
+    if (!aws_loaded)
+        config_fix(g, &aws_err, aws_fix, sizeof aws_fix);
 
     if (g->json) {
         json_t *doc = json_object();
@@ -212,6 +246,7 @@ int verb_doctor(const byoc_globals *g, int argc, char **argv, byoc_err *err)
             json_t *creds = json_object();
             json_object_set_new(creds, "source", json_null());
             json_object_set_new(creds, "error", json_string(byoc_err_format(&aws_err, line, sizeof line)));
+            json_object_set_new(creds, "fix", json_string(aws_fix));
             json_object_set_new(doc, "credentials", creds);
             json_object_set_new(doc, "region", json_null());
             json_object_set_new(doc, "account", json_null());
@@ -232,10 +267,12 @@ int verb_doctor(const byoc_globals *g, int argc, char **argv, byoc_err *err)
                       probe.info.api_version, probe.info.os, probe.info.arch);
         if (engine_ok)
             doctor_platforms_print(&probe.info, getenv("BYOC_BINFMT_DIR"));
-        else
+        else    /* the engine's and the credentials' errors end with their fix already */
             print_row("engine", false, "%s", byoc_err_format(&probe.err, line, sizeof line));
+        /* Each cause is reported once, on its own row with its fix; what depends on it is skipped. */
         if (!aws_loaded) {
             print_row("aws config", false, "%s", byoc_err_format(&aws_err, line, sizeof line));
+            print_fix("aws config", aws_fix);
         } else {
             if (creds_ok) {
                 char origin[256];
@@ -248,17 +285,18 @@ int verb_doctor(const byoc_globals *g, int argc, char **argv, byoc_err *err)
             } else {
                 print_row("credentials", false, "%s", desc.credentials_error);
             }
-            if (region_ok)
+            if (region_ok) {
                 print_row("region", true, "%s (from %s)", desc.region, desc.region_origin);
-            else
-                print_row("region", false, "none configured\n%17sfix: %s", "", region_fix);
-            /* Each cause is reported once, on its own line with its fix; what depends on it is skipped. */
-            if (identity_ok)
+            } else {
+                print_row("region", false, "none configured");
+                print_fix("region", region_fix);
+            }
+            if (identity_ok) {
                 print_row("identity", true, "%s (account %s)", id.arn, id.account);
-            else if (creds_ok && region_ok)
-                print_row("identity", false, "%s\n%17sfix: %s", byoc_err_format(&id_err, line, sizeof line), "",
-                          identity_fix);
-            else
+            } else if (creds_ok && region_ok) {
+                print_row("identity", false, "%s", byoc_err_format(&id_err, line, sizeof line));
+                print_fix("identity", identity_fix);
+            } else
                 printf("%-12s %-4s skipped: no %s\n", "identity", "--", creds_ok ? "region" : "credentials");
             printf("endpoints\n");
             for (int s = 0; s < BYOC_AWS_SERVICE_COUNT; s++) {
@@ -274,25 +312,28 @@ int verb_doctor(const byoc_globals *g, int argc, char **argv, byoc_err *err)
         if (ti.cols)
             printf(", %dx%d%s", ti.cols, ti.rows, ti.cols < 80 || ti.rows < 24 ? " (the TUI needs 80x24)" : "");
         putchar('\n');
-        if (!ready)
-            printf("\nnot ready%s: fix the FAIL lines above\n", local_only ? " for the local target" : "");
     }
 
     byoc_task_release(engine_task);
     byoc_evq_free(q);
     byoc_aws_client_free(client);
     if (!ready) {
-        /* Already explained on stdout; the one-line stderr error names the first missing part. */
-        if (!engine_ok)
-            *err = probe.err;
-        else if (!aws_loaded)
-            *err = aws_err;
-        else if (!creds_ok)
-            *err = desc.credentials_err;
-        else if (!region_ok)
-            byoc_err_set(err, BYOC_E_ENV, "doctor", "no AWS region: %s", region_fix);
-        else
-            *err = id_err;
+        /* The report on stdout says each cause once, with its fix; the one line on stderr only
+         * names the parts that are not ready, so no cause is printed twice. */
+        char parts[128] = "";
+        const struct { bool failed; const char *name; } part[] = {
+            {!engine_ok, "engine"},
+            {!local_only && !aws_loaded, "aws config"},
+            {!local_only && aws_loaded && !creds_ok, "credentials"},
+            {!local_only && aws_loaded && !region_ok, "region"},
+            {!local_only && creds_ok && region_ok && !identity_ok, "identity"},
+        };
+        for (size_t i = 0; i < sizeof part / sizeof *part; i++)
+            if (part[i].failed)
+                snprintf(parts + strlen(parts), sizeof parts - strlen(parts), "%s%s", parts[0] ? ", " : "",
+                         part[i].name);
+        byoc_err_set(err, BYOC_E_ENV, "doctor", "not ready%s: %s (%s)", local_only ? " for the local target" : "",
+                     parts, g->json ? "the report's error and fix fields say why" : "each FAIL line says why, with its fix");
         return 3;
     }
     return 0;

@@ -10,6 +10,7 @@
 #include "aws/client.h"
 #include "byoc/permit.h"
 #include "core/buf.h"
+#include "core/jsonout.h"
 #include "core/jsonprint.h"
 #include "verbs.h"
 
@@ -31,9 +32,10 @@ static void print_log(const byoc_event *ev, void *ud)
         fprintf(stderr, "%s\n", ev->text);
 }
 
+/* byoc's JSON writer: it escapes the C1 controls jansson leaves raw (core/jsonout.h) */
 static void print_policy(const json_t *policy)
 {
-    char *text = json_dumps(policy, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    char *text = byoc_json_dumps(policy, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
     printf("%s\n", text);
     free(text);
 }

@@ -12,10 +12,10 @@
 #include <jansson.h>
 
 #include "aws/client.h"
-#include "byoc/jobspec.h"
 #include "byoc/project.h"
 #include "byoc/pushflow.h"
 #include "core/buf.h"
+#include "core/jsonprint.h"
 #include "core/log.h"
 #include "docker/engine.h"
 #include "verbs.h"
@@ -152,19 +152,10 @@ static int run_push(byoc_aws_client *aws, byoc_engine *e, const byoc_push_opts *
 /* The project's last push is run's default image (only a project with a byoc.json remembers). */
 static void remember_push(const byoc_globals *g, const byoc_push_result *res)
 {
-    byoc_project proj;
-    bool found = false;
     byoc_err e;
-    if (byoc_project_load(&proj, g->project_dir, &found, &e) != 0) {
+    byoc_err_clear(&e);
+    if (byoc_project_record_push(g->project_dir, res->image_uri, res->digest, &e) != 0)
         byoc_log(BYOC_LOG_WARN, "byoc.json not updated: %s", e.message);
-        return;
-    }
-    if (found) {
-        byoc_project_set_pushed(&proj, res->image_uri, res->digest);
-        if (byoc_project_save(&proj, g->project_dir, &e) != 0)
-            byoc_log(BYOC_LOG_WARN, "byoc.json not updated: %s", e.message);
-    }
-    byoc_project_free(&proj);
 }
 
 int verb_push(const byoc_globals *g, int argc, char **argv, byoc_err *err)
@@ -247,10 +238,16 @@ int verb_push(const byoc_globals *g, int argc, char **argv, byoc_err *err)
     } else if (run_push(aws, engine, &o, &res, err) < 0) {
         rc = byoc_err_exit_code(err->kind);
     } else {
-        if (g->json)
-            byoc_cli_print_json(byoc_push_result_json(res));
-        else
-            printf("image_uri: %s\ndigest:    %s\n", res->image_uri, res->digest);
+        json_t *doc = byoc_push_result_json(res);
+        if (g->json) {
+            byoc_cli_print_json(doc);
+        } else {
+            json_t *shown = byoc_json_printable_copy(doc); /* the URI is ECR's repositoryUri */
+            json_decref(doc);
+            printf("image_uri: %s\ndigest:    %s\n", byoc_json_text(json_object_get(shown, "image_uri"), ""),
+                   byoc_json_text(json_object_get(shown, "digest"), ""));
+            json_decref(shown);
+        }
         remember_push(g, res);
         rc = 0;
     }

@@ -14,6 +14,7 @@
 #include "byoc/localjobs.h"
 #include "byoc/results.h"
 #include "core/buf.h"
+#include "core/jsonout.h"
 #include "core/utf8.h"
 #include "verbs.h"
 
@@ -102,7 +103,7 @@ int verb_results(const byoc_globals *g, int argc, char **argv, byoc_err *err)
                 free(name);
             }
             if (results) {
-                char *text = json_dumps(results, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+                char *text = byoc_json_dumps(results, JSON_INDENT(2) | JSON_PRESERVE_ORDER); /* C1 escaped */
                 printf("results.json:\n%s\n", text);
                 free(text);
             }

@@ -55,9 +55,10 @@ static void print_event(void *ud, const byoc_event *ev)
     printer *p = ud;
     switch (ev->kind) {
     case BYOC_EV_LOG:
-        /* The job's own output: exact into a file or pipe; on a terminal its
-         * escape sequences could retitle, clear or write the clipboard. */
-        if (p->terminal && ev->text) {
+        /* The job's own output (verbatim): exact into a file or pipe; on a
+         * terminal its escape sequences could retitle, clear or write the
+         * clipboard. byoc's own lines come printable (core/task.h). */
+        if (p->terminal && ev->verbatim && ev->text) {
             char *line = byoc_printable_dup(ev->text);
             fprintf(stderr, "%s\n", line);
             free(line);
@@ -185,7 +186,7 @@ static int local_task(byoc_task *t, void *arg, void **result, void (**result_fre
     return byoc_local_run(a->spec, a->opts, t, a->result, err);
 }
 
-static void remember(const byoc_globals *g, const byoc_jobspec *spec);
+static void remember(const byoc_globals *g, const byoc_jobspec *spec, const byoc_job_origin *origin);
 
 /* Local runs always wait: the job's output streams to stderr, the results land in ./<job-name>/. */
 static int run_local(const byoc_globals *g, const byoc_jobspec *spec, const byoc_runflags *f, byoc_err *err)
@@ -206,7 +207,7 @@ static int run_local(const byoc_globals *g, const byoc_jobspec *spec, const byoc
     for (size_t i = 1; i < res.problems.len; i++)
         byoc_log(BYOC_LOG_INFO, "also: %s: %s", res.problems.items[i].what, res.problems.items[i].message);
     if (rc == 0)
-        remember(g, spec);
+        remember(g, spec, f->origin);
     if (res.status) {
         if (g->json)
             byoc_cli_print_json(byoc_local_run_result_json(&res));
@@ -251,39 +252,43 @@ static void print_origins(const byoc_runflags *f)
     }
 }
 
-static json_t *origins_json(const byoc_runflags *f)
+static const char *text_of(const json_t *o, const char *key)
 {
-    json_t *o = json_object();
-    for (int i = 0; i < BYOC_JF_COUNT; i++)
-        if (f->origin[i] != BYOC_JO_NONE)
-            json_object_set_new(o, byoc_job_field_key((byoc_job_field)i), json_string(byoc_job_origin_name(f->origin[i])));
-    return o;
+    return byoc_json_text(json_object_get(o, key), "");
 }
 
-static void print_plan(const byoc_job_result *r, const byoc_runflags *f)
+/* The plan as the review shows it, from the printable copy of its document
+ * (the account, role, bucket and warnings quote the services); the request
+ * body as byoc's JSON writer escapes it. */
+static void print_plan(const json_t *doc, const byoc_job_result *r, const byoc_runflags *f)
 {
-    const byoc_job_plan *p = &r->plan;
+    json_t *shown = byoc_json_printable_copy(doc);
     printf("dry run: nothing was created or uploaded\n");
     print_origins(f);
-    printf("region %s, account %s, role %s (from %s)\n", p->region, p->account, p->role_arn, p->role_origin);
-    printf("bucket %s: %s\n", p->bucket, p->bucket_status == 200 ? "exists" : "would be created");
-    for (size_t i = 0; i < p->n_transfers; i++) {
-        const byoc_job_transfer *x = &p->transfers[i];
-        if (x->size >= 0)
-            printf("%s %s -> %s (%lld bytes)\n", x->kind, strcmp(x->kind, "source") == 0 ? "source.tar.gz" : x->from,
-                   x->to, (long long)x->size);
-        else
-            printf("%s %s -> %s\n", x->kind, x->from, x->to);
+    printf("region %s, account %s, role %s (from %s)\n", text_of(shown, "region"), text_of(shown, "account"),
+           text_of(shown, "role_arn"), text_of(shown, "role_origin"));
+    json_t *bucket = json_object_get(shown, "bucket");
+    printf("bucket %s: %s\n", text_of(bucket, "name"),
+           json_is_true(json_object_get(bucket, "exists")) ? "exists" : "would be created");
+    size_t i;
+    json_t *x;
+    json_array_foreach(json_object_get(shown, "transfers"), i, x) {
+        json_t *size = json_object_get(x, "size");
+        printf("%s %s -> %s", text_of(x, "kind"), text_of(x, "from"), text_of(x, "to"));
+        if (json_is_integer(size))
+            printf(" (%lld bytes)", (long long)json_integer_value(size));
+        printf("\n");
     }
-    for (size_t i = 0; i < p->n_warnings; i++)
-        printf("warning: %s\n", p->warnings[i]);
-    printf("POST %s/job\n", p->endpoint);
-    char *body = byoc_json_dumps(p->request, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    json_array_foreach(json_object_get(shown, "warnings"), i, x)
+        printf("warning: %s\n", byoc_json_text(x, ""));
+    printf("POST %s\n", text_of(json_object_get(shown, "create_job"), "url"));
+    json_decref(shown);
+    char *body = byoc_json_dumps(r->plan.request, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
     printf("%s\n", body ? body : "{}");
     free(body);
 }
 
-static void remember(const byoc_globals *g, const byoc_jobspec *spec)
+static void remember(const byoc_globals *g, const byoc_jobspec *spec, const byoc_job_origin *origin)
 {
     byoc_project proj;
     bool found = false;
@@ -297,7 +302,7 @@ static void remember(const byoc_globals *g, const byoc_jobspec *spec)
         byoc_project_free(&proj);
         return;
     }
-    byoc_jobspec_remember(spec, &proj);
+    byoc_jobspec_remember(spec, origin, &proj);
     if (byoc_project_save(&proj, g->project_dir, &e) != 0)
         byoc_log(BYOC_LOG_WARN, "byoc.json not updated: %s", e.message);
     byoc_project_free(&proj);
@@ -333,16 +338,16 @@ int verb_run(const byoc_globals *g, int argc, char **argv, byoc_err *err)
         byoc_log(BYOC_LOG_INFO, "also: %s: %s", res.problems.items[i].what, res.problems.items[i].message);
     bool job_exists = res.job_arn != NULL;
     if (rc == 0 && !f.dry_run)
-        remember(g, &spec);
+        remember(g, &spec, f.origin);
     if (rc == 0 || job_exists) {
         json_t *doc = byoc_job_result_json(&res);
         if (g->json) {
             if (f.dry_run) /* the review; a created job's document keeps DESIGN's shape */
-                json_object_set_new(doc, "origins", origins_json(&f));
+                json_object_set_new(doc, "origins", byoc_job_origins_json(f.origin));
             byoc_cli_print_json(doc);
         } else if (f.dry_run) {
+            print_plan(doc, &res, &f);
             json_decref(doc);
-            print_plan(&res, &f);
         } else {
             for (int i = 0; i < BYOC_JF_COUNT; i++)
                 if (f.origin[i] == BYOC_JO_PROJECT || f.origin[i] == BYOC_JO_PUSH)

@@ -1,6 +1,7 @@
 /* byoc status JOB: GetJob (with queue info) and the metrics the job logged;
  * a summary, or {"job_arn", "job_name", "status", "events", "failure_reason",
- * "metrics": {...}, ...} with --json. */
+ * "metrics": {...}, ...} with --json, each metric with its last points
+ * (byoc_metrics_json). */
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -119,7 +120,7 @@ static json_t *local_status(const char *ref, byoc_err *err)
         byoc_log_source_free(src);
         free(path);
     }
-    json_t *doc = byoc_local_job_status_json(&job, byoc_metrics_summary_json(m));
+    json_t *doc = byoc_local_job_status_json(&job, byoc_metrics_json(m, BYOC_METRICS_SERIES_MAX));
     byoc_metrics_free(m);
     byoc_local_job_free(&job);
     return doc;
@@ -155,7 +156,7 @@ int verb_status(const byoc_globals *g, int argc, char **argv, byoc_err *err)
         char line[1024];
         fprintf(stderr, "byoc: warning: metrics not read: %s\n", byoc_err_format(&merr, line, sizeof line));
     }
-    json_t *metrics = byoc_metrics_summary_json(m);
+    json_t *metrics = byoc_metrics_json(m, BYOC_METRICS_SERIES_MAX);
     byoc_metrics_free(m);
     byoc_aws_client_free(client);
     json_t *doc = byoc_job_status_json(&job, metrics);

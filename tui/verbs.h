@@ -17,7 +17,8 @@ int verb_tui(const byoc_globals *g, int argc, char **argv, byoc_err *err);
     "  Platforms: the engine's native one, and those emulated through binfmt_misc (qemu-user-static;\n" \
     "  a handler needs the F flag to work in containers) when the engine is on this host.\n" \
     "  --local   only the Docker engine is needed (the local target: no AWS account)\n" \
-    "Exit 3 if a needed part is missing. With --json: {\"engine\", \"credentials\", \"region\",\n" \
+    "Each cause is reported once, with its fix; exit 3 if a needed part is missing, and the one\n" \
+    "line on stderr names those parts. With --json: {\"engine\", \"credentials\", \"region\",\n" \
     "\"account\", \"arn\", \"endpoints\", \"terminal\"}."
 int verb_doctor(const byoc_globals *g, int argc, char **argv, byoc_err *err);
 
@@ -186,8 +187,8 @@ int verb_permit(const byoc_globals *g, int argc, char **argv, byoc_err *err);
     "region), the role, the default bucket amazon-braket-<region>-<account> (created if missing),\n" \
     "uploads under jobs/<name>/<timestamp>/ (script/source.tar.gz, data/<channel>/...), CreateJob.\n" \
     "  --image-uri URI            ECR image: <account>.dkr.ecr.<region>.amazonaws.com/<repo>:<tag>|@sha256:<d>\n" \
-    "  --source-module PATH       a .py file or a package directory (archived with symlinks followed),\n" \
-    "                             or s3://.../<file>.tar.gz\n" \
+    "  --source-module PATH       a .py file or a package directory (archived with symlinks followed,\n" \
+    "                             .git .hg .svn .bzr left out), or s3://.../<file>.tar.gz\n" \
     "  --entry-point MOD[:FUNC]   module path inside the source (default: the source module's stem)\n" \
     "  --role-arn ARN             execution role (default: $BRAKET_JOBS_ROLE_ARN, else the first IAM role\n" \
     "                             /service-role/AmazonBraketJobsExecutionRole*)\n" \
@@ -272,7 +273,11 @@ int verb_jobs(const byoc_globals *g, int argc, char **argv, byoc_err *err);
     "record, with the image, exit code and output directory; metrics from its log.txt).\n" \
     "With --json: {\"job_arn\", \"job_name\", \"status\", \"events\": [{\"type\", \"time\", \"message\"}],\n" \
     "\"failure_reason\", \"metrics\": {\"<name>\": {\"last\", \"min\", \"max\", \"count\", \"timestamp\",\n" \
-    "\"iteration\"}}, \"created\", \"started\", \"ended\", \"device\", \"instance_count\", \"queue\"}."
+    "\"iteration\", \"series\"}}, \"created\", \"started\", \"ended\", \"device\", \"instance_count\", \"queue\"}.\n" \
+    "\"series\" is {\"points\": [{\"timestamp\", \"iteration\", \"value\"}], \"count\", \"truncated\", \"stride\"}:\n" \
+    "the metric's last 1,000 points at most, oldest first (null where a line had no timestamp or\n" \
+    "iteration_number, or the value was not finite); \"truncated\" is true when they are not every\n" \
+    "value logged (a long run is thinned to every \"stride\"-th value, then cut to the last 1,000)."
 int verb_status(const byoc_globals *g, int argc, char **argv, byoc_err *err);
 
 #define VERB_LOGS_HELP \

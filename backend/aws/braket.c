@@ -6,6 +6,7 @@
 
 #include "aws/pager.h"
 #include "core/buf.h"
+#include "core/utf8.h"
 
 bool byoc_braket_status_terminal(const char *s)
 {
@@ -67,7 +68,7 @@ int byoc_braket_cancel_job(byoc_aws_client *c, byoc_task *t, const char *job_arn
     free(path);
     if (rc == 0 && status) {
         const char *s = json_string_value(json_object_get(out, "cancellationStatus"));
-        snprintf(status, 32, "%s", s ? s : "");
+        byoc_utf8_copy(status, 32, s);
     }
     json_decref(out);
     return rc;
@@ -109,6 +110,24 @@ static int search(byoc_aws_client *c, byoc_task *t, const char *op, const char *
         json_object_set_new(body, "nextToken", json_string(next_token));
     int rc = call(c, t, op, "POST", path, NULL, body, page, NULL, err);
     json_decref(body);
+    return rc;
+}
+
+int byoc_braket_search_jobs_reply(byoc_aws_client *c, byoc_task *t, json_t *filters, int max_results,
+                                  const char *next_token, byoc_aws_response *reply, byoc_err *err)
+{
+    json_t *body = json_object();
+    json_object_set_new(body, "filters", filters ? json_incref(filters) : json_array());
+    if (max_results > 0)
+        json_object_set_new(body, "maxResults", json_integer(max_results));
+    if (next_token && *next_token)
+        json_object_set_new(body, "nextToken", json_string(next_token));
+    char *text = json_dumps(body, JSON_COMPACT);
+    json_decref(body);
+    byoc_aws_call call = {.protocol = BYOC_AWS_REST_JSON, .operation = "SearchJobs", .method = "POST",
+                          .path = "/jobs", .body = text, .body_len = text ? strlen(text) : 0};
+    int rc = byoc_aws_call_do(c, t, BYOC_AWS_BRAKET, &call, reply, err);
+    free(text);
     return rc;
 }
 

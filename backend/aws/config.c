@@ -54,6 +54,15 @@ static char *file_path(const char *given, const char *env, const char *fallback)
     return byoc_xasprintf("%s/%s", home_dir(), fallback);
 }
 
+void byoc_aws_config_files(const byoc_aws_config_opts *opts, char **config, char **credentials)
+{
+    static const byoc_aws_config_opts none = {0};
+    if (!opts)
+        opts = &none;
+    *config = file_path(opts->config_file, "AWS_CONFIG_FILE", ".aws/config");
+    *credentials = file_path(opts->credentials_file, "AWS_SHARED_CREDENTIALS_FILE", ".aws/credentials");
+}
+
 static void register_secrets(const byoc_ini *ini)
 {
     static const char *const secret_keys[] = {"aws_secret_access_key", "aws_session_token"};
@@ -131,9 +140,7 @@ int byoc_aws_config_load(const byoc_aws_config_opts *opts, byoc_aws_config **out
         opts = &none;
     *out = NULL;
     byoc_aws_config *c = byoc_xcalloc(1, sizeof *c);
-    c->config_path = file_path(opts->config_file, "AWS_CONFIG_FILE", ".aws/config");
-    c->credentials_path =
-        file_path(opts->credentials_file, "AWS_SHARED_CREDENTIALS_FILE", ".aws/credentials");
+    byoc_aws_config_files(opts, &c->config_path, &c->credentials_path);
     bool found;
     if (byoc_ini_load(c->config_path, &c->config, &found, err) ||
         byoc_ini_load(c->credentials_path, &c->credentials, &found, err)) {

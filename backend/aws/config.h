@@ -40,6 +40,9 @@ typedef struct byoc_aws_config byoc_aws_config;
  * profile that does not exist (BYOC_E_USAGE for --profile, else BYOC_E_ENV). */
 int byoc_aws_config_load(const byoc_aws_config_opts *opts, byoc_aws_config **out, byoc_err *err);
 void byoc_aws_config_free(byoc_aws_config *c);
+/* The two files load() reads for opts (may be NULL), "~" expanded; malloc'd. For
+ * messages about a config that did not load (a profile in neither file). */
+void byoc_aws_config_files(const byoc_aws_config_opts *opts, char **config, char **credentials);
 
 const char *byoc_aws_config_config_path(const byoc_aws_config *c);
 const char *byoc_aws_config_credentials_path(const byoc_aws_config *c);

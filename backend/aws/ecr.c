@@ -9,6 +9,7 @@
 
 #include <openssl/evp.h>
 
+#include "aws/pager.h"
 #include "core/buf.h"
 #include "core/jsonnum.h"
 #include "core/log.h"
@@ -216,6 +217,58 @@ int byoc_ecr_create_repository(byoc_aws_client *c, byoc_task *t, const byoc_ecr_
     return 0;
 }
 
+/* A paged ECR listing: calls op until nextToken runs out (through the pager's
+ * guards); each page goes to take(). */
+typedef void (*page_fn)(const json_t *reply, void *ud);
+
+static int paged(byoc_aws_client *c, byoc_task *t, const char *op, const json_t *base, int page_size, page_fn take,
+                 void *ud, unsigned *pages, byoc_err *err)
+{
+    byoc_aws_pager pager;
+    byoc_aws_pager_init(&pager, op);
+    if (pages)
+        *pages = 0;
+    int rc = 0, more;
+    do {
+        json_t *body = json_deep_copy(base);
+        if (page_size > 0)
+            json_object_set_new(body, "maxResults", json_integer(page_size));
+        if (pager.token)
+            json_object_set_new(body, "nextToken", json_string(pager.token));
+        json_t *reply;
+        if (call(c, t, op, body, &reply, err) < 0) {
+            rc = -1;
+            break;
+        }
+        if (pages)
+            (*pages)++;
+        take(reply, ud);
+        more = byoc_aws_pager_next(&pager, json_string_value(json_object_get(reply, "nextToken")), err);
+        json_decref(reply);
+        if (more < 0)
+            rc = -1;
+        else if (more && byoc_task_cancelled(t))
+            rc = byoc_err_set(err, BYOC_E_CANCELLED, "ecr", "%s: cancelled", op);
+    } while (rc == 0 && more);
+    byoc_aws_pager_free(&pager);
+    return rc;
+}
+
+typedef struct repository_list {
+    byoc_ecr_repository *items;
+    size_t len;
+} repository_list;
+
+static void take_repositories(const json_t *reply, void *ud)
+{
+    repository_list *l = ud;
+    const json_t *repos = json_object_get(reply, "repositories");
+    size_t k;
+    const json_t *r;
+    l->items = byoc_xrealloc(l->items, (l->len + json_array_size(repos) + 1) * sizeof *l->items);
+    json_array_foreach(repos, k, r) repository_from_json(r, &l->items[l->len++]);
+}
+
 int byoc_ecr_describe_repositories(byoc_aws_client *c, byoc_task *t, const char *const *names, size_t n_names,
                                    byoc_ecr_repository **out, size_t *n, byoc_err *err)
 {
@@ -226,37 +279,22 @@ int byoc_ecr_describe_repositories(byoc_aws_client *c, byoc_task *t, const char 
     for (size_t i = 0; i < n_names; i++)
         if (byoc_ecr_check_repository_name(names[i], "--repository", err) < 0)
             return -1;
-    byoc_ecr_repository *items = NULL;
-    size_t len = 0;
-    char *next = NULL;
-    do {
-        json_t *body = json_object();
-        if (n_names) {
-            json_t *arr = json_array();
-            for (size_t i = 0; i < n_names; i++)
-                json_array_append_new(arr, json_string(names[i]));
-            json_object_set_new(body, "repositoryNames", arr);
-        }
-        if (next)
-            json_object_set_new(body, "nextToken", json_string(next));
-        free(next);
-        next = NULL;
-        json_t *reply;
-        if (call(c, t, "DescribeRepositories", body, &reply, err) < 0) {
-            byoc_ecr_repositories_free(items, len);
-            return -1;
-        }
-        const json_t *repos = json_object_get(reply, "repositories");
-        size_t k;
-        const json_t *r;
-        items = byoc_xrealloc(items, (len + json_array_size(repos) + 1) * sizeof *items);
-        json_array_foreach(repos, k, r) repository_from_json(r, &items[len++]);
-        next = jstr(reply, "nextToken");
-        json_decref(reply);
-    } while (next && *next);
-    free(next);
-    *out = items;
-    *n = len;
+    json_t *base = json_object();
+    if (n_names) {
+        json_t *arr = json_array();
+        for (size_t i = 0; i < n_names; i++)
+            json_array_append_new(arr, json_string(names[i]));
+        json_object_set_new(base, "repositoryNames", arr);
+    }
+    repository_list l = {0};
+    int rc = paged(c, t, "DescribeRepositories", base, 0, take_repositories, &l, NULL, err);
+    json_decref(base);
+    if (rc < 0) {
+        byoc_ecr_repositories_free(l.items, l.len);
+        return -1;
+    }
+    *out = l.items;
+    *n = l.len;
     return 0;
 }
 
@@ -411,38 +449,6 @@ static json_t *image_ids_json(const byoc_ecr_image_id *ids, size_t n)
         json_array_append_new(arr, o);
     }
     return arr;
-}
-
-/* A paged ECR listing: calls op until nextToken runs out; each page goes to take(). */
-typedef void (*page_fn)(const json_t *reply, void *ud);
-
-static int paged(byoc_aws_client *c, byoc_task *t, const char *op, const json_t *base, int page_size, page_fn take,
-                 void *ud, unsigned *pages, byoc_err *err)
-{
-    char *next = NULL;
-    *pages = 0;
-    do {
-        json_t *body = json_deep_copy(base);
-        if (page_size > 0)
-            json_object_set_new(body, "maxResults", json_integer(page_size));
-        if (next)
-            json_object_set_new(body, "nextToken", json_string(next));
-        free(next);
-        next = NULL;
-        json_t *reply;
-        if (call(c, t, op, body, &reply, err) < 0)
-            return -1;
-        (*pages)++;
-        take(reply, ud);
-        next = jstr(reply, "nextToken");
-        json_decref(reply);
-        if (next && byoc_task_cancelled(t)) {
-            free(next);
-            return byoc_err_set(err, BYOC_E_CANCELLED, "ecr", "%s: cancelled", op);
-        }
-    } while (next && *next);
-    free(next);
-    return 0;
 }
 
 static void take_images(const json_t *reply, void *ud)

@@ -1,6 +1,7 @@
 /* AWS error replies -> byoc_err: the code, message and request id wherever
  * the protocol puts them, and a message that says what to do (request.h). */
 #include "aws/request.h"
+#include "core/utf8.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -25,7 +26,7 @@ typedef struct {
 
 static void copy_str(char *dst, size_t n, const char *src)
 {
-    snprintf(dst, n, "%s", src ? src : "");
+    byoc_utf8_copy(dst, n, src);
 }
 
 static void parse_json_error(const char *body, size_t len, parsed_error *pe)

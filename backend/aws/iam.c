@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "aws/pager.h"
 #include "core/buf.h"
 
 #define IAM_VERSION "2010-05-08"
@@ -18,22 +19,22 @@ void byoc_iam_roles_free(byoc_iam_role *roles, size_t n)
     free(roles);
 }
 
-/* One ListRoles page; each role goes to visit(), which returns true to stop. *marker gets the next marker or NULL. */
+/* One ListRoles page; each role goes to visit(), which returns true to stop.
+ * The pager learns whether there is a next page (*more). */
 typedef bool (*role_visitor)(const byoc_iam_role *role, void *ud);
 
-static int list_page(byoc_aws_client *c, byoc_task *t, const char *path_prefix, const char *marker,
-                     role_visitor visit, void *ud, bool *stopped, char **next, byoc_err *err)
+static int list_page(byoc_aws_client *c, byoc_task *t, const char *path_prefix, byoc_aws_pager *pager,
+                     role_visitor visit, void *ud, int *more, byoc_err *err)
 {
-    *next = NULL;
     const char *params[7];
     size_t k = 0;
     if (path_prefix && *path_prefix) {
         params[k++] = "PathPrefix";
         params[k++] = path_prefix;
     }
-    if (marker) {
+    if (pager->token) {
         params[k++] = "Marker";
-        params[k++] = marker;
+        params[k++] = pager->token;
     }
     params[k] = NULL;
     byoc_aws_xml *doc = NULL;
@@ -41,41 +42,33 @@ static int list_page(byoc_aws_client *c, byoc_task *t, const char *path_prefix, 
         return -1;
     byoc_aws_xml *result = byoc_aws_xml_child(byoc_aws_xml_root(doc), "ListRolesResult");
     byoc_aws_xml *roles = byoc_aws_xml_child(result, "Roles");
-    for (byoc_aws_xml *m = roles ? roles->children : NULL; m && !*stopped; m = m->next) {
+    bool stopped = false;
+    for (byoc_aws_xml *m = roles ? roles->children : NULL; m && !stopped; m = m->next) {
         if (strcmp(m->name, "member") != 0)
             continue;
         byoc_iam_role r = {byoc_aws_xml_text(m, "RoleName"), byoc_aws_xml_text(m, "Arn"), byoc_aws_xml_text(m, "Path")};
         if (r.name && r.arn)
-            *stopped = visit(&r, ud);
+            stopped = visit(&r, ud);
         free(r.name);
         free(r.arn);
         free(r.path);
     }
-    char *truncated = byoc_aws_xml_text(result, "IsTruncated");
-    if (!*stopped && truncated && strcmp(truncated, "true") == 0)
-        *next = byoc_aws_xml_text(result, "Marker");
-    free(truncated);
+    *more = byoc_aws_pager_next_xml(pager, stopped ? NULL : result, "Marker", err);
     byoc_aws_xml_free(doc);
-    return 0;
+    return *more < 0 ? -1 : 0;
 }
 
 static int list_all(byoc_aws_client *c, byoc_task *t, const char *path_prefix, role_visitor visit, void *ud,
                     byoc_err *err)
 {
-    char *marker = NULL;
-    bool stopped = false;
-    do {
-        char *next = NULL;
-        int rc = list_page(c, t, path_prefix, marker, visit, ud, &stopped, &next, err);
-        free(marker);
-        marker = next;
-        if (rc != 0) {
-            free(marker);
-            return -1;
-        }
-    } while (marker && *marker && !stopped);
-    free(marker);
-    return 0;
+    byoc_aws_pager pager;
+    byoc_aws_pager_init(&pager, "ListRoles");
+    int rc, more = 0;
+    do
+        rc = list_page(c, t, path_prefix, &pager, visit, ud, &more, err);
+    while (rc == 0 && more);
+    byoc_aws_pager_free(&pager);
+    return rc;
 }
 
 typedef struct {

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "aws/pager.h"
 #include "core/buf.h"
 
 #define IAM_VERSION "2010-05-08"
@@ -50,19 +51,6 @@ static void member_list(params *p, const char *name, const char *const *items, s
     }
 }
 
-static bool truncated(const byoc_aws_xml *result, char **marker)
-{
-    char *t = byoc_aws_xml_text(result, "IsTruncated");
-    bool more = t && strcmp(t, "true") == 0;
-    free(t);
-    *marker = more ? byoc_aws_xml_text(result, "Marker") : NULL;
-    if (*marker && !**marker) {
-        free(*marker);
-        *marker = NULL;
-    }
-    return *marker != NULL;
-}
-
 int byoc_iam_simulate_principal_policy(byoc_aws_client *c, byoc_task *t, const char *source_arn,
                                        const char *const *actions, size_t n_actions, const char *const *resources,
                                        size_t n_resources, const char *resource_policy, byoc_iam_eval **out,
@@ -78,8 +66,9 @@ int byoc_iam_simulate_principal_policy(byoc_aws_client *c, byoc_task *t, const c
     sess.ctx.max_attempts = 1;
     byoc_iam_eval *items = NULL;
     size_t len = 0;
-    char *marker = NULL;
-    int rc = 0;
+    byoc_aws_pager pager;
+    byoc_aws_pager_init(&pager, "SimulatePrincipalPolicy");
+    int rc = 0, more = 0;
     do {
         params p = {0};
         param(&p, "PolicySourceArn", source_arn);
@@ -87,10 +76,8 @@ int byoc_iam_simulate_principal_policy(byoc_aws_client *c, byoc_task *t, const c
         member_list(&p, "ResourceArns", resources, n_resources);
         if (resource_policy)
             param(&p, "ResourcePolicy", resource_policy);
-        if (marker)
-            param(&p, "Marker", marker);
-        free(marker);
-        marker = NULL;
+        if (pager.token)
+            param(&p, "Marker", pager.token);
         byoc_aws_xml *doc = NULL;
         rc = byoc_aws_query_do(&sess.ctx, "SimulatePrincipalPolicy", IAM_VERSION, (const char *const *)p.v, &doc,
                                err);
@@ -112,10 +99,12 @@ int byoc_iam_simulate_principal_policy(byoc_aws_client *c, byoc_task *t, const c
                                            byoc_aws_xml_text(m, "EvalResourceName"),
                                            byoc_aws_xml_text(m, "EvalDecision")};
         }
-        truncated(result, &marker);
+        more = byoc_aws_pager_next_xml(&pager, result, "Marker", err);
         byoc_aws_xml_free(doc);
-    } while (marker);
-    free(marker);
+        if (more < 0)
+            rc = -1;
+    } while (rc == 0 && more);
+    byoc_aws_pager_free(&pager);
     byoc_aws_session_close(&sess);
     if (rc != 0) {
         byoc_iam_evals_free(items, len);
@@ -133,24 +122,20 @@ int byoc_iam_list_attached_role_policies(byoc_aws_client *c, byoc_task *t, const
     *n = 0;
     char **v = byoc_xcalloc(1, sizeof *v);
     size_t len = 0;
-    char *marker = NULL;
+    byoc_aws_pager pager;
+    byoc_aws_pager_init(&pager, "ListAttachedRolePolicies");
+    int rc = 0, more = 0;
     do {
         params p = {0};
         param(&p, "RoleName", role_name);
-        if (marker)
-            param(&p, "Marker", marker);
-        free(marker);
-        marker = NULL;
+        if (pager.token)
+            param(&p, "Marker", pager.token);
         byoc_aws_xml *doc = NULL;
-        int rc = byoc_aws_query_call(c, t, BYOC_AWS_IAM, "ListAttachedRolePolicies", IAM_VERSION,
-                                     (const char *const *)p.v, &doc, err);
+        rc = byoc_aws_query_call(c, t, BYOC_AWS_IAM, "ListAttachedRolePolicies", IAM_VERSION,
+                                 (const char *const *)p.v, &doc, err);
         params_free(&p);
-        if (rc != 0) {
-            for (size_t i = 0; i < len; i++)
-                free(v[i]);
-            free(v);
-            return -1;
-        }
+        if (rc != 0)
+            break;
         byoc_aws_xml *result = byoc_aws_xml_child(byoc_aws_xml_root(doc), "ListAttachedRolePoliciesResult");
         byoc_aws_xml *list = byoc_aws_xml_child(result, "AttachedPolicies");
         for (byoc_aws_xml *m = list ? list->children : NULL; m; m = m->next) {
@@ -163,9 +148,18 @@ int byoc_iam_list_attached_role_policies(byoc_aws_client *c, byoc_task *t, const
             v[len++] = arn;
             v[len] = NULL;
         }
-        truncated(result, &marker);
+        more = byoc_aws_pager_next_xml(&pager, result, "Marker", err);
         byoc_aws_xml_free(doc);
-    } while (marker);
+        if (more < 0)
+            rc = -1;
+    } while (rc == 0 && more);
+    byoc_aws_pager_free(&pager);
+    if (rc != 0) {
+        for (size_t i = 0; i < len; i++)
+            free(v[i]);
+        free(v);
+        return -1;
+    }
     *arns = v;
     *n = len;
     return 0;

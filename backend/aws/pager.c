@@ -11,6 +11,7 @@ void byoc_aws_pager_init(byoc_aws_pager *p, const char *operation)
     p->operation = operation;
     p->token = NULL;
     p->pages = 0;
+    p->max_pages = BYOC_AWS_PAGES_MAX;
 }
 
 int byoc_aws_pager_next(byoc_aws_pager *p, const char *next, byoc_err *err)
@@ -32,13 +33,24 @@ int byoc_aws_pager_next(byoc_aws_pager *p, const char *next, byoc_err *err)
         free(shown);
         return -1;
     }
-    if (p->pages >= BYOC_AWS_PAGES_MAX)
+    size_t max = p->max_pages ? p->max_pages : BYOC_AWS_PAGES_MAX;
+    if (p->pages >= max)
         return byoc_err_set(err, BYOC_E_FAILED, p->operation,
-                            "the service still had more after %d pages: byoc stops there (narrow the listing)",
-                            BYOC_AWS_PAGES_MAX);
+                            "the service still had more after %zu pages: byoc stops there (narrow the listing)", max);
     free(p->token);
     p->token = byoc_xstrdup(next);
     return 1;
+}
+
+int byoc_aws_pager_next_xml(byoc_aws_pager *p, const byoc_aws_xml *result, const char *token_element,
+                            byoc_err *err)
+{
+    char *truncated = result ? byoc_aws_xml_text(result, "IsTruncated") : NULL;
+    char *next = truncated && strcmp(truncated, "true") == 0 ? byoc_aws_xml_text(result, token_element) : NULL;
+    int more = byoc_aws_pager_next(p, next, err);
+    free(next);
+    free(truncated);
+    return more;
 }
 
 void byoc_aws_pager_free(byoc_aws_pager *p)

@@ -6,6 +6,8 @@
 
 #include "core/buf.h"
 #include "core/log.h"
+#include "core/utf8.h"
+#include "net/deadline.h"
 
 #ifndef BYOC_VERSION
 #define BYOC_VERSION "0"
@@ -178,42 +180,12 @@ static int counting_sink(const char *p, size_t n, void *ud)
     return c->sink(p, n, c->ud);
 }
 
-/* A byoc setting in seconds from the environment: 1-3600, else fallback. */
-static long setting_seconds(const char *name, long fallback)
-{
-    const char *v = getenv(name);
-    if (!v || !*v)
-        return fallback;
-    char *end;
-    long n = strtol(v, &end, 10);
-    if (*end || n < 1 || n > 3600) {
-        byoc_log(BYOC_LOG_WARN, "%s=%s is not a number of seconds from 1 to 3600; using %ld", name, v, fallback);
-        return fallback;
-    }
-    return n;
-}
-
 long byoc_aws_deadline_ms(const byoc_aws_call *call)
 {
     if (call->timeout_ms > 0)
         return call->timeout_ms;
     bool transfer = call->timeout_ms < 0 || call->sink || call->body_reader || call->body_len > BYOC_AWS_SMALL_BODY;
-    return transfer ? 0 : setting_seconds("BYOC_API_TIMEOUT", 60) * 1000;
-}
-
-/* Say which bound ended the attempt and how to move it. */
-static void timed_out(const byoc_http_opts *o, byoc_err *err)
-{
-    if (o->timeout_ms)
-        byoc_err_set(err, BYOC_E_NET, "network",
-                     "no complete reply within %g s (the deadline of an API call; set BYOC_API_TIMEOUT=SECONDS to "
-                     "change it)",
-                     (double)o->timeout_ms / 1000.0);
-    else
-        byoc_err_set(err, BYOC_E_NET, "network",
-                     "the transfer stalled: under %d bytes/s for %ld s (set BYOC_TRANSFER_STALL=SECONDS to change "
-                     "it)",
-                     BYOC_AWS_MIN_RATE, o->low_speed_time_s);
+    return transfer ? 0 : byoc_net_api_deadline_ms();
 }
 
 int byoc_aws_do(const byoc_aws_ctx *ctx, const byoc_aws_call *call, byoc_aws_response *resp, byoc_err *err)
@@ -238,12 +210,12 @@ int byoc_aws_do(const byoc_aws_ctx *ctx, const byoc_aws_call *call, byoc_aws_res
         payload_hash = hash;
     }
     byoc_http_opts opts = {.ca_bundle = ctx->ca_bundle, .timeout_ms = byoc_aws_deadline_ms(call)};
-    if (!call->sink)
-        opts.max_body = BYOC_AWS_REPLY_MAX;
+    opts.max_body = call->sink ? call->max_body : BYOC_AWS_REPLY_MAX;
     if (!opts.timeout_ms) {
         opts.low_speed_limit = BYOC_AWS_MIN_RATE;
-        opts.low_speed_time_s = setting_seconds("BYOC_TRANSFER_STALL", 60);
+        opts.low_speed_time_s = byoc_net_transfer_stall_s();
     }
+    bool too_large = false;
 
     counted_sink counted = {call->sink, call->sink_ud, 0};
     byoc_retry_policy pol;
@@ -293,7 +265,8 @@ int byoc_aws_do(const byoc_aws_ctx *ctx, const byoc_aws_call *call, byoc_aws_res
         byoc_retry_class cls;
         if (hrc != 0) {
             if (hr.timed_out && err->kind == BYOC_E_NET)
-                timed_out(&opts, err);
+                byoc_net_timed_out(&opts, err);
+            too_large = hr.too_large;
             byoc_log(BYOC_LOG_DEBUG, "aws %s %s attempt %d: %s", service, op, attempt, err->message);
             cls = err->kind == BYOC_E_NET ? byoc_retry_classify(hr.curl_code, 0, NULL, service) : BYOC_RETRY_NONE;
             byoc_http_resp_free(&hr);
@@ -306,7 +279,7 @@ int byoc_aws_do(const byoc_aws_ctx *ctx, const byoc_aws_call *call, byoc_aws_res
             memset(&hr, 0, sizeof hr);
             if (ok) {
                 const char *rid = byoc_aws_header_request_id(&resp->headers);
-                snprintf(resp->request_id, sizeof resp->request_id, "%s", rid ? rid : "");
+                byoc_utf8_copy(resp->request_id, sizeof resp->request_id, rid);
                 byoc_log(BYOC_LOG_DEBUG, "aws %s %s attempt %d: HTTP %ld%s%s", service, op, attempt, resp->status,
                          rid ? " request id " : "", rid ? rid : "");
                 byoc_retry_on_success(&pol);
@@ -338,6 +311,7 @@ int byoc_aws_do(const byoc_aws_ctx *ctx, const byoc_aws_call *call, byoc_aws_res
         snprintf(err->message + len, sizeof err->message - len, " (gave up after %d attempts)", attempts);
     }
     prepared_free(&pu);
+    resp->too_large = rc != 0 && too_large;
     if (resp == &local)
         byoc_aws_response_free(&local);
     return rc;

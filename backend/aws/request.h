@@ -93,6 +93,9 @@ typedef struct byoc_aws_call {
                                        NULL: no retry once the sink has received bytes */
     long timeout_ms;                /* one attempt's deadline: 0: the API deadline for a small call,
                                        none for a transfer (see byoc_aws_deadline_ms); < 0: none */
+    size_t max_body;                /* with a sink: a body larger than this is refused (by its
+                                       Content-Length before the sink sees a byte, else once passed;
+                                       resp.too_large); 0: no bound */
 } byoc_aws_call;
 
 /* Bounds on every call, as a hostile or stuck service would otherwise have none:
@@ -115,6 +118,7 @@ typedef struct byoc_aws_response {
     byoc_headers headers;
     byoc_buf body;                  /* empty when a sink took it */
     char request_id[96];
+    bool too_large;                 /* the call failed on the body's size bound */
 } byoc_aws_response;
 
 void byoc_aws_response_free(byoc_aws_response *r);

@@ -11,9 +11,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "aws/pager.h"
 #include "aws/sigv4.h"
 #include "core/buf.h"
+#include "core/fs.h"
 #include "core/log.h"
+#include "core/utf8.h"
 
 #define S3_NS "http://s3.amazonaws.com/doc/2006-03-01/"
 
@@ -128,7 +131,7 @@ static void copy_etag(const byoc_aws_response *resp, char *etag)
     if (!etag)
         return;
     const char *v = byoc_headers_get(&resp->headers, "ETag");
-    snprintf(etag, 128, "%s", v ? v : "");
+    byoc_utf8_copy(etag, 128, v);
 }
 
 /* ---- buckets ---------------------------------------------------------------------- */
@@ -145,7 +148,7 @@ int byoc_s3_head_bucket(byoc_aws_client *c, byoc_task *t, const char *bucket, lo
     long st = resp.status;
     if (region) {
         const char *v = byoc_headers_get(&resp.headers, "x-amz-bucket-region");
-        snprintf(region, 64, "%s", v ? v : "");
+        byoc_utf8_copy(region, 64, v);
     }
     byoc_aws_response_free(&resp);
     if (rc == 0 || st == 301 || st == 403 || st == 404) {
@@ -547,13 +550,14 @@ int byoc_s3_list_objects(byoc_aws_client *c, byoc_task *t, const char *bucket, c
     *out = NULL;
     *n = 0;
     size_t cap = 0;
-    char *token = NULL;
-    int rc = 0;
+    byoc_aws_pager pager;
+    byoc_aws_pager_init(&pager, "ListObjectsV2");
+    int rc = 0, more = 0;
     do {
         byoc_buf q = BYOC_BUF_INIT;
-        if (token) {
+        if (pager.token) {
             byoc_buf_puts(&q, "continuation-token=");
-            byoc_sigv4_encode(&q, token, strlen(token), false);
+            byoc_sigv4_encode(&q, pager.token, strlen(pager.token), false);
             byoc_buf_putc(&q, '&');
         }
         byoc_buf_puts(&q, "list-type=2");
@@ -565,8 +569,6 @@ int byoc_s3_list_objects(byoc_aws_client *c, byoc_task *t, const char *bucket, c
         s3_req r = {.op = "ListObjectsV2", .method = "GET", .bucket = bucket, .query = q.data};
         rc = s3_do(c, t, &r, &resp, err);
         byoc_buf_free(&q);
-        free(token);
-        token = NULL;
         if (rc != 0) {
             byoc_aws_response_free(&resp);
             break;
@@ -599,13 +601,13 @@ int byoc_s3_list_objects(byoc_aws_client *c, byoc_task *t, const char *bucket, c
             if (!o->key)
                 o->key = byoc_xstrdup("");
         }
-        char *truncated = byoc_aws_xml_text(root, "IsTruncated");
-        if (truncated && strcmp(truncated, "true") == 0 && (!max_keys || *n < max_keys))
-            token = byoc_aws_xml_text(root, "NextContinuationToken");
-        free(truncated);
+        more = byoc_aws_pager_next_xml(&pager, !max_keys || *n < max_keys ? root : NULL, "NextContinuationToken",
+                                       err);
         byoc_aws_xml_free(doc);
-    } while (token && *token);
-    free(token);
+        if (more < 0)
+            rc = -1;
+    } while (rc == 0 && more);
+    byoc_aws_pager_free(&pager);
     if (rc != 0) {
         byoc_s3_objects_free(*out, *n);
         *out = NULL;
@@ -649,7 +651,7 @@ static int rewind_file_sink(void *ud)
 }
 
 int byoc_s3_get_object_to_file(byoc_aws_client *c, byoc_task *t, const char *bucket, const char *key,
-                               const char *path, byoc_err *err)
+                               const char *path, const byoc_s3_get_limit *lim, byoc_err *err)
 {
     char *url = s3_url(c, bucket, key, NULL, err);
     if (!url)
@@ -659,6 +661,9 @@ int byoc_s3_get_object_to_file(byoc_aws_client *c, byoc_task *t, const char *buc
         free(url);
         return byoc_err_set(err, BYOC_E_FAILED, "s3", "cannot create %s: %s", path, strerror(errno));
     }
+    uint64_t disk = byoc_fs_space_cap(path);
+    bool by_setting = lim && lim->max_bytes && lim->max_bytes <= disk;
+    uint64_t max = by_setting ? lim->max_bytes : disk;
     char *pkey = byoc_xasprintf("s3://%s/%s", bucket, key);
     file_sink s = {.fd = fd, .total = -1, .task = t, .key = pkey};
     byoc_aws_call call = {.protocol = BYOC_AWS_REST_XML,
@@ -667,9 +672,22 @@ int byoc_s3_get_object_to_file(byoc_aws_client *c, byoc_task *t, const char *buc
                           .url = url,
                           .sink = write_sink,
                           .sink_ud = &s,
-                          .sink_rewind = rewind_file_sink};
+                          .sink_rewind = rewind_file_sink,
+                          .max_body = max < SIZE_MAX ? (size_t)max : SIZE_MAX};
     byoc_aws_response resp;
     int rc = byoc_aws_call_do(c, t, BYOC_AWS_S3, &call, &resp, err);
+    if (rc != 0 && resp.too_large) {
+        if (by_setting)
+            byoc_err_set(err, BYOC_E_FAILED, "s3",
+                         "%s is larger than %llu bytes: the download was stopped and nothing kept%s%s%s", pkey,
+                         (unsigned long long)max, lim->setting ? " (" : "", lim->setting ? lim->setting : "",
+                         lim->setting ? " sets the limit)" : "");
+        else
+            byoc_err_set(err, BYOC_E_FAILED, "s3",
+                         "%s is larger than the space byoc may use beside %s (%llu bytes, 95%% of what is free): the "
+                         "download was stopped and nothing kept",
+                         pkey, path, (unsigned long long)max);
+    }
     byoc_aws_response_free(&resp);
     if (close(fd) != 0 && rc == 0)
         rc = byoc_err_set(err, BYOC_E_FAILED, "s3", "cannot write %s: %s", path, strerror(errno));

@@ -100,9 +100,19 @@ int byoc_s3_list_objects(byoc_aws_client *c, byoc_task *t, const char *bucket, c
                          byoc_s3_object **out, size_t *n, byoc_err *err);
 void byoc_s3_objects_free(byoc_s3_object *objs, size_t n);
 
+/* A bound on what a download may write. */
+typedef struct byoc_s3_get_limit {
+    uint64_t max_bytes;          /* 0: none */
+    const char *setting;         /* what sets it, named when it refuses ("BYOC_RESULTS_MAX_BYTES"); may be NULL */
+} byoc_s3_get_limit;
+
 /* GetObject into a local file (created 0600, replaced). A missing key is
- * BYOC_E_FAILED with code "NoSuchKey". Progress events on t. */
+ * BYOC_E_FAILED with code "NoSuchKey". Progress events on t.
+ * An object larger than lim->max_bytes (lim may be NULL) or than 95% of the
+ * space free where path lies is refused (BYOC_E_FAILED): by its
+ * Content-Length before a byte is written, else as soon as the stream
+ * passes the bound. On any failure path is removed: no partial file stays. */
 int byoc_s3_get_object_to_file(byoc_aws_client *c, byoc_task *t, const char *bucket, const char *key,
-                               const char *path, byoc_err *err);
+                               const char *path, const byoc_s3_get_limit *lim, byoc_err *err);
 
 #endif

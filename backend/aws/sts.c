@@ -7,13 +7,14 @@
 
 #include "core/buf.h"
 #include "core/log.h"
+#include "core/utf8.h"
 
 #define STS_VERSION "2011-06-15"
 
 static void copy_text(const byoc_aws_xml *n, const char *path, char *dst, size_t size)
 {
     char *t = byoc_aws_xml_text(n, path);
-    snprintf(dst, size, "%s", t ? t : "");
+    byoc_utf8_copy(dst, size, t);
     free(t);
 }
 

@@ -174,6 +174,15 @@ static void adopt_julia(const char *dir, byoc_adopt *a)
         a->found = true;
         a->manifest = rel_in(where, "Project.toml");
         a->julia_project = byoc_xstrdup(a->manifest);
+        /* Pkg prefers JuliaManifest.toml to Manifest.toml when both are there */
+        static const char *const manifests[] = {"JuliaManifest.toml", "Manifest.toml", NULL};
+        for (const char *const *m = manifests; *m && !a->julia_manifest; m++) {
+            char *r = rel_in(where, *m);
+            if (is_file(dir, r))
+                a->julia_manifest = r;
+            else
+                free(r);
+        }
         set_module(dir, where, program, a);
         free(program);
     }
@@ -317,5 +326,6 @@ void byoc_adopt_free(byoc_adopt *a)
     free(a->cargo_toml);
     free(a->cargo_lock);
     free(a->julia_project);
+    free(a->julia_manifest);
     memset(a, 0, sizeof *a);
 }

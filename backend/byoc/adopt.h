@@ -21,6 +21,7 @@ typedef struct byoc_adopt {
     char *cargo_toml;        /* Rust: the manifest the Dockerfile prebuilds, or NULL */
     char *cargo_lock;        /* Rust: Cargo.lock beside it, or NULL */
     char *julia_project;     /* Julia: Project.toml, or NULL */
+    char *julia_manifest;    /* Julia: (Julia)Manifest.toml beside it (the pinned versions), or NULL */
 } byoc_adopt;
 
 /* Look at dir for code in language l. Never fails: found is false when there is none. */

@@ -44,7 +44,7 @@ static bool names_image(const byoc_project *p, const char *image)
         if (same_image(p->tags[i], image))
             return true;
     const char *job = byoc_project_job_string(p, "image_uri");
-    const char *pushed = json_string_value(json_object_get(json_object_get(p->doc, "pushed"), "image_uri"));
+    const char *pushed = byoc_project_pushed_image(p);
     return (job && same_image(job, image)) || (pushed && same_image(pushed, image));
 }
 

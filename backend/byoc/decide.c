@@ -523,6 +523,21 @@ void byoc_decision_free(byoc_decision *d)
     memset(d, 0, sizeof *d);
 }
 
+char *byoc_decision_init_command(const byoc_decision *d, const char *dir)
+{
+    byoc_buf b = BYOC_BUF_INIT;
+    byoc_recipe r = d->recipe == BYOC_RECIPE_PREBUILT ? BYOC_RECIPE_EXTEND_PREBUILT : d->recipe;
+    byoc_buf_printf(&b, "byoc init %s --recipe %s --language %s --arch %s", dir, byoc_recipe_name(r),
+                    byoc_language_name(d->language), byoc_arch_name(d->arch));
+    if (d->gpu)
+        byoc_buf_puts(&b, " --gpu");
+    if (*d->python && d->language == BYOC_LANG_PYTHON) /* init takes it for Python only */
+        byoc_buf_printf(&b, " --python %s", d->python);
+    if (d->private_deps)
+        byoc_buf_puts(&b, " --answer private_deps=true");
+    return byoc_buf_steal(&b);
+}
+
 json_t *byoc_decision_to_json(const byoc_decision *d, const byoc_answers *a)
 {
     json_t *doc = json_object();

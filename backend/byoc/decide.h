@@ -133,6 +133,12 @@ typedef struct byoc_decision {
 void byoc_decide(const byoc_answers *a, byoc_decision *out);
 void byoc_decision_free(byoc_decision *d);
 
+/* The `byoc init` command line that scaffolds what d concluded for dir: recipe (a prebuilt
+ * decision scaffolds extend-prebuilt), language, arch, --gpu, --python for a Python the
+ * prebuilt images lack, and --answer private_deps=true (init has no flag for it), so that
+ * copying it reaches the same files as the answers did. malloc'd. */
+char *byoc_decision_init_command(const byoc_decision *d, const char *dir);
+
 /* {"verdict", "recipe", "reasons": [{"rule", "text", "effect"}], "answers": {key: {"value",
  * "source", "evidence"?}}, "init": {"recipe", "language", "arch", "gpu", "python", "private_deps"}}. Caller decrefs. */
 json_t *byoc_decision_to_json(const byoc_decision *d, const byoc_answers *a);

@@ -7,6 +7,7 @@
 
 #include "aws/braket.h"
 #include "aws/pager.h"
+#include "byoc/jobs_page.h"
 #include "byoc/metrics.h"
 #include "core/buf.h"
 #include "core/jsonprint.h"
@@ -232,28 +233,29 @@ static int list_pages(byoc_aws_client *c, byoc_task *t, json_t *filters, const b
     json_t *kept = json_array();
     int rc = 0;
     for (;;) {
-        json_t *page = NULL;
         /* with a local filter a page may keep few jobs: always ask for full pages */
         size_t left = max - *given;
         int size = filters || !q->n_statuses ? (left > 100 ? 100 : (int)left) : 100;
-        rc = byoc_braket_search_jobs(c, t, filters, size, pager.token, &page, err);
+        byoc_aws_response reply;
+        rc = byoc_braket_search_jobs_reply(c, t, filters, size, pager.token, &reply, err);
+        byoc_jobs_page page = {0};
+        if (rc == 0)
+            rc = byoc_jobs_page_parse(reply.body.data, reply.body.len, left, &page, err);
+        byoc_aws_response_free(&reply);
         if (rc != 0)
             break;
         size_t i;
         json_t *j;
-        json_array_foreach(json_object_get(page, "jobs"), i, j)
+        json_array_foreach(page.summaries, i, j)
         {
             if (*given + json_array_size(kept) >= max)
                 break;
-            if (!json_is_object(j))
-                continue;
             if (status_wanted(q, json_string_value(json_object_get(j, "status"))))
-                json_array_append_new(kept, byoc_job_summary_json(j));
+                json_array_append(kept, j);
         }
-        const char *next = json_string_value(json_object_get(page, "nextToken"));
         *given += json_array_size(kept);
-        int more = byoc_aws_pager_next(&pager, *given < max ? next : NULL, err);
-        json_decref(page);
+        int more = byoc_aws_pager_next(&pager, *given < max ? page.next_token : NULL, err);
+        byoc_jobs_page_clear(&page);
         if (json_array_size(kept)) {
             rc = on_page(kept, ud, err);
             json_array_clear(kept);
@@ -317,7 +319,7 @@ int byoc_jobs_list(byoc_aws_client *c, byoc_task *t, const byoc_job_query *q, js
 static void copy_member(const json_t *o, const char *key, char *dst, size_t size)
 {
     const char *v = json_string_value(json_object_get(o, key));
-    snprintf(dst, size, "%s", v ? v : "");
+    byoc_utf8_copy(dst, size, v);
 }
 
 int byoc_job_info_from_json(const json_t *g, byoc_job_info *out, byoc_err *err)

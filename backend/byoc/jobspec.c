@@ -309,9 +309,20 @@ const char *byoc_job_origin_name(byoc_job_origin o)
     }
 }
 
+json_t *byoc_job_origins_json(const byoc_job_origin *origin)
+{
+    json_t *o = json_object();
+    for (int i = 0; i < BYOC_JF_COUNT; i++)
+        if (origin[i] != BYOC_JO_NONE)
+            json_object_set_new(o, byoc_job_field_key((byoc_job_field)i), json_string(byoc_job_origin_name(origin[i])));
+    return o;
+}
+
 int byoc_jobspec_fill_defaults(byoc_jobspec *s, const byoc_project *p, const char *project_dir,
                                byoc_job_origin *origin, byoc_err *err)
 {
+    for (int i = 0; origin && i < BYOC_JF_COUNT; i++)
+        origin[i] = BYOC_JO_NONE; /* a list nobody set, or a field without a slot here, has none */
     byoc_jobspec def;
     if (byoc_jobspec_from_json(&def, p->job, err) != 0)
         return -1;
@@ -336,8 +347,8 @@ int byoc_jobspec_fill_defaults(byoc_jobspec *s, const byoc_project *p, const cha
         s->source_module = abs;
     }
     if (!s->image_uri) {
-        const char *pushed = json_string_value(json_object_get(json_object_get(p->doc, "pushed"), "image_uri"));
-        if (pushed && *pushed) {
+        const char *pushed = byoc_project_pushed_image(p);
+        if (pushed) {
             s->image_uri = byoc_xstrdup(pushed);
             if (origin)
                 origin[BYOC_JF_IMAGE_URI] = BYOC_JO_PUSH;
@@ -364,15 +375,13 @@ int byoc_jobspec_fill_defaults(byoc_jobspec *s, const byoc_project *p, const cha
     return 0;
 }
 
-void byoc_project_set_pushed(byoc_project *p, const char *image_uri, const char *digest)
-{
-    json_object_set_new(p->doc, "pushed", json_pack("{s:s, s:s?}", "image_uri", image_uri, "digest", digest));
-}
-
-void byoc_jobspec_remember(const byoc_jobspec *s, byoc_project *p)
+void byoc_jobspec_remember(const byoc_jobspec *s, const byoc_job_origin *origin, byoc_project *p)
 {
     json_decref(p->job);
     p->job = byoc_jobspec_to_json(s);
+    for (int i = 0; origin && i < BYOC_JF_COUNT; i++)
+        if (origin[i] == BYOC_JO_PUSH)   /* kept as "job" it would shadow every later push */
+            json_object_del(p->job, byoc_job_field_key((byoc_job_field)i));
 }
 
 int byoc_jobspec_recall(byoc_jobspec *s, const byoc_project *p, byoc_err *err)

@@ -131,6 +131,9 @@ int byoc_jobspec_from_json(byoc_jobspec *s, const json_t *job, byoc_err *err);
 /* Where a value of the job came from (the review shows it). */
 typedef enum { BYOC_JO_NONE = 0, BYOC_JO_FLAG, BYOC_JO_PROJECT, BYOC_JO_PUSH } byoc_job_origin;
 const char *byoc_job_origin_name(byoc_job_origin o);  /* "", "flag", "byoc.json", "last push" */
+/* {"<byoc.json key>": "<origin name>"} for every field with an origin (BYOC_JF_COUNT entries):
+ * the dry run's "origins", which the TUI's review shows too. Caller decrefs. */
+json_t *byoc_job_origins_json(const byoc_job_origin *origin);
 
 /* The project's defaults under what s already has: each field s leaves unset from byoc.json's
  * "job", the image from the project's last push (byoc.json "pushed": {"image_uri"}) when the
@@ -140,11 +143,10 @@ const char *byoc_job_origin_name(byoc_job_origin o);  /* "", "flag", "byoc.json"
 int byoc_jobspec_fill_defaults(byoc_jobspec *s, const byoc_project *p, const char *project_dir,
                                byoc_job_origin *origin, byoc_err *err);
 
-/* Record a push in the project (byoc.json "pushed": {"image_uri", "digest"}). */
-void byoc_project_set_pushed(byoc_project *p, const char *image_uri, const char *digest);
-
-/* Remember the form in the project (p->job is replaced) / fill the spec from it. */
-void byoc_jobspec_remember(const byoc_jobspec *s, byoc_project *p);
+/* Remember the form in the project (p->job is replaced) / fill the spec from it. A value whose
+ * origin (BYOC_JF_COUNT entries, may be NULL) is the last push is not kept: the next push is
+ * the next default. */
+void byoc_jobspec_remember(const byoc_jobspec *s, const byoc_job_origin *origin, byoc_project *p);
 int byoc_jobspec_recall(byoc_jobspec *s, const byoc_project *p, byoc_err *err);
 
 /* ---- problems ------------------------------------------------------------------ */
@@ -195,10 +197,12 @@ size_t byoc_job_check_s3_path(const char *uri, byoc_job_field f, int index, cons
  * parse_s3_uri (s3://bucket/key or https://bucket.s3.<...>/key). */
 bool byoc_job_is_s3_uri(const char *s);
 
-/* The launcher of an image: none given or a Braket prebuilt image (amazon-braket-*-jobs of
- * Braket's account) -> BRAKET; else the project's recipe: custom-base -> BYOC, prebuilt or
- * extend-prebuilt -> BRAKET; no project or no recipe -> UNKNOWN. p may be NULL; _in reads
- * byoc.json from project_dir. */
+/* The launcher of the image the job will use: none given is the project's last push (byoc.json
+ * "pushed", run's default), and with no push either, the project's own image for a custom-base
+ * project (BYOC) or else the Braket base image (BRAKET). A Braket prebuilt image
+ * (amazon-braket-*-jobs of Braket's account) -> BRAKET; any other image by the project's recipe:
+ * custom-base -> BYOC, prebuilt or extend-prebuilt -> BRAKET; no project or no recipe -> UNKNOWN.
+ * p may be NULL; _in reads byoc.json from project_dir. */
 byoc_job_launcher byoc_job_launcher_for(const char *image_uri, const byoc_project *p);
 byoc_job_launcher byoc_job_launcher_in(const char *image_uri, const char *project_dir);
 const char *byoc_job_launcher_name(byoc_job_launcher l);   /* "byoc's launcher" */

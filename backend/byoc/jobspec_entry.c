@@ -56,10 +56,19 @@ static bool braket_prebuilt(const char *uri)
 
 byoc_job_launcher byoc_job_launcher_for(const char *image_uri, const byoc_project *p)
 {
-    if (!image_uri || !*image_uri || braket_prebuilt(image_uri))
-        return BYOC_LAUNCHER_BRAKET;
     const char *recipe = p ? p->recipe : NULL;
-    if (recipe && strcmp(recipe, "custom-base") == 0)
+    bool custom = recipe && strcmp(recipe, "custom-base") == 0;
+    if (!image_uri || !*image_uri) {
+        /* No image given: the one used is the project's last push (run's default), and a
+         * custom-base project's job is meant for the project's own image even before it is
+         * pushed; only with neither does the job run on the Braket base image. */
+        image_uri = byoc_project_pushed_image(p);
+        if (!image_uri)
+            return custom ? BYOC_LAUNCHER_BYOC : BYOC_LAUNCHER_BRAKET;
+    }
+    if (braket_prebuilt(image_uri))
+        return BYOC_LAUNCHER_BRAKET;
+    if (custom)
         return BYOC_LAUNCHER_BYOC;
     if (recipe && (strcmp(recipe, "extend-prebuilt") == 0 || strcmp(recipe, "prebuilt") == 0))
         return BYOC_LAUNCHER_BRAKET;
@@ -68,17 +77,16 @@ byoc_job_launcher byoc_job_launcher_for(const char *image_uri, const byoc_projec
 
 byoc_job_launcher byoc_job_launcher_in(const char *image_uri, const char *project_dir)
 {
-    if (!image_uri || !*image_uri || braket_prebuilt(image_uri))
+    if (image_uri && braket_prebuilt(image_uri))
         return BYOC_LAUNCHER_BRAKET;
     byoc_project p;
     bool found = false;
     byoc_err err;
     byoc_err_clear(&err);
-    byoc_job_launcher l = BYOC_LAUNCHER_UNKNOWN;
-    if (project_dir && byoc_project_load(&p, project_dir, &found, &err) == 0) {
-        l = byoc_job_launcher_for(image_uri, found ? &p : NULL);
-        byoc_project_free(&p);
-    }
+    if (!project_dir || byoc_project_load(&p, project_dir, &found, &err) != 0)
+        return byoc_job_launcher_for(image_uri, NULL);
+    byoc_job_launcher l = byoc_job_launcher_for(image_uri, found ? &p : NULL);
+    byoc_project_free(&p);
     return l;
 }
 

@@ -19,6 +19,7 @@
 #include "core/buf.h"
 #include "core/jsonprint.h"
 #include "core/log.h"
+#include "core/utf8.h"
 #include "net/retry.h"
 
 /* The Braket regions the SDK searches for a region-less QPU ARN (AwsDevice.REGIONS). */
@@ -539,7 +540,7 @@ int byoc_job_wait(byoc_aws_client *c, byoc_task *t, const char *job_arn, long po
                 byoc_task_status(t, "%s (queue position %s)", text, pos);
             else
                 byoc_task_status(t, "%s", text);
-            snprintf(last_status, sizeof last_status, "%s", status);
+            byoc_utf8_copy(last_status, sizeof last_status, status);
         }
         json_decref(shown);
         set_str(&out->status, status);
@@ -612,6 +613,11 @@ int byoc_job_submit(const byoc_jobspec *spec, const byoc_job_submit_opts *opts, 
         add_warning(p, t, "entry point %s: the image's launcher is not known to byoc (no byoc.json recipe), so "
                           "only the API's rules were checked; the launcher decides whether it starts",
                     spec->entry_point ? spec->entry_point : "(the source module's stem)");
+    if (!spec->image_uri && spec->launcher != BYOC_LAUNCHER_BRAKET)
+        /* the entry point was judged for the project's own image, which this job does not name (only
+         * the TUI's form sends no image: the CLI requires one, the last push by default) */
+        add_warning(p, t, "no image: the job runs on the Braket base image, whose launcher starts Python modules "
+                          "only; push the project's image and give its URI");
     int rc = name_job(&r, err);
     if (rc == 0)
         rc = build_archive(&r, err);

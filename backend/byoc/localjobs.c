@@ -13,6 +13,7 @@
 
 #include "core/buf.h"
 #include "core/log.h"
+#include "core/utf8.h"
 #include "docker/containers.h"
 
 #define RECORD_VERSION 1
@@ -534,7 +535,7 @@ char *byoc_local_job_log_path(const byoc_local_job *j)
 
 int byoc_local_job_cancel(byoc_engine *e, const char *path, const byoc_local_job *j, char *status, byoc_err *err)
 {
-    snprintf(status, 16, "%s", j->status ? j->status : "");
+    byoc_utf8_copy(status, 16, j->status);
     if (!j->status || strcmp(j->status, "RUNNING") != 0)
         return byoc_err_set(err, BYOC_E_FAILED, "JOB", "local job %s already ended (%s): nothing to cancel", j->name,
                             j->status ? j->status : "?");

@@ -137,7 +137,7 @@ static int download_channel(run *r, const byoc_job_channel *c, byoc_err *err)
                               strerror(errno));
         } else {
             byoc_task_log(r->t, "downloading s3://%s/%s", bucket, k);
-            rc = byoc_s3_get_object_to_file(r->aws, r->t, bucket, k, local, err);
+            rc = byoc_s3_get_object_to_file(r->aws, r->t, bucket, k, local, NULL, err); /* the disk bounds it */
         }
         if (rc == 0) {
             lr_add_dir_chain(r, base, rel);

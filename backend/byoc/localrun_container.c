@@ -237,7 +237,7 @@ static void emit_line(log_sink *ls, byoc_buf *b)
     }
     byoc_buf_puts(b, "");
     byoc_redact_inplace(b->data);
-    byoc_task_log(ls->t, "%s", b->data);
+    byoc_task_output(ls->t, "%s", b->data);
     if (ls->file) {
         fputs(b->data, ls->file);
         fputc('\n', ls->file);

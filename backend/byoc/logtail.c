@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "aws/pager.h"
 #include "core/log.h"
 
 #define DEFAULT_PAGE_LIMIT 10000
@@ -158,21 +159,22 @@ static int cmp_names(const void *a, const void *b)
 /* Look for streams under the prefix; a group that does not exist yet has none. */
 static int discover(byoc_logtail *tl, byoc_task *t, byoc_err *err)
 {
-    char *token = NULL;
-    int rc = 0;
-    for (int pages = 0; pages < MAX_DESCRIBE_PAGES && (size_t)tl->max_streams > tl->nstreams; pages++) {
+    byoc_aws_pager pager;
+    byoc_aws_pager_init(&pager, "DescribeLogStreams");
+    pager.max_pages = MAX_DESCRIBE_PAGES;
+    int rc = 0, more = 0;
+    do {
         byoc_logs_describe_params p = {.group = tl->group,
                                        .prefix = tl->prefix,
                                        .limit = BYOC_LOGS_DESCRIBE_LIMIT_MAX,
-                                       .next_token = token};
+                                       .next_token = pager.token};
         byoc_logs_stream_page page;
         tl->stats.describe_calls++;
         if (tl->fetch.describe(tl->fetch.ud, t, &p, &page, err) != 0) {
-            if (byoc_logs_not_found(err)) {
+            if (byoc_logs_not_found(err))
                 byoc_err_clear(err);
-                break;
-            }
-            rc = -1;
+            else
+                rc = -1;
             break;
         }
         if (page.len > 1)
@@ -186,14 +188,12 @@ static int discover(byoc_logtail *tl, byoc_task *t, byoc_err *err)
             s->name = byoc_xstrdup(name);
             byoc_logtail_instance_tag(name, s->instance, sizeof s->instance);
         }
-        free(token);
-        token = page.next_token;
-        page.next_token = NULL;
+        more = byoc_aws_pager_next(&pager, (size_t)tl->max_streams > tl->nstreams ? page.next_token : NULL, err);
         byoc_logs_stream_page_free(&page);
-        if (!token)
-            break;
-    }
-    free(token);
+        if (more < 0)
+            rc = -1;
+    } while (rc == 0 && more);
+    byoc_aws_pager_free(&pager);
     return rc;
 }
 

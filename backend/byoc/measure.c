@@ -540,9 +540,7 @@ static int read_outcome(run_state *r, byoc_measurement *m, byoc_err *err)
         next = strchr(line, '\n');
         if (next)
             *next++ = '\0';
-        char *shown = byoc_printable_dup(line);
-        byoc_task_log(r->t, "%s", shown);
-        free(shown);
+        byoc_task_log(r->t, "%s", line); /* pip's words: made printable as every message is */
         if (next)
             next[-1] = '\n';
     }

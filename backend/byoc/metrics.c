@@ -8,6 +8,7 @@
 #include <strings.h>
 
 #include "aws/logs.h"
+#include "aws/pager.h"
 #include "core/buf.h"
 
 #define DEFAULT_MAX_SERIES 64
@@ -380,7 +381,32 @@ static json_t *number_or_null(double v)
     return isfinite(v) ? json_real(v) : json_null();
 }
 
+static json_t *series_json(const byoc_metric_series *s, size_t max)
+{
+    size_t first = s->npoints > max ? s->npoints - max : 0;
+    json_t *points = json_array();
+    for (size_t i = first; i < s->npoints; i++) {
+        const byoc_metric_point *p = &s->points[i];
+        json_t *o = json_object();
+        json_object_set_new(o, "timestamp", number_or_null(p->timestamp));
+        json_object_set_new(o, "iteration", number_or_null(p->iteration));
+        json_object_set_new(o, "value", number_or_null(p->value));
+        json_array_append_new(points, o);
+    }
+    json_t *out = json_object();
+    json_object_set_new(out, "points", points);
+    json_object_set_new(out, "count", json_integer((json_int_t)(s->npoints - first)));
+    json_object_set_new(out, "truncated", json_boolean(s->npoints - first < s->count));
+    json_object_set_new(out, "stride", json_integer((json_int_t)s->stride));
+    return out;
+}
+
 json_t *byoc_metrics_summary_json(byoc_metrics *m)
+{
+    return byoc_metrics_json(m, 0);
+}
+
+json_t *byoc_metrics_json(byoc_metrics *m, size_t series_max)
 {
     json_t *out = json_object();
     pthread_mutex_lock(&m->lock);
@@ -395,6 +421,8 @@ json_t *byoc_metrics_summary_json(byoc_metrics *m)
             json_object_set_new(o, "timestamp", json_real(s->last_timestamp));
         if (isfinite(s->last_iteration))
             json_object_set_new(o, "iteration", json_real(s->last_iteration));
+        if (series_max)
+            json_object_set_new(o, "series", series_json(s, series_max));
         json_object_set_new(out, s->name, o);
     }
     pthread_mutex_unlock(&m->lock);
@@ -421,20 +449,22 @@ static int job_streams(byoc_aws_client *c, byoc_task *t, const char *prefix, cha
     *names = NULL;
     *n = 0;
     size_t cap = 0;
-    char *token = NULL;
-    for (int pages = 0; pages < DESCRIBE_PAGES_MAX; pages++) {
+    byoc_aws_pager pager;
+    byoc_aws_pager_init(&pager, "DescribeLogStreams");
+    pager.max_pages = DESCRIBE_PAGES_MAX;
+    int rc = 0, more = 0;
+    do {
         byoc_logs_describe_params p = {.group = BYOC_LOGS_BRAKET_JOBS_GROUP,
                                        .prefix = prefix,
                                        .limit = BYOC_LOGS_DESCRIBE_LIMIT_MAX,
-                                       .next_token = token};
+                                       .next_token = pager.token};
         byoc_logs_stream_page page;
         if (byoc_logs_describe_streams(c, t, &p, &page, err) != 0) {
-            free(token);
-            if (byoc_logs_not_found(err)) {
+            if (byoc_logs_not_found(err))
                 byoc_err_clear(err);
-                return 0;
-            }
-            return -1;
+            else
+                rc = -1;
+            break;
         }
         for (size_t i = 0; i < page.len; i++) {
             if (*n == cap) {
@@ -444,15 +474,18 @@ static int job_streams(byoc_aws_client *c, byoc_task *t, const char *prefix, cha
             (*names)[(*n)++] = page.items[i].name;
             page.items[i].name = NULL;
         }
-        free(token);
-        token = page.next_token;
-        page.next_token = NULL;
+        more = byoc_aws_pager_next(&pager, page.next_token, err);
         byoc_logs_stream_page_free(&page);
-        if (!token)
-            break;
+        if (more < 0)
+            rc = -1;
+    } while (rc == 0 && more);
+    byoc_aws_pager_free(&pager);
+    if (rc != 0) {
+        free_names(*names, *n);
+        *names = NULL;
+        *n = 0;
     }
-    free(token);
-    return 0;
+    return rc;
 }
 
 int byoc_metrics_load_cwl(byoc_aws_client *c, byoc_task *t, const char *job_name, size_t max_events,
@@ -472,13 +505,15 @@ int byoc_metrics_load_cwl(byoc_aws_client *c, byoc_task *t, const char *job_name
     size_t seen = 0, found = 0;
     for (size_t first = 0; first < n && rc == 0 && seen < max_events; first += FILTER_NAMES_MAX) {
         size_t batch = n - first < FILTER_NAMES_MAX ? n - first : FILTER_NAMES_MAX;
-        char *token = NULL;
+        byoc_aws_pager pager;
+        byoc_aws_pager_init(&pager, "FilterLogEvents");
+        int more = 0;
         do {
             byoc_logs_filter_params p = {.group = BYOC_LOGS_BRAKET_JOBS_GROUP,
                                          .stream_names = (const char *const *)names + first,
                                          .n_stream_names = batch,
                                          .filter_pattern = "\"Metrics -\"",
-                                         .next_token = token};
+                                         .next_token = pager.token};
             byoc_logs_event_page page;
             if (byoc_logs_filter_events(c, t, &p, &page, err) != 0) {
                 rc = -1;
@@ -487,12 +522,12 @@ int byoc_metrics_load_cwl(byoc_aws_client *c, byoc_task *t, const char *job_name
             for (size_t i = 0; i < page.len && seen < max_events; i++, seen++)
                 if (byoc_metrics_feed(m, page.items[i].message, page.items[i].message_len, page.items[i].timestamp))
                     found++;
-            free(token);
-            token = page.next_token;
-            page.next_token = NULL;
+            more = byoc_aws_pager_next(&pager, seen < max_events ? page.next_token : NULL, err);
             byoc_logs_event_page_free(&page);
-        } while (token && seen < max_events);
-        free(token);
+            if (more < 0)
+                rc = -1;
+        } while (rc == 0 && more);
+        byoc_aws_pager_free(&pager);
     }
     free_names(names, n);
     if (loaded)

@@ -111,6 +111,18 @@ uint64_t byoc_metrics_dropped(const byoc_metrics *m);             /* values of m
  * (non-finite values as null). Takes the lock itself. */
 json_t *byoc_metrics_summary_json(byoc_metrics *m);
 
+/* What byoc status --json prints for a metric's points. */
+#define BYOC_METRICS_SERIES_MAX 1000
+
+/* The summary, and per metric "series": {"points": [{"timestamp",
+ * "iteration", "value"}, ...], "count", "truncated", "stride"}: the last
+ * series_max points the store kept, oldest first (a missing or non-finite
+ * number as null); count is the points listed; truncated is true when they
+ * are not every value the job logged (cut to series_max, or thinned by the
+ * store, which keeps every stride-th value of a long run). series_max 0: no
+ * series (the summary alone). */
+json_t *byoc_metrics_json(byoc_metrics *m, size_t series_max);
+
 /* Every metrics line a job wrote to CloudWatch: the streams under
  * "<jobName>/" in /aws/braket/jobs, read with FilterLogEvents (pattern
  * "\"Metrics -\"", explicit stream names, 100 per call; each event checked

@@ -350,6 +350,81 @@ static int managed_policy_attached(byoc_aws_client *cl, byoc_task *t, const char
     return found;
 }
 
+/* The repository's policy, parsed: 0 with *policy NULL when it has none; -1 when it could not be
+ * read or is not valid (e says why; *text and *policy NULL). */
+static int read_policy(byoc_aws_client *cl, byoc_task *t, const char *repository, char **text, byoc_policy **policy,
+                       byoc_err *e)
+{
+    *policy = NULL;
+    byoc_err_clear(e);
+    if (byoc_ecr_get_repository_policy(cl, t, repository, text, e) < 0)
+        return -1;
+    if (*text && byoc_policy_parse(*text, partition_of(cl), policy, e) < 0) {
+        free(*text);
+        *text = NULL;
+        return -1;
+    }
+    return 0;
+}
+
+void byoc_repo_pull_free(byoc_repo_pull *p)
+{
+    if (!p)
+        return;
+    free(p->principals);
+    free(p->why);
+    memset(p, 0, sizeof *p);
+}
+
+void byoc_permit_repository_pull(byoc_aws_client *cl, byoc_task *t, const char *repository, const char *role,
+                                 byoc_repo_pull *out)
+{
+    memset(out, 0, sizeof *out);
+    char *normal = NULL, *text = NULL;
+    byoc_principal_kind kind;
+    byoc_err e;
+    byoc_err_clear(&e);
+    if (role && (byoc_policy_principal_normalize(role, partition_of(cl), "role", &normal, &kind, &e) < 0 ||
+                 kind != BYOC_PRINCIPAL_ROLE)) {
+        free(normal); /* not a role ARN: judged as when none is known */
+        normal = NULL;
+    }
+    byoc_policy *policy = NULL;
+    byoc_task_status(t, "Reading the policy of %s", repository);
+    if (read_policy(cl, t, repository, &text, &policy, &e) < 0) {
+        /* a repository that does not exist yet has no policy: the push creates it without one */
+        bool absent = strcmp(e.code, "RepositoryNotFoundException") == 0;
+        char line[900];
+        out->granted = absent ? 0 : -1;
+        out->why = byoc_xstrdup(absent ? "the repository does not exist yet" : byoc_err_format(&e, line, sizeof line));
+    } else if (!policy) {
+        out->why = byoc_xstrdup("the repository has no policy");
+    } else if (normal) {
+        char which[80];
+        out->granted = byoc_policy_grants_pull(policy, normal, true, which, sizeof which);
+        if (out->granted)
+            out->principals = byoc_xstrdup(normal);
+        else
+            out->why = byoc_xasprintf("its policy does not grant %s pull", normal);
+    } else {
+        byoc_strv who = BYOC_STRV_INIT;
+        byoc_policy_pull_principals(policy, &who);
+        out->granted = who.n > 0;
+        byoc_buf b = BYOC_BUF_INIT;
+        for (size_t i = 0; i < who.n; i++)
+            byoc_buf_printf(&b, "%s%s", i ? ", " : "", who.v[i]);
+        if (who.n)
+            out->principals = byoc_buf_steal(&b);
+        else
+            out->why = byoc_xstrdup("its policy grants no one pull");
+        byoc_buf_free(&b);
+        byoc_strv_free(&who);
+    }
+    byoc_policy_free(policy);
+    free(text);
+    free(normal);
+}
+
 int byoc_permit_check_pull(byoc_aws_client *cl, byoc_task *t, const char *repository, const char *role_arn,
                            byoc_pull_check *c, byoc_err *err)
 {
@@ -382,14 +457,11 @@ int byoc_permit_check_pull(byoc_aws_client *cl, byoc_task *t, const char *reposi
     byoc_policy *policy = NULL;
     char grant[80] = "";
     byoc_err pe;
-    byoc_err_clear(&pe);
-    if (byoc_ecr_get_repository_policy(cl, t, repository, &policy_text, &pe) < 0) {
+    if (read_policy(cl, t, repository, &policy_text, &policy, &pe) < 0) {
         char line[900];
         add_check(c, "repository-policy", "unavailable", "%s", byoc_err_format(&pe, line, sizeof line));
-    } else if (!policy_text) {
+    } else if (!policy) {
         add_check(c, "repository-policy", "no-grant", "the repository has no policy");
-    } else if (byoc_policy_parse(policy_text, partition, &policy, &pe) < 0) {
-        add_check(c, "repository-policy", "unavailable", "%s", pe.message);
     } else if (byoc_policy_grants_pull(policy, role, true, grant, sizeof grant)) {
         add_check(c, "repository-policy", "allowed", "statement %s grants the role (or its account) the pull actions",
                   grant);

@@ -84,6 +84,22 @@ int byoc_permit_check_pull(byoc_aws_client *c, byoc_task *t, const char *reposit
 /* {"role_arn", "repository", "can_pull", "method", "reason", "checks"}. */
 json_t *byoc_pull_check_json(const byoc_pull_check *c);
 
+/* What the repository policy alone says about pulling (no IAM, no name rule), as the Push step
+ * shows it next to its amazon-braket* warning once Permit may have granted the pull:
+ * granted 1 when an unconditional Allow statement grants every pull action to the role (itself
+ * or its account; role NULL or not a role ARN: to anyone, and principals lists whom), 0 when
+ * none does (no policy, or no repository yet: the push creates it without one), -1 when the
+ * policy could not be read or is not valid (why says so). Never fails. */
+typedef struct byoc_repo_pull {
+    int granted;
+    char *principals;              /* ", "-joined, when granted */
+    char *why;                     /* when not granted or unknown */
+} byoc_repo_pull;
+
+void byoc_permit_repository_pull(byoc_aws_client *c, byoc_task *t, const char *repository, const char *role,
+                                 byoc_repo_pull *out);
+void byoc_repo_pull_free(byoc_repo_pull *p);
+
 /* As tasks: a deep copy of the options (and the role to check) bound to a borrowed client.
  * byoc_permit_edit_task's result is a byoc_permit_result*, byoc_permit_check_task's a
  * byoc_pull_check*; each is set on failure too (with what was learnt) and freed by its result_free. */

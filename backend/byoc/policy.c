@@ -9,6 +9,8 @@
 #include <strings.h>
 
 #include "core/buf.h"
+#include "core/jsonout.h"
+#include "core/utf8.h"
 
 const char *const byoc_policy_pull_actions[] = {"ecr:BatchCheckLayerAvailability", "ecr:BatchGetImage",
                                                 "ecr:GetDownloadUrlForLayer", NULL};
@@ -247,7 +249,7 @@ static void stmt_label(const json_t *s, size_t i, char *out, size_t n)
 {
     const char *sid = json_str(s, "Sid");
     if (sid && *sid)
-        snprintf(out, n, "%s", sid);
+        byoc_utf8_copy(out, n, sid);
     else
         snprintf(out, n, "#%zu", i + 1);
 }
@@ -259,7 +261,8 @@ char *byoc_policy_text(const byoc_policy *p)
 
 char *byoc_policy_pretty(const byoc_policy *p)
 {
-    return json_dumps(p->doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    /* byoc's writer: the diff shows the document with its C1 controls escaped too (core/jsonout.h) */
+    return byoc_json_dumps(p->doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 }
 
 /* ---- statement shapes ---- */
@@ -335,14 +338,20 @@ static bool unconditional_allow(const json_t *s)
            !json_object_get(s, "NotPrincipal") && !json_object_get(s, "NotAction");
 }
 
-static bool grants_pull_stmt(const json_t *s, const char *principal, const char *partition, bool broad)
+/* An unconditional Allow of every pull action, to whichever principals it names. */
+static bool allows_pull(const json_t *s)
 {
-    if (!unconditional_allow(s) || !names_principal(s, principal, partition, broad))
+    if (!unconditional_allow(s))
         return false;
     for (const char *const *a = byoc_policy_pull_actions; *a; a++)
         if (!action_covers(s, *a))
             return false;
     return true;
+}
+
+static bool grants_pull_stmt(const json_t *s, const char *principal, const char *partition, bool broad)
+{
+    return allows_pull(s) && names_principal(s, principal, partition, broad);
 }
 
 bool byoc_policy_grants_pull(const byoc_policy *p, const char *principal, bool account_root_counts, char *which,
@@ -358,6 +367,28 @@ bool byoc_policy_grants_pull(const byoc_policy *p, const char *principal, bool a
         }
     }
     return false;
+}
+
+void byoc_policy_pull_principals(const byoc_policy *p, byoc_strv *out)
+{
+    size_t n = stmt_count(p->doc);
+    for (size_t i = 0; i < n; i++) {
+        const json_t *s = stmt_at(p->doc, i);
+        if (!allows_pull(s))
+            continue;
+        const json_t *pr = json_object_get(s, "Principal");
+        if (principal_is_star(pr) && !byoc_strv_contains(out, "*"))
+            byoc_strv_push(out, "*");
+        const json_t *vl = json_object_get(pr, "AWS");
+        for (size_t k = 0; k < str_count(vl); k++) {
+            if (!str_at(vl, k) || !strcmp(str_at(vl, k), "*"))
+                continue;
+            char *c = canonical_principal(str_at(vl, k), p->partition);
+            if (!byoc_strv_contains(out, c))
+                byoc_strv_push(out, c);
+            free(c);
+        }
+    }
 }
 
 /* byoc's own statement: Sid ByocPull*, Allow, Principal {"AWS": ...} only, exactly the pull actions. */
@@ -412,7 +443,7 @@ int byoc_policy_allow_pull(byoc_policy *p, const char *principal, char *note, si
         note[0] = 0;
     if (byoc_policy_grants_pull(p, principal, false, which, sizeof which)) {
         if (note)
-            snprintf(note, note_size, "%s can already pull (statement %s)", principal, which);
+            byoc_utf8_snprintf(note, note_size, "%s can already pull (statement %s)", principal, which);
         return 0;
     }
     json_t *arr = stmt_array(p->doc);
@@ -490,10 +521,11 @@ int byoc_policy_revoke_pull(byoc_policy *p, const char *principal, char *note, s
     }
     char which[80];
     if (note && byoc_policy_grants_pull(p, principal, false, which, sizeof which))
-        snprintf(note, note_size, "%s can still pull through statement %s, which byoc did not write and leaves as it is",
-                 principal, which);
+        byoc_utf8_snprintf(note, note_size,
+                           "%s can still pull through statement %s, which byoc did not write and leaves as it is",
+                           principal, which);
     else if (note && !changed)
-        snprintf(note, note_size, "%s had no pull grant from byoc; nothing to revoke", principal);
+        byoc_utf8_snprintf(note, note_size, "%s had no pull grant from byoc; nothing to revoke", principal);
     return changed;
 }
 
@@ -508,10 +540,10 @@ static void add_finding(byoc_policy_lint *l, byoc_policy_severity sev, const cha
     byoc_policy_finding *f = &l->items[l->n++];
     memset(f, 0, sizeof *f);
     f->severity = sev;
-    snprintf(f->statement, sizeof f->statement, "%s", stmt ? stmt : "");
+    byoc_utf8_copy(f->statement, sizeof f->statement, stmt);
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(f->message, sizeof f->message, fmt, ap);
+    byoc_utf8_vsnprintf(f->message, sizeof f->message, fmt, ap);
     va_end(ap);
     if (sev == BYOC_POLICY_BLOCK)
         l->n_block++;

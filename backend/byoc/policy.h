@@ -26,6 +26,7 @@
 
 #include <jansson.h>
 
+#include "byoc/strv.h"
 #include "core/err.h"
 
 #define BYOC_POLICY_SID "ByocPull"
@@ -74,6 +75,11 @@ int byoc_policy_revoke_pull(byoc_policy *p, const char *principal, char *note, s
  * Sid or "#<n>" in which; false if none. */
 bool byoc_policy_grants_pull(const byoc_policy *p, const char *principal, bool account_root_counts, char *which,
                              size_t which_size);
+
+/* Every principal some unconditional Allow statement grants every pull action: canonical
+ * ARNs (a bare account id as its root ARN), and "*" for a wildcard; each once, in the
+ * policy's order, appended to out. */
+void byoc_policy_pull_principals(const byoc_policy *p, byoc_strv *out);
 
 typedef enum { BYOC_POLICY_WARN, BYOC_POLICY_BLOCK } byoc_policy_severity;
 

@@ -287,9 +287,9 @@ static void monitor_on_line(const byoc_log_line *l, void *ud)
     bool several = m->latest.instance_count > 1;
     pthread_mutex_unlock(&m->lock);
     if (several && l->instance && *l->instance)
-        byoc_task_log(m->task, "[%s] %.*s", l->instance, (int)l->len, l->message);
+        byoc_task_output(m->task, "[%s] %.*s", l->instance, (int)l->len, l->message);
     else
-        byoc_task_log(m->task, "%.*s", (int)l->len, l->message);
+        byoc_task_output(m->task, "%.*s", (int)l->len, l->message);
 }
 
 static void free_info(void *p)

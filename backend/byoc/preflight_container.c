@@ -16,6 +16,7 @@
 #include "byoc/preflight_internal.h"
 #include "byoc/source_archive.h"
 #include "core/buf.h"
+#include "core/utf8.h"
 #include "docker/containers.h"
 #include "docker/images.h"
 
@@ -211,7 +212,7 @@ static void smoke_event(const byoc_event *ev, void *ud)
                strncmp(ev->text, "warning: ", 9) != 0 && strncmp(ev->text, "the job ran longer", 18) != 0) {
         w->got_line = true;
         w->first_line_s = since(&w->started);
-        snprintf(w->first_line, sizeof w->first_line, "%s", ev->text);
+        byoc_utf8_copy(w->first_line, sizeof w->first_line, ev->text);
     }
 }
 

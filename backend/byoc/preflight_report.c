@@ -29,6 +29,7 @@ void pf_add(pf_ctx *c, int order, const char *name, byoc_pf_status st, const cha
     k->status = st;
     k->message = message;
     k->fix = byoc_redact_dup(fix && st != BYOC_PF_PASS ? fix : "");
+    byoc_printable_inplace(k->fix); /* a fix may quote the finding's names too */
     k->order = order;
     /* k may move once the lock is released (another check's pf_add grows the array); its strings do not */
     const char *shown_fix = k->fix;

@@ -75,6 +75,32 @@ const char *byoc_project_job_string(const byoc_project *p, const char *key)
     return json_is_string(v) ? json_string_value(v) : NULL;
 }
 
+const char *byoc_project_pushed_image(const byoc_project *p)
+{
+    const char *uri = p ? json_string_value(json_object_get(json_object_get(p->doc, "pushed"), "image_uri")) : NULL;
+    return uri && *uri ? uri : NULL;
+}
+
+void byoc_project_set_pushed(byoc_project *p, const char *image_uri, const char *digest)
+{
+    json_object_set_new(p->doc, "pushed", json_pack("{s:s, s:s?}", "image_uri", image_uri, "digest", digest));
+}
+
+int byoc_project_record_push(const char *dir, const char *image_uri, const char *digest, byoc_err *err)
+{
+    byoc_project p;
+    bool found = false;
+    if (byoc_project_load(&p, dir, &found, err) != 0)
+        return -1;
+    int rc = 0;
+    if (found) {
+        byoc_project_set_pushed(&p, image_uri, digest);
+        rc = byoc_project_save(&p, dir, err);
+    }
+    byoc_project_free(&p);
+    return rc;
+}
+
 static int bad_field(byoc_err *err, const char *key, const char *why)
 {
     char what[96];

@@ -66,4 +66,13 @@ const char *byoc_project_build_arg(const byoc_project *p, const char *key);
 /* job.<key> when it is a string, else NULL. */
 const char *byoc_project_job_string(const byoc_project *p, const char *key);
 
+/* The project's last push (byoc.json "pushed": {"image_uri", "digest"}): run's default image
+ * and the repository Permit starts from. */
+const char *byoc_project_pushed_image(const byoc_project *p);  /* its image URI, or NULL */
+void byoc_project_set_pushed(byoc_project *p, const char *image_uri, const char *digest);
+/* Record a push in <dir>/byoc.json, as `byoc push` and the TUI's Push do: only a project that
+ * has a byoc.json remembers (none is made). -1 with err when byoc.json could not be read or
+ * written. */
+int byoc_project_record_push(const char *dir, const char *image_uri, const char *digest, byoc_err *err);
+
 #endif

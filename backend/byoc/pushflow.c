@@ -118,20 +118,23 @@ static int check_input(const byoc_push_opts *o, byoc_err *err)
     return 0;
 }
 
-/* The tag to push: --tag, else the tag REF names, else latest. */
-static char *pick_tag(const byoc_push_opts *o)
+char *byoc_push_default_tag(const char *source)
 {
-    if (o->tag)
-        return byoc_xstrdup(o->tag);
     byoc_imageref ref;
     byoc_err ignored;
     char *tag = NULL;
-    if (byoc_imageref_parse(o->source, "REF", &ref, &ignored) == 0) {
+    if (source && byoc_imageref_parse(source, "REF", &ref, &ignored) == 0) {
         if (ref.tag)
             tag = byoc_xstrdup(ref.tag);
         byoc_imageref_free(&ref);
     }
     return tag ? tag : byoc_xstrdup("latest");
+}
+
+/* The tag to push: --tag, else the default. */
+static char *pick_tag(const byoc_push_opts *o)
+{
+    return o->tag ? byoc_xstrdup(o->tag) : byoc_push_default_tag(o->source);
 }
 
 static int inspect_source(byoc_engine *e, byoc_task *t, const byoc_push_opts *o, byoc_push_result *r, byoc_err *err)

@@ -70,6 +70,10 @@ typedef struct byoc_push_result {
 
 void byoc_push_result_free(byoc_push_result *r);
 
+/* The tag a push gives when none is asked for: the tag the source REF names, else "latest".
+ * malloc'd. */
+char *byoc_push_default_tag(const char *source);
+
 /* True when a job's default execution role may pull from this repository. */
 bool byoc_push_braket_name_ok(const char *repository);
 /* "amazon-braket-<name>" when that is a valid repository name, else NULL; malloc'd. */

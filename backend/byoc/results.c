@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "aws/s3.h"
@@ -629,15 +628,6 @@ static int env_limit(const char *name, uint64_t fallback, uint64_t *out, byoc_er
     return 0;
 }
 
-static uint64_t free_space_cap(const char *dir)
-{
-    struct statvfs sv;
-    if (statvfs(dir, &sv) != 0)
-        return UINT64_MAX; /* could not look: the other limits still hold */
-    uint64_t avail = (uint64_t)sv.f_bavail * (uint64_t)(sv.f_frsize ? sv.f_frsize : sv.f_bsize);
-    return avail - avail / 20;
-}
-
 static mode_t current_umask(void)
 {
     mode_t m = umask(022);
@@ -665,7 +655,7 @@ static int unpack_from(const char *tarball, int fd, const char *dest, const byoc
     char *dest_copy = byoc_xstrdup(dest);
     char *base_copy = byoc_xstrdup(dest);
     const char *parent = dirname(dest_copy);
-    u.disk_cap = free_space_cap(parent);
+    u.disk_cap = byoc_fs_space_cap(parent);
     u.tmp = byoc_xasprintf("%s/.%s.partial-XXXXXX", parent, basename(base_copy));
     free(dest_copy);
     free(base_copy);
@@ -787,12 +777,18 @@ int byoc_results_read_json(const char *dir, json_t **out, byoc_err *err)
 
 /* ---- download ------------------------------------------------------------------- */
 
+/* The archive alone may be no larger than what it may unpack to: a bomb, or a
+ * stream that never ends, stops at that bound (and the free disk) rather than
+ * filling the disk before the unpacker's checks see an entry. */
 static int get_to_file(byoc_aws_client *c, byoc_task *t, const char *uri, const char *path, byoc_err *err)
 {
+    byoc_s3_get_limit lim = {.setting = BYOC_RESULTS_MAX_BYTES_ENV};
+    if (env_limit(BYOC_RESULTS_MAX_BYTES_ENV, DEFAULT_MAX_BYTES, &lim.max_bytes, err) != 0)
+        return -1;
     char *bucket, *key;
     if (byoc_s3_parse_uri(uri, &bucket, &key) != 0)
         return byoc_err_set(err, BYOC_E_FAILED, "outputDataConfig.s3Path", "'%s' is not an S3 URI", uri);
-    int rc = byoc_s3_get_object_to_file(c, t, bucket, key, path, err);
+    int rc = byoc_s3_get_object_to_file(c, t, bucket, key, path, &lim, err);
     free(bucket);
     free(key);
     return rc;

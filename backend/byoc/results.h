@@ -20,7 +20,10 @@
  * them), more than 95% of the space free on the destination's file system,
  * more than max_ratio bytes unpacked per archive byte read once 64 MiB are
  * unpacked (BYOC_RESULTS_MAX_RATIO), more than max_entries entries. Runs of
- * zeros are written as holes. */
+ * zeros are written as holes. The download before it (byoc_results_fetch)
+ * has the first two bounds: an archive larger than BYOC_RESULTS_MAX_BYTES or
+ * than 95% of the free space is refused by its Content-Length, else stopped
+ * as it streams, and no partial file stays. */
 #ifndef BYOC_BYOC_RESULTS_H
 #define BYOC_BYOC_RESULTS_H
 

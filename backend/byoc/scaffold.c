@@ -241,8 +241,53 @@ static char *project_name(const char *dir)
     return byoc_buf_steal(&b);
 }
 
+/* Does dir/rel hold exactly content (a regular file, not a link)? */
+static bool same_content(const char *dir, const byoc_init_file *f)
+{
+    char *path = byoc_path_join(dir, f->path);
+    struct stat st;
+    bool same = false;
+    if (lstat(path, &st) == 0 && S_ISREG(st.st_mode) && (size_t)st.st_size == f->len) {
+        char *text = NULL;
+        size_t len = 0;
+        byoc_err e;
+        same = byoc_file_read(path, f->len + 1, &text, &len, NULL, &e) == 0 && len == f->len &&
+               memcmp(text, f->content, len) == 0;
+        free(text);
+    }
+    free(path);
+    return same;
+}
+
+static byoc_existing choice_for(const byoc_init_options *o, const char *rel)
+{
+    byoc_existing e = o->force ? BYOC_EXISTING_OVERWRITE : o->existing;
+    for (size_t i = 0; i < o->n_choices; i++)
+        if (!strcmp(o->choices[i].key, rel))
+            byoc_existing_parse(o->choices[i].value, &e);
+    return e;
+}
+
+/* Where byoc's version of f goes: its own path, or <path>.byoc when the user's file is in
+ * the way and its choice is "beside"; NULL when it is not written (kept, or already byoc's). */
+static char *target_of(const byoc_init_options *o, const byoc_init_file *f)
+{
+    char *path = byoc_path_join(o->dir, f->path);
+    bool exists = byoc_path_exists(path);
+    free(path);
+    if (!exists)
+        return byoc_xstrdup(f->path);
+    if (same_content(o->dir, f))
+        return NULL;
+    switch (choice_for(o, f->path)) {
+    case BYOC_EXISTING_KEEP: return NULL;
+    case BYOC_EXISTING_BESIDE: return byoc_xasprintf("%s.byoc", f->path);
+    default: return byoc_xstrdup(f->path);
+    }
+}
+
 static char *render_project_file(const byoc_init_options *o, const char *base, const char *name,
-                                 const byoc_init_plan *plan, byoc_err *err)
+                                 const char *dockerfile, const byoc_init_plan *plan, byoc_err *err)
 {
     byoc_project p;
     bool found = false;
@@ -256,7 +301,7 @@ static char *render_project_file(const byoc_init_options *o, const char *base, c
     byoc_project_set(&p.arch, byoc_arch_name(o->arch));
     p.gpu = o->gpu;
     byoc_project_set(&p.base_image, base);
-    byoc_project_set(&p.dockerfile, "Dockerfile");
+    byoc_project_set(&p.dockerfile, dockerfile);
     byoc_project_set(&p.context, ".");
     json_object_set_new(p.job, "source_module", json_string(plan->source_module));
     json_object_set_new(p.job, "entry_point", json_string(plan->entry_point));
@@ -316,6 +361,7 @@ int byoc_init_render(const byoc_init_options *o, byoc_init_plan *plan, byoc_err 
         {"CARGO_TOML", ad.found && ad.cargo_toml ? ad.cargo_toml : "algorithm/Cargo.toml"},
         {"CARGO_LOCK", ad.found && ad.cargo_lock ? ad.cargo_lock : ""},
         {"JULIA_PROJECT", ad.found && ad.julia_project ? ad.julia_project : "algorithm/Project.toml"},
+        {"JULIA_MANIFEST", ad.found && ad.julia_manifest ? ad.julia_manifest : ""},
     };
     char *partials = byoc_path_join(assets, "recipes/partials");
     byoc_template_vars tv = {vars, sizeof vars / sizeof *vars, partials};
@@ -346,7 +392,10 @@ int byoc_init_render(const byoc_init_options *o, byoc_init_plan *plan, byoc_err 
         free(samples);
     }
     if (rc == 0) {
-        char *pf = render_project_file(o, base, name, plan, err);
+        /* byoc.json names the Dockerfile byoc writes: Dockerfile.byoc when it goes beside the user's */
+        char *df = plan->n && !strcmp(plan->files[0].path, "Dockerfile") ? target_of(o, &plan->files[0]) : NULL;
+        char *pf = render_project_file(o, base, name, df && strcmp(df, "Dockerfile") ? df : "Dockerfile", plan, err);
+        free(df);
         plan_add(plan, BYOC_PROJECT_FILE, pf, strlen(pf), 0600);
     }
     free(tmpl);
@@ -371,24 +420,6 @@ void byoc_init_existing(const char *dir, const byoc_init_plan *plan, byoc_strv *
     }
 }
 
-/* Does dir/rel hold exactly content (a regular file, not a link)? */
-static bool same_content(const char *dir, const byoc_init_file *f)
-{
-    char *path = byoc_path_join(dir, f->path);
-    struct stat st;
-    bool same = false;
-    if (lstat(path, &st) == 0 && S_ISREG(st.st_mode) && (size_t)st.st_size == f->len) {
-        char *text = NULL;
-        size_t len = 0;
-        byoc_err e;
-        same = byoc_file_read(path, f->len + 1, &text, &len, NULL, &e) == 0 && len == f->len &&
-               memcmp(text, f->content, len) == 0;
-        free(text);
-    }
-    free(path);
-    return same;
-}
-
 void byoc_init_conflicts(const char *dir, const byoc_init_plan *plan, byoc_strv *out)
 {
     for (size_t i = 0; i < plan->n; i++) {
@@ -410,41 +441,18 @@ void byoc_init_result_free(byoc_init_result *res)
     memset(res, 0, sizeof *res);
 }
 
-static byoc_existing choice_for(const byoc_init_options *o, const char *rel)
-{
-    byoc_existing e = o->force ? BYOC_EXISTING_OVERWRITE : o->existing;
-    for (size_t i = 0; i < o->n_choices; i++)
-        if (!strcmp(o->choices[i].key, rel))
-            byoc_existing_parse(o->choices[i].value, &e);
-    return e;
-}
-
 static int write_plan(const byoc_init_options *o, const byoc_init_plan *plan, byoc_init_result *res, byoc_err *err)
 {
     for (size_t i = 0; i < plan->n; i++) {
         const byoc_init_file *f = &plan->files[i];
-        char *rel = byoc_xstrdup(f->path);
-        char *path = byoc_path_join(o->dir, rel);
-        if (byoc_path_exists(path) && same_content(o->dir, f)) { /* already byoc's: nothing to choose */
-            free(path);
-            free(rel);
+        char *rel = target_of(o, f);
+        if (!rel) {
+            if (!same_content(o->dir, f)) /* the user's file, kept (byoc's own needs no mention) */
+                byoc_strv_push(&res->kept, f->path);
             continue;
         }
-        if (byoc_path_exists(path)) {
-            byoc_existing e = choice_for(o, rel);
-            if (e == BYOC_EXISTING_KEEP) {
-                byoc_strv_push(&res->kept, rel);
-                free(path);
-                free(rel);
-                continue;
-            }
-            if (e == BYOC_EXISTING_BESIDE) {
-                free(rel);
-                rel = byoc_xasprintf("%s.byoc", f->path);
-                byoc_strv_push(&res->beside, rel);
-            }
-        }
-        free(path);
+        if (strcmp(rel, f->path))
+            byoc_strv_push(&res->beside, rel);
         int rc = byoc_file_write_below(o->dir, rel, f->content, f->len, f->mode, 0755, err);
         if (rc == 0)
             byoc_strv_push(&res->files, rel);

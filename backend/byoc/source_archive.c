@@ -116,6 +116,19 @@ static int list_dir(const char *path, char ***names, size_t *n, byoc_err *err)
     return 0;
 }
 
+/* Version control's own directories (a ".git" file too: a worktree's or a submodule's link to
+ * one): history, not the job's code, often larger than the code, and it may hold credentials
+ * in a remote URL. They are left out below the module, as `docker build` contexts commonly
+ * leave .git out; a module named .git itself is taken as asked. */
+static bool vcs_entry(const char *name)
+{
+    static const char *const vcs[] = {".git", ".hg", ".svn", ".bzr", NULL};
+    for (const char *const *v = vcs; *v; v++)
+        if (strcmp(name, *v) == 0)
+            return true;
+    return false;
+}
+
 static int add_path(writer *w, const char *path, const char *arcname, byoc_err *err)
 {
     if (byoc_task_cancelled(w->task))
@@ -154,7 +167,10 @@ static int add_path(writer *w, const char *path, const char *arcname, byoc_err *
     w->depth++;
     int rc = 0;
     for (size_t i = 0; i < n; i++) {
-        if (rc == 0) {
+        if (rc == 0 && vcs_entry(names[i])) {
+            byoc_log(BYOC_LOG_INFO, "source archive: leaving out %s/%s", path, names[i]);
+            w->stats.skipped++;
+        } else if (rc == 0) {
             char *child = byoc_xasprintf("%s/%s", path, names[i]);
             char *child_arc = byoc_xasprintf("%s/%s", arcname, names[i]);
             rc = add_path(w, child, child_arc, err);

@@ -7,7 +7,10 @@
  * name), and every symlink inside is followed (tarfile dereference=True):
  * the archive holds no symlinks or hard links. A symlink loop, a broken
  * symlink or an unreadable file is an error naming the path (BYOC_E_USAGE:
- * nothing has been sent yet). Sockets are skipped, as tarfile does. */
+ * nothing has been sent yet). Sockets are skipped, as tarfile does.
+ * Unlike the SDK, version control's directories (.git, .hg, .svn, .bzr) below the
+ * module are left out: a source module of "." would otherwise upload the repository's
+ * whole history with every job. */
 #ifndef BYOC_BYOC_SOURCE_ARCHIVE_H
 #define BYOC_BYOC_SOURCE_ARCHIVE_H
 
@@ -21,6 +24,7 @@ typedef struct byoc_archive_stats {
     uint64_t dirs;       /* directories stored */
     uint64_t bytes_in;   /* file content bytes stored */
     uint64_t bytes_out;  /* size of the .tar.gz */
+    uint64_t skipped;    /* version control entries left out */
 } byoc_archive_stats;
 
 /* Write the archive of source_module to out_path (created 0600, replaced if

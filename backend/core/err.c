@@ -18,7 +18,7 @@ int byoc_err_vset(byoc_err *e, byoc_err_kind kind, const char *what, const char 
         return -1;
     byoc_err_clear(e);
     e->kind = kind;
-    snprintf(e->what, sizeof e->what, "%s", what ? what : "");
+    byoc_utf8_copy(e->what, sizeof e->what, what);
     byoc_printable_inplace(e->what);
     /* Redact before cutting to size: a secret cut in two would not be recognised.
      * Messages quote what services and archives say, so they are made
@@ -27,7 +27,7 @@ int byoc_err_vset(byoc_err *e, byoc_err_kind kind, const char *what, const char 
     byoc_buf_vprintf(&b, fmt, ap);
     byoc_redact_inplace(b.data);
     byoc_printable_inplace(b.data);
-    snprintf(e->message, sizeof e->message, "%s", byoc_buf_str(&b));
+    byoc_utf8_copy(e->message, sizeof e->message, byoc_buf_str(&b)); /* never half a character: --json would drop it */
     byoc_buf_free(&b);
     return -1;
 }
@@ -53,18 +53,11 @@ void byoc_err_prefix(byoc_err *e, const char *fmt, ...)
     va_end(ap);
     byoc_redact_inplace(full.data); /* before cutting it to size */
     byoc_printable_inplace(full.data);
-    snprintf(ctx, sizeof ctx, "%s", byoc_buf_str(&full));
+    byoc_utf8_copy(ctx, sizeof ctx, byoc_buf_str(&full));
     byoc_buf_free(&full);
     memcpy(old, e->message, sizeof old);
     /* Truncation is fine here: the message is for people and stays bounded. */
-    size_t n = strlen(ctx);
-    if (n > sizeof e->message - 3)
-        n = sizeof e->message - 3;
-    memcpy(e->message, ctx, n);
-    memcpy(e->message + n, ": ", 2);
-    size_t room = sizeof e->message - n - 3, len = strlen(old);
-    memcpy(e->message + n + 2, old, len < room ? len : room);
-    e->message[n + 2 + (len < room ? len : room)] = '\0';
+    byoc_utf8_snprintf(e->message, sizeof e->message, "%s: %s", ctx, old);
     byoc_redact_inplace(e->message);
 }
 
@@ -91,7 +84,7 @@ char *byoc_err_format(const byoc_err *e, char *buf, unsigned long size)
         n += snprintf(extra + n, sizeof extra - n, "%sHTTP %d", n ? ", " : "", e->http_status);
     if (e->request_id[0] && n < sizeof extra)
         snprintf(extra + n, sizeof extra - n, "%srequest id %s", n ? ", " : "", e->request_id);
-    snprintf(buf, size, "%s%s%s%s%s%s", e->what, e->what[0] ? ": " : "", e->message,
+    byoc_utf8_snprintf(buf, size, "%s%s%s%s%s%s", e->what, e->what[0] ? ": " : "", e->message,
              extra[0] ? " [" : "", extra, extra[0] ? "]" : "");
     byoc_printable_inplace(buf); /* the code and request id come from a reply too */
     return buf;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 /* One directory being emptied: the names it held when entered, and the next
@@ -115,4 +116,13 @@ int byoc_remove_tree(const char *path)
         return -1;
     }
     return 0;
+}
+
+uint64_t byoc_fs_space_cap(const char *path)
+{
+    struct statvfs sv;
+    if (statvfs(path, &sv) != 0)
+        return UINT64_MAX;
+    uint64_t avail = (uint64_t)sv.f_bavail * (uint64_t)(sv.f_frsize ? sv.f_frsize : sv.f_bsize);
+    return avail - avail / 20;
 }

@@ -64,6 +64,67 @@ static bool looks_real(const char *p, size_t n)
     return memchr(p, '.', n) || memchr(p, 'e', n) || memchr(p, 'E', n);
 }
 
+/* When s[0..n) starts with a character byoc escapes beyond jansson (see
+ * jsonout.h), or with one jansson escapes too when c0 (for byoc_json_put_string),
+ * its escape goes to esc and its length in bytes is returned; else 0. */
+static size_t escape_at(const unsigned char *s, size_t n, bool c0, char esc[8])
+{
+    static const char hex[] = "0123456789ABCDEF";
+    unsigned cp;
+    size_t len;
+    if (c0 && (s[0] < 0x20 || s[0] == '"' || s[0] == '\\')) {
+        const char *named = s[0] == '"' ? "\\\"" : s[0] == '\\' ? "\\\\" : s[0] == '\b' ? "\\b"
+                          : s[0] == '\f' ? "\\f" : s[0] == '\n' ? "\\n" : s[0] == '\r' ? "\\r"
+                          : s[0] == '\t' ? "\\t" : NULL;
+        if (named) {
+            memcpy(esc, named, 3);
+            return 1;
+        }
+        cp = s[0];
+        len = 1;
+    } else if (s[0] == 0x7F) {
+        cp = 0x7F;
+        len = 1;
+    } else if (s[0] == 0xC2 && n >= 2 && s[1] >= 0x80 && s[1] <= 0x9F) {
+        cp = s[1];
+        len = 2;
+    } else if (s[0] == 0xE2 && n >= 3 && s[1] == 0x80 && (s[2] == 0xA8 || s[2] == 0xA9)) {
+        cp = s[2] == 0xA8 ? 0x2028 : 0x2029;
+        len = 3;
+    } else {
+        return 0;
+    }
+    char u[8] = {'\\', 'u', hex[cp >> 12], hex[(cp >> 8) & 15], hex[(cp >> 4) & 15], hex[cp & 15], 0};
+    memcpy(esc, u, sizeof u);
+    return len;
+}
+
+typedef int (*put_fn)(const char *p, size_t n, void *ud);
+
+/* s[0..n) with the escapes of escape_at, in runs: one put per run and per escape. */
+static int put_escaped(const char *s, size_t n, bool c0, put_fn put, void *ud)
+{
+    size_t run = 0;
+    for (size_t i = 0; i < n;) {
+        unsigned char c = (unsigned char)s[i];
+        if (c >= 0x20 && c < 0x7F && c != '"' && c != '\\') { /* most bytes: no call */
+            i++;
+            continue;
+        }
+        char esc[8];
+        size_t len = escape_at((const unsigned char *)s + i, n - i, c0, esc);
+        if (!len) {
+            i++;
+            continue;
+        }
+        if ((i > run && put(s + run, i - run, ud) != 0) || put(esc, strlen(esc), ud) != 0)
+            return -1;
+        i += len;
+        run = i;
+    }
+    return n > run ? put(s + run, n - run, ud) : 0;
+}
+
 static int filter_put(const char *p, size_t n, void *ud)
 {
     filter *f = ud;
@@ -71,7 +132,9 @@ static int filter_put(const char *p, size_t n, void *ud)
         f->in_string = !f->in_string;
         return f->cb(p, n, f->ud);
     }
-    if (f->in_string || !looks_real(p, n))
+    if (f->in_string) /* jansson hands a string's text in runs of whole characters */
+        return put_escaped(p, n, false, f->cb, f->ud);
+    if (!looks_real(p, n))
         return f->cb(p, n, f->ud);
     char num[40], out[40];
     memcpy(num, p, n);
@@ -108,4 +171,12 @@ char *byoc_json_dumps(const json_t *doc, size_t flags)
         return NULL;
     }
     return byoc_buf_steal(&b);
+}
+
+void byoc_json_put_string(byoc_buf *b, const char *s, size_t n)
+{
+    byoc_buf_reserve(b, n + 2);
+    byoc_buf_putc(b, '"');
+    put_escaped(s, n, true, to_buf, b);
+    byoc_buf_putc(b, '"');
 }

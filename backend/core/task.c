@@ -1,6 +1,7 @@
 #include "core/task.h"
 #include "core/buf.h"
 #include "core/log.h"
+#include "core/utf8.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -436,12 +437,25 @@ void byoc_task_release(byoc_task *t)
 
 /* ---- posting from inside a task ------------------------------------------------- */
 
-static void post_text(byoc_task *t, byoc_ev_kind kind, const char *fmt, va_list ap)
+/* redact, then (unless verbatim) one printable line: see task.h */
+static char *clean(char *text, bool verbatim)
+{
+    byoc_redact_inplace(text);
+    if (!verbatim)
+        byoc_printable_inplace(text);
+    return text;
+}
+
+static char *clean_dup(const char *s)
+{
+    return s ? clean(byoc_xstrdup(s), false) : NULL;
+}
+
+static void post_text(byoc_task *t, byoc_ev_kind kind, bool verbatim, const char *fmt, va_list ap)
 {
     byoc_buf b = BYOC_BUF_INIT;
     byoc_buf_vprintf(&b, fmt, ap);
-    byoc_redact_inplace(b.data);
-    byoc_event ev = {.kind = kind, .text = byoc_buf_steal(&b)};
+    byoc_event ev = {.kind = kind, .text = clean(byoc_buf_steal(&b), verbatim), .verbatim = verbatim};
     post(t, &ev, false);
 }
 
@@ -451,19 +465,25 @@ void byoc_task_log(byoc_task *t, const char *fmt, ...)
         return;
     va_list ap;
     va_start(ap, fmt);
-    post_text(t, BYOC_EV_LOG, fmt, ap);
+    post_text(t, BYOC_EV_LOG, false, fmt, ap);
     va_end(ap);
 }
 
-void byoc_task_log_text(byoc_task *t, const char *text, size_t len)
+void byoc_task_output(byoc_task *t, const char *fmt, ...)
 {
     if (!t)
         return;
-    char *copy = byoc_xmalloc(len + 1);
-    memcpy(copy, text, len);
-    copy[len] = '\0';
-    byoc_redact_inplace(copy);
-    byoc_event ev = {.kind = BYOC_EV_LOG, .text = copy};
+    va_list ap;
+    va_start(ap, fmt);
+    post_text(t, BYOC_EV_LOG, true, fmt, ap);
+    va_end(ap);
+}
+
+void byoc_task_output_text(byoc_task *t, const char *text, size_t len)
+{
+    if (!t)
+        return;
+    byoc_event ev = {.kind = BYOC_EV_LOG, .text = clean(byoc_xstrndup(text, len), true), .verbatim = true};
     post(t, &ev, false);
 }
 
@@ -473,7 +493,7 @@ void byoc_task_status(byoc_task *t, const char *fmt, ...)
         return;
     va_list ap;
     va_start(ap, fmt);
-    post_text(t, BYOC_EV_STATUS, fmt, ap);
+    post_text(t, BYOC_EV_STATUS, false, fmt, ap);
     va_end(ap);
 }
 
@@ -484,8 +504,8 @@ void byoc_task_progress(byoc_task *t, const char *key, int64_t current, int64_t 
         return;
     byoc_event ev = {
         .kind = BYOC_EV_PROGRESS,
-        .key = key ? byoc_redact_dup(key) : NULL,
-        .text = text ? byoc_redact_dup(text) : NULL,
+        .key = clean_dup(key),
+        .text = clean_dup(text),
         .current = current,
         .total = total,
     };
@@ -498,9 +518,9 @@ void byoc_task_check(byoc_task *t, const char *name, int status, const char *fin
         return;
     byoc_event ev = {
         .kind = BYOC_EV_CHECK,
-        .key = name ? byoc_redact_dup(name) : NULL,
-        .text = finding ? byoc_redact_dup(finding) : NULL,
-        .detail = fix && *fix ? byoc_redact_dup(fix) : NULL,
+        .key = clean_dup(name),
+        .text = clean_dup(finding),
+        .detail = fix && *fix ? clean_dup(fix) : NULL,
         .current = status,
     };
     post(t, &ev, false);

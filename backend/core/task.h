@@ -17,7 +17,15 @@
  * waiting at once and its further LOG/PROGRESS/CHECK are dropped. So the thread that
  * consumes the queue must never post to it, nor join a task it has not
  * cancelled while that task may still post. Producers of many lines should
- * batch them (byoc_task_log_text) to keep the event count down. */
+ * batch them (byoc_task_output_text) to keep the event count down.
+ *
+ * Text from outside: every LOG, STATUS, PROGRESS and CHECK string a task posts
+ * is made printable (core/utf8.h) when it is posted, so whatever a message
+ * quotes (a service's field, an engine's status, a file name) cannot drive the
+ * terminal of any printer of events, CLI or TUI. The one exception is the
+ * job's and the build's own output (byoc_task_output*), which arrives as it
+ * came, with `verbatim` set: its printer decides (exact into a file or pipe, as
+ * docker logs and docker build do; printable on a terminal). */
 #ifndef BYOC_CORE_TASK_H
 #define BYOC_CORE_TASK_H
 
@@ -31,8 +39,9 @@ typedef struct byoc_evq byoc_evq;
 typedef struct byoc_task byoc_task;
 
 typedef enum {
-    BYOC_EV_LOG,      /* text: one line of output (build log, job log...), or several
-                         separated by '\n' when posted with byoc_task_log_text */
+    BYOC_EV_LOG,      /* text: one line of byoc's own (printable), or the job's or the build's
+                         own output as it came (verbatim), several lines separated by '\n'
+                         when posted with byoc_task_output_text */
     BYOC_EV_PROGRESS, /* key identifies the item (a layer id, a file), current/total in bytes or steps, text a status */
     BYOC_EV_STATUS,   /* text: a short status change ("pushing", "QUEUED"...) */
     BYOC_EV_DONE,     /* result: the task's result, owned by the event until taken */
@@ -51,6 +60,7 @@ typedef struct byoc_event {
     void *result;              /* DONE: task result */
     void (*result_free)(void *);
     byoc_err err;              /* ERROR */
+    bool verbatim;             /* LOG: the job's or the build's own output, not made printable */
 } byoc_event;
 
 /* Free the strings of an event and its result if not taken (set result=NULL to take it). */
@@ -90,12 +100,16 @@ void byoc_task_join(byoc_task *t);
 void byoc_task_release(byoc_task *t);
 
 /* Called from inside a task (t may be NULL: then they do nothing, so backend
- * code can be called outside a task too). Text is redacted before queuing. */
+ * code can be called outside a task too). Text is redacted before queuing,
+ * then made one printable line (all but byoc_task_output*). */
 void byoc_task_log(byoc_task *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* One LOG event holding len bytes of text: several lines separated by '\n'
- * (no trailing newline needed). For producers of many lines: one event per
- * batch instead of one per line. */
-void byoc_task_log_text(byoc_task *t, const char *text, size_t len);
+/* A LOG event of the job's or the build's own output, redacted but otherwise
+ * as it came (verbatim): its escape sequences are the printer's to keep or drop. */
+void byoc_task_output(byoc_task *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* One verbatim LOG event holding len bytes of output: several lines separated
+ * by '\n' (no trailing newline needed). For producers of many lines: one event
+ * per batch instead of one per line. */
+void byoc_task_output_text(byoc_task *t, const char *text, size_t len);
 void byoc_task_status(byoc_task *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void byoc_task_progress(byoc_task *t, const char *key, int64_t current, int64_t total,
                         const char *text);

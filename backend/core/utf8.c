@@ -1,5 +1,6 @@
 #include "core/utf8.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "core/buf.h"
@@ -65,6 +66,48 @@ size_t byoc_utf8_encode(unsigned cp, char *out)
         return 4;
     }
     return 0;
+}
+
+size_t byoc_utf8_whole(const char *str, size_t n)
+{
+    const unsigned char *s = (const unsigned char *)str;
+    /* a lead byte is at most 4 bytes from the end; a sequence is cut when it needs more than are left */
+    for (size_t back = 1; back <= 4 && back <= n; back++) {
+        unsigned char c = s[n - back];
+        if ((c & 0xC0) == 0x80)
+            continue;               /* a continuation byte: its lead is further back */
+        size_t need = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
+        return need > back ? n - back : n;
+    }
+    return n;                       /* no lead byte at all: invalid anyway, nothing to cut */
+}
+
+size_t byoc_utf8_copy(char *dst, size_t size, const char *src)
+{
+    return byoc_utf8_snprintf(dst, size, "%s", src ? src : "");
+}
+
+size_t byoc_utf8_snprintf(char *dst, size_t size, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    size_t n = byoc_utf8_vsnprintf(dst, size, fmt, ap);
+    va_end(ap);
+    return n;
+}
+
+size_t byoc_utf8_vsnprintf(char *dst, size_t size, const char *fmt, va_list ap)
+{
+    int n = vsnprintf(dst, size, fmt, ap);
+    if (n < 0) {
+        dst[0] = '\0';
+        return 0;
+    }
+    if ((size_t)n < size)
+        return (size_t)n;
+    size_t len = byoc_utf8_whole(dst, size - 1);
+    dst[len] = '\0';
+    return len;
 }
 
 size_t byoc_escape_len(const char *s, size_t n)

@@ -9,6 +9,7 @@
 #ifndef BYOC_CORE_UTF8_H
 #define BYOC_CORE_UTF8_H
 
+#include <stdarg.h>
 #include <stddef.h>
 
 /* Decode one code point at s (s[0] != 0); returns the bytes used (>= 1).
@@ -21,6 +22,19 @@ size_t byoc_utf8_encode(unsigned cp, char *out);
 /* Length of the ANSI/VT escape sequence starting at s[0] == ESC, of the n
  * bytes at s (the whole rest when it is unterminated). */
 size_t byoc_escape_len(const char *s, size_t n);
+
+/* Copy src ("" for NULL) into dst of size bytes (> 0, with the NUL). When it
+ * does not fit, it is cut after the last whole UTF-8 character that does: a
+ * fixed-size field never ends in part of one, which a JSON writer refuses
+ * (json_string gives NULL) and so would drop the whole field. Returns the
+ * length copied. */
+size_t byoc_utf8_copy(char *dst, size_t size, const char *src);
+/* As snprintf into dst of size bytes (> 0), with byoc_utf8_copy's cut. */
+size_t byoc_utf8_snprintf(char *dst, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+size_t byoc_utf8_vsnprintf(char *dst, size_t size, const char *fmt, va_list ap) __attribute__((format(printf, 3, 0)));
+/* The length of s[0..n) without a last UTF-8 sequence that n cut short
+ * (n itself when none was cut). */
+size_t byoc_utf8_whole(const char *s, size_t n);
 
 /* Make s one printable line, in place (it never grows): escape sequences are
  * removed, CR dropped, newlines, tabs and the other whitespace controls become

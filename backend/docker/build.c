@@ -142,7 +142,7 @@ static void on_line(const char *line, size_t len, void *ud)
 {
     output *o = ud;
     char *s = byoc_xstrndup(line, len);
-    byoc_task_log(o->t, "%s", s);
+    byoc_task_output(o->t, "%s", s);
     int n, m;
     if (byoc_build_parse_step(s, &n, &m)) {
         free(o->from);
@@ -180,7 +180,7 @@ static int on_message(const byoc_jsonmsg *m, void *ud)
         if (m->id)
             byoc_task_progress(o->t, m->id, m->current, m->total, m->status);
         else
-            byoc_task_log(o->t, "%s", m->status);
+            byoc_task_output(o->t, "%s", m->status);
     }
     return 0;
 }

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "core/log.h"
+#include "core/utf8.h"
 
 #define DEFAULT_HOST "unix:///var/run/docker.sock"
 #define OLDEST_API "1.24" /* what an engine without the Api-Version header speaks */
@@ -281,7 +282,7 @@ static void copy_header(const byoc_http_resp *resp, const char *name, char *dst,
 {
     const char *v = byoc_headers_get(&resp->headers, name);
     if (v)
-        snprintf(dst, n, "%s", v);
+        byoc_utf8_copy(dst, n, v);
 }
 
 int byoc_engine_connect(byoc_engine *e, byoc_task *t, byoc_err *err)
@@ -364,7 +365,7 @@ int byoc_engine_check(const byoc_http_resp *resp, const char *what, byoc_err *er
     json_t *doc = json_loadb(resp->body.data ? resp->body.data : "", resp->body.len, 0, NULL);
     const char *m = json_string_value(json_object_get(doc, "message"));
     if (m) {
-        snprintf(msg, sizeof msg, "%s", m);
+        byoc_utf8_copy(msg, sizeof msg, m);
     } else if (resp->body.len) {
         size_t n = resp->body.len < sizeof msg - 1 ? resp->body.len : sizeof msg - 1;
         memcpy(msg, resp->body.data, n);
@@ -407,7 +408,7 @@ static void copy_str(json_t *doc, const char *key, char *dst, size_t n)
 {
     const char *v = json_string_value(json_object_get(doc, key));
     if (v)
-        snprintf(dst, n, "%s", v);
+        byoc_utf8_copy(dst, n, v);
 }
 
 int byoc_engine_ping(byoc_engine *e, byoc_task *t, byoc_engine_info *info, byoc_err *err)

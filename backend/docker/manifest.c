@@ -11,6 +11,7 @@
 #include "core/buf.h"
 #include "core/log.h"
 #include "docker/registry_auth.h"
+#include "net/deadline.h"
 #include "net/http.h"
 
 #define ACCEPT_ALL BYOC_MT_DOCKER_MANIFEST ", " BYOC_MT_DOCKER_LIST ", " BYOC_MT_OCI_MANIFEST ", " BYOC_MT_OCI_INDEX
@@ -156,12 +157,15 @@ static int registry_error(const byoc_http_resp *resp, const char *what, byoc_err
     return -1;
 }
 
-/* One GET; follows a redirect once (ECR sends blobs from S3) without the Authorization header. */
+/* One GET of at most max_body bytes within the API deadline (a registry is
+ * a service like any other: a reply that never ends or drips must not hold
+ * byoc or its memory); follows a redirect once (ECR sends blobs from S3)
+ * without the Authorization header. */
 static int registry_get(const byoc_registry_target *r, byoc_task *t, const char *path, const char *accept,
-                        byoc_http_resp *resp, byoc_err *err)
+                        size_t max_body, byoc_http_resp *resp, byoc_err *err)
 {
     char *ca = ca_for(r);
-    byoc_http_opts opts = {.ca_bundle = ca, .timeout_ms = 60000};
+    byoc_http_opts opts = {.ca_bundle = ca, .timeout_ms = byoc_net_api_deadline_ms(), .max_body = max_body};
     char *url = byoc_xasprintf("%s://%s%s", r->plain_http ? "http" : "https", r->host, path);
     byoc_http_req req = {.method = "GET", .url = url, .opts = &opts, .task = t};
     if (accept)
@@ -190,6 +194,8 @@ static int registry_get(const byoc_registry_target *r, byoc_task *t, const char 
             *resp = second;
         }
     }
+    if (rc != 0 && resp->timed_out && err->kind == BYOC_E_NET)
+        byoc_net_timed_out(&opts, err);
     free(url);
     free(ca);
     return rc;
@@ -202,8 +208,13 @@ int byoc_registry_get_manifest(const byoc_registry_target *r, byoc_task *t, cons
     char *path = byoc_xasprintf("/v2/%s/manifests/%s", repository, reference);
     byoc_http_resp resp;
     memset(&resp, 0, sizeof resp);
-    int rc = registry_get(r, t, path, ACCEPT_ALL, &resp, err);
+    int rc = registry_get(r, t, path, ACCEPT_ALL, BYOC_REGISTRY_MANIFEST_MAX, &resp, err);
     free(path);
+    if (rc != 0 && resp.too_large)
+        byoc_err_set(err, BYOC_E_FAILED, "registry",
+                     "the manifest is larger than %u bytes (4 MiB, what the OCI distribution spec has registries "
+                     "accept): refused",
+                     BYOC_REGISTRY_MANIFEST_MAX);
     if (rc != 0) {
         byoc_err_prefix(err, "registry %s", r->host);
         byoc_http_resp_free(&resp);
@@ -257,12 +268,10 @@ int byoc_registry_get_json_blob(const byoc_registry_target *r, byoc_task *t, con
     char *path = byoc_xasprintf("/v2/%s/blobs/%s", repository, digest);
     byoc_http_resp resp;
     memset(&resp, 0, sizeof resp);
-    int rc = registry_get(r, t, path, NULL, &resp, err);
+    int rc = registry_get(r, t, path, NULL, max_bytes ? max_bytes : BYOC_REGISTRY_MANIFEST_MAX, &resp, err);
     free(path);
     if (rc == 0 && resp.status != 200)
         rc = registry_error(&resp, "registry", err);
-    if (rc == 0 && resp.body.len > (max_bytes ? max_bytes : 4u << 20))
-        rc = byoc_err_set(err, BYOC_E_FAILED, "registry", "blob %s is larger than expected", digest);
     if (rc == 0) {
         char got[72];
         sha256_digest(resp.body.data ? resp.body.data : "", resp.body.len, got);

@@ -9,7 +9,13 @@
  * directory), else AWS_CA_BUNDLE, else the system store.
  *
  * The manifest's digest is the sha256 of the exact bytes received (checked
- * against Docker-Content-Digest when the registry sends one). */
+ * against Docker-Content-Digest when the registry sends one).
+ *
+ * Bounds, as on any API call: a reply within BYOC_API_TIMEOUT seconds, and
+ * at most BYOC_REGISTRY_MANIFEST_MAX bytes for a manifest or index (refused
+ * by its Content-Length before it is read, else once passed). The OCI
+ * distribution spec asks registries to accept manifests of at least 4 MiB,
+ * so no image byoc can push or pull has a larger one. */
 #ifndef BYOC_DOCKER_MANIFEST_H
 #define BYOC_DOCKER_MANIFEST_H
 #include <stdbool.h>
@@ -18,6 +24,8 @@
 #include "core/buf.h"
 #include "core/err.h"
 #include "core/task.h"
+
+#define BYOC_REGISTRY_MANIFEST_MAX (4u << 20)
 
 #define BYOC_MT_DOCKER_MANIFEST "application/vnd.docker.distribution.manifest.v2+json"
 #define BYOC_MT_DOCKER_LIST "application/vnd.docker.distribution.manifest.list.v2+json"

@@ -6,6 +6,7 @@
 #include <strings.h>
 
 #include "core/buf.h"
+#include "core/utf8.h"
 #include "docker/jsonmsg.h"
 
 static const char *const state_names[] = {"preparing", "waiting", "pushing", "retrying",
@@ -68,7 +69,7 @@ static byoc_push_layer *layer_for(byoc_push_report *r, const char *id)
     r->layers = byoc_xrealloc(r->layers, (r->n_layers + 1) * sizeof *r->layers);
     byoc_push_layer *l = &r->layers[r->n_layers++];
     memset(l, 0, sizeof *l);
-    snprintf(l->id, sizeof l->id, "%s", id);
+    byoc_utf8_copy(l->id, sizeof l->id, id);
     l->state = BYOC_LAYER_PREPARING;
     l->current = l->total = -1;
     return l;
@@ -129,7 +130,7 @@ static int on_message(const byoc_jsonmsg *m, void *ud)
                     l->current = l->total;
             }
         }
-        snprintf(l->status, sizeof l->status, "%s", m->status);
+        byoc_utf8_copy(l->status, sizeof l->status, m->status);
         if (m->current >= 0)
             l->current = m->current;
         if (m->total > 0)

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include <curl/curl.h>
+#include "net/libcurl_api.h"
 
 /* Request bodies below this size go out without "Expect: 100-continue": the
  * extra round trip costs more than sending a small body a server rejects. */
@@ -150,31 +150,42 @@ static void share_unlock(CURL *h, curl_lock_data data, void *ud)
     pthread_mutex_unlock(&share_locks[data]);
 }
 
-static int ensure_ready_locked(void)
+/* libcurl's table: set once, under state_lock, by the first exchange (libcurl_api.h says why
+ * it is not linked); read without the lock afterwards, as it never changes again. */
+static const byoc_curl_api *cu;
+
+static int ensure_ready_locked(byoc_err *err)
 {
     if (curl_ready)
         return 0;
-    if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
+    if (!cu && !(cu = byoc_curl_api_get(err)))
         return -1;
+    if (cu->curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
+        return byoc_err_set(err, BYOC_E_NET, "network", "libcurl could not be initialised");
     for (int i = 0; i < CURL_LOCK_DATA_LAST; i++)
         pthread_mutex_init(&share_locks[i], NULL);
-    share = curl_share_init();
+    share = cu->curl_share_init();
     if (share) {
-        curl_share_setopt(share, CURLSHOPT_LOCKFUNC, share_lock);
-        curl_share_setopt(share, CURLSHOPT_UNLOCKFUNC, share_unlock);
-        curl_share_setopt(share, CURLSHOPT_SHARE, CURL_LOCK_DATA_DNS);
-        curl_share_setopt(share, CURLSHOPT_SHARE, CURL_LOCK_DATA_SSL_SESSION);
+        cu->curl_share_setopt(share, CURLSHOPT_LOCKFUNC, share_lock);
+        cu->curl_share_setopt(share, CURLSHOPT_UNLOCKFUNC, share_unlock);
+        cu->curl_share_setopt(share, CURLSHOPT_SHARE, CURL_LOCK_DATA_DNS);
+        cu->curl_share_setopt(share, CURLSHOPT_SHARE, CURL_LOCK_DATA_SSL_SESSION);
     }
     curl_ready = true;
     return 0;
 }
 
-int byoc_http_global_init(void)
+static int ensure_ready(byoc_err *err)
 {
     pthread_mutex_lock(&state_lock);
-    int rc = ensure_ready_locked();
+    int rc = ensure_ready_locked(err);
     pthread_mutex_unlock(&state_lock);
     return rc;
+}
+
+int byoc_http_global_init(void)
+{
+    return ensure_ready(NULL);
 }
 
 void byoc_http_global_cleanup(void)
@@ -182,27 +193,28 @@ void byoc_http_global_cleanup(void)
     pthread_mutex_lock(&state_lock);
     if (curl_ready) {
         for (size_t i = 0; i < pool_len; i++) {
-            curl_easy_cleanup(pool[i].curl);
+            cu->curl_easy_cleanup(pool[i].curl);
             free(pool[i].origin);
         }
         pool_len = 0;
         if (share)
-            curl_share_cleanup(share);
+            cu->curl_share_cleanup(share);
         share = NULL;
         for (int i = 0; i < CURL_LOCK_DATA_LAST; i++)
             pthread_mutex_destroy(&share_locks[i]);
-        curl_global_cleanup();
+        cu->curl_global_cleanup();
         curl_ready = false;
     }
     pthread_mutex_unlock(&state_lock);
 }
 
-/* A handle for `origin`: a pooled one holding a connection there if any, else a new one. */
-static CURL *handle_acquire(const char *origin)
+/* A handle for `origin`: a pooled one holding a connection there if any, else a new one; NULL
+ * with err set when libcurl cannot be loaded or initialised. */
+static CURL *handle_acquire(const char *origin, byoc_err *err)
 {
     CURL *curl = NULL;
     pthread_mutex_lock(&state_lock);
-    if (ensure_ready_locked() != 0) {
+    if (ensure_ready_locked(err) != 0) {
         pthread_mutex_unlock(&state_lock);
         return NULL;
     }
@@ -218,16 +230,18 @@ static CURL *handle_acquire(const char *origin)
     CURLSH *sh = share;
     pthread_mutex_unlock(&state_lock);
     if (!curl) {
-        curl = curl_easy_init();
+        curl = cu->curl_easy_init();
         if (curl && sh)
-            curl_easy_setopt(curl, CURLOPT_SHARE, sh);
+            cu->curl_easy_setopt(curl, CURLOPT_SHARE, sh);
+        if (!curl)
+            byoc_err_set(err, BYOC_E_NET, "network", "libcurl could not make a handle");
     }
     return curl;
 }
 
 static void handle_release(CURL *curl, const char *origin)
 {
-    curl_easy_reset(curl); /* options only: live connections, DNS and the share stay */
+    cu->curl_easy_reset(curl); /* options only: live connections, DNS and the share stay */
     CURL *evicted = NULL;
     pthread_mutex_lock(&state_lock);
     if (!curl_ready) {
@@ -245,7 +259,7 @@ static void handle_release(CURL *curl, const char *origin)
     }
     pthread_mutex_unlock(&state_lock);
     if (evicted)
-        curl_easy_cleanup(evicted);
+        cu->curl_easy_cleanup(evicted);
 }
 
 /* ---- one exchange -------------------------------------------------------------- */
@@ -258,7 +272,8 @@ typedef struct xfer {
     bool cancelled;          /* the task was cancelled */
     bool sink_failed;        /* the sink asked to stop */
     bool reader_failed;      /* the body reader reported an error */
-    bool too_big;            /* the buffered body passed opts->max_body */
+    bool too_big;            /* the body passed opts->max_body */
+    uint64_t sunk;           /* bytes handed to the sink */
 } xfer;
 
 static bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
@@ -309,8 +324,14 @@ static size_t on_body(char *p, size_t size, size_t n, void *ud)
     size_t len = size * n;
     if (x->req->sink) {
         long status = 0;
-        curl_easy_getinfo(x->curl, CURLINFO_RESPONSE_CODE, &status);
+        cu->curl_easy_getinfo(x->curl, CURLINFO_RESPONSE_CODE, &status);
         if (status >= 200 && status < 300) {
+            size_t max = x->req->opts ? x->req->opts->max_body : 0;
+            if (max && (x->sunk > max || len > max - x->sunk)) {
+                x->too_big = true;
+                return 0;
+            }
+            x->sunk += len;
             if (x->req->sink(p, len, x->req->sink_ud) != 0) {
                 x->sink_failed = true;
                 return 0;
@@ -382,16 +403,16 @@ static int on_progress(void *ud, curl_off_t dlt, curl_off_t dln, curl_off_t ult,
  * presigned credentials). Returns -1 if the URL does not parse. */
 static int url_parts(const char *url, const char *unix_socket, char **origin, char **path)
 {
-    CURLU *u = curl_url();
+    CURLU *u = cu->curl_url();
     if (!u)
         return -1;
     char *scheme = NULL, *host = NULL, *port = NULL, *p = NULL;
     int rc = -1;
-    if (curl_url_set(u, CURLUPART_URL, url, 0) == CURLUE_OK &&
-        curl_url_get(u, CURLUPART_SCHEME, &scheme, 0) == CURLUE_OK &&
-        curl_url_get(u, CURLUPART_HOST, &host, 0) == CURLUE_OK &&
-        curl_url_get(u, CURLUPART_PORT, &port, CURLU_DEFAULT_PORT) == CURLUE_OK &&
-        curl_url_get(u, CURLUPART_PATH, &p, 0) == CURLUE_OK) {
+    if (cu->curl_url_set(u, CURLUPART_URL, url, 0) == CURLUE_OK &&
+        cu->curl_url_get(u, CURLUPART_SCHEME, &scheme, 0) == CURLUE_OK &&
+        cu->curl_url_get(u, CURLUPART_HOST, &host, 0) == CURLUE_OK &&
+        cu->curl_url_get(u, CURLUPART_PORT, &port, CURLU_DEFAULT_PORT) == CURLUE_OK &&
+        cu->curl_url_get(u, CURLUPART_PATH, &p, 0) == CURLUE_OK) {
         if (unix_socket)
             *origin = byoc_xasprintf("unix:%s", unix_socket);
         else
@@ -399,11 +420,11 @@ static int url_parts(const char *url, const char *unix_socket, char **origin, ch
         *path = byoc_xstrdup(p);
         rc = 0;
     }
-    curl_free(scheme);
-    curl_free(host);
-    curl_free(port);
-    curl_free(p);
-    curl_url_cleanup(u);
+    cu->curl_free(scheme);
+    cu->curl_free(host);
+    cu->curl_free(port);
+    cu->curl_free(p);
+    cu->curl_url_cleanup(u);
     return rc;
 }
 
@@ -419,7 +440,7 @@ static void slist_free_wiped(struct curl_slist *l)
 {
     for (struct curl_slist *i = l; i; i = i->next)
         byoc_wipe(i->data, strlen(i->data));
-    curl_slist_free_all(l);
+    cu->curl_slist_free_all(l);
 }
 
 /* The request headers as libcurl wants them ("Name: value"; "Name;" sends an
@@ -438,7 +459,7 @@ static int build_header_list(const byoc_http_req *req, bool small_upload, struct
         }
         char *line = h->value[0] ? byoc_xasprintf("%s: %s", h->name, h->value)
                                  : byoc_xasprintf("%s;", h->name);
-        struct curl_slist *next = curl_slist_append(list, line);
+        struct curl_slist *next = cu->curl_slist_append(list, line);
         byoc_free_secret(line);
         if (!next) {
             slist_free_wiped(list);
@@ -447,7 +468,7 @@ static int build_header_list(const byoc_http_req *req, bool small_upload, struct
         list = next;
     }
     if (small_upload && !byoc_headers_get(&req->headers, "Expect")) {
-        struct curl_slist *next = curl_slist_append(list, "Expect:");
+        struct curl_slist *next = cu->curl_slist_append(list, "Expect:");
         if (next)
             list = next;
     }
@@ -463,23 +484,23 @@ static void set_method_and_body(CURL *c, const byoc_http_req *req, bool *small_u
                       strcmp(m, "PATCH") == 0;
     *small_upload = false;
     if (strcmp(m, "HEAD") == 0) {
-        curl_easy_setopt(c, CURLOPT_NOBODY, 1L);
+        cu->curl_easy_setopt(c, CURLOPT_NOBODY, 1L);
         return;
     }
     if (!wants_body) {
         if (strcmp(m, "GET") == 0)
-            curl_easy_setopt(c, CURLOPT_HTTPGET, 1L);
+            cu->curl_easy_setopt(c, CURLOPT_HTTPGET, 1L);
         else
-            curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, m);
+            cu->curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, m);
         return;
     }
     /* Uploads go through the read callback in every case: unlike POSTFIELDS this
      * adds no form Content-Type, which Go servers (dockerd, registry) reject. */
     curl_off_t size = req->body_reader ? (curl_off_t)req->body_size
                                        : (curl_off_t)(req->body ? req->body_len : 0);
-    curl_easy_setopt(c, CURLOPT_UPLOAD, 1L);
-    curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, m);
-    curl_easy_setopt(c, CURLOPT_INFILESIZE_LARGE, size < 0 ? (curl_off_t)-1 : size);
+    cu->curl_easy_setopt(c, CURLOPT_UPLOAD, 1L);
+    cu->curl_easy_setopt(c, CURLOPT_CUSTOMREQUEST, m);
+    cu->curl_easy_setopt(c, CURLOPT_INFILESIZE_LARGE, size < 0 ? (curl_off_t)-1 : size);
     *small_upload = size >= 0 && size < EXPECT_THRESHOLD;
 }
 
@@ -499,16 +520,16 @@ static bool is_hash_name(const char *name)
 
 static void check_ca_dir(void)
 {
-    CURL *c = curl_easy_init();
+    CURL *c = cu->curl_easy_init();
     char *dir = NULL;
-    if (c && curl_easy_getinfo(c, CURLINFO_CAPATH, &dir) == CURLE_OK && dir) {
+    if (c && cu->curl_easy_getinfo(c, CURLINFO_CAPATH, &dir) == CURLE_OK && dir) {
         DIR *d = opendir(dir);
         for (struct dirent *e; d && !ca_dir_usable && (e = readdir(d));)
             ca_dir_usable = is_hash_name(e->d_name);
         if (d)
             closedir(d);
     }
-    curl_easy_cleanup(c);
+    cu->curl_easy_cleanup(c);
 }
 
 static void set_transport(CURL *c, const byoc_http_opts *o, bool streaming_response)
@@ -516,37 +537,37 @@ static void set_transport(CURL *c, const byoc_http_opts *o, bool streaming_respo
     byoc_http_opts none = {0};
     if (!o)
         o = &none;
-    curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS,
+    cu->curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS,
                      o->connect_timeout_ms > 0 ? o->connect_timeout_ms : DEFAULT_CONNECT_TIMEOUT_MS);
     if (o->timeout_ms > 0)
-        curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, o->timeout_ms);
+        cu->curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, o->timeout_ms);
     long low = o->low_speed_time_s;
     if (low == 0 && !streaming_response)
         low = DEFAULT_LOW_SPEED_TIME_S;
-    if (o->max_body && !streaming_response)
-        curl_easy_setopt(c, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)o->max_body); /* by Content-Length, early */
+    if (o->max_body)
+        cu->curl_easy_setopt(c, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)o->max_body); /* by Content-Length, early */
     if (low > 0) {
-        curl_easy_setopt(c, CURLOPT_LOW_SPEED_LIMIT, o->low_speed_limit > 0 ? o->low_speed_limit : 1L);
-        curl_easy_setopt(c, CURLOPT_LOW_SPEED_TIME, low);
+        cu->curl_easy_setopt(c, CURLOPT_LOW_SPEED_LIMIT, o->low_speed_limit > 0 ? o->low_speed_limit : 1L);
+        cu->curl_easy_setopt(c, CURLOPT_LOW_SPEED_TIME, low);
     }
     if (o->unix_socket)
-        curl_easy_setopt(c, CURLOPT_UNIX_SOCKET_PATH, o->unix_socket);
+        cu->curl_easy_setopt(c, CURLOPT_UNIX_SOCKET_PATH, o->unix_socket);
     if (o->no_proxy || o->unix_socket)
-        curl_easy_setopt(c, CURLOPT_PROXY, ""); /* "" overrides the proxy variables */
+        cu->curl_easy_setopt(c, CURLOPT_PROXY, ""); /* "" overrides the proxy variables */
     if (o->ca_bundle) {
-        curl_easy_setopt(c, CURLOPT_CAINFO, o->ca_bundle);
+        cu->curl_easy_setopt(c, CURLOPT_CAINFO, o->ca_bundle);
     } else {
         pthread_once(&ca_dir_once, check_ca_dir);
         if (ca_dir_usable)
-            curl_easy_setopt(c, CURLOPT_CAINFO, NULL); /* the default CAPATH stays */
+            cu->curl_easy_setopt(c, CURLOPT_CAINFO, NULL); /* the default CAPATH stays */
     }
     if (o->client_cert)
-        curl_easy_setopt(c, CURLOPT_SSLCERT, o->client_cert);
+        cu->curl_easy_setopt(c, CURLOPT_SSLCERT, o->client_cert);
     if (o->client_key)
-        curl_easy_setopt(c, CURLOPT_SSLKEY, o->client_key);
+        cu->curl_easy_setopt(c, CURLOPT_SSLKEY, o->client_key);
     if (o->insecure_skip_verify) {
-        curl_easy_setopt(c, CURLOPT_SSL_VERIFYPEER, 0L);
-        curl_easy_setopt(c, CURLOPT_SSL_VERIFYHOST, 0L);
+        cu->curl_easy_setopt(c, CURLOPT_SSL_VERIFYPEER, 0L);
+        cu->curl_easy_setopt(c, CURLOPT_SSL_VERIFYHOST, 0L);
     }
 }
 
@@ -556,15 +577,17 @@ static int transfer_failed(const xfer *x, CURLcode rc, const char *errbuf, const
     byoc_http_resp *resp = x->resp;
     resp->curl_code = (int)rc;
     resp->timed_out = rc == CURLE_OPERATION_TIMEDOUT;
-    snprintf(resp->curl_error, sizeof resp->curl_error, "%s", errbuf[0] ? errbuf : curl_easy_strerror(rc));
+    snprintf(resp->curl_error, sizeof resp->curl_error, "%s", errbuf[0] ? errbuf : cu->curl_easy_strerror(rc));
     byoc_redact_inplace(resp->curl_error);
     const char *where = strncmp(origin, "unix:", 5) == 0 ? origin + 5 : origin;
     if (x->cancelled || byoc_task_cancelled(x->req->task)) /* a sink or reader may stop for it too */
         return byoc_err_set(err, BYOC_E_CANCELLED, "network", "%s: cancelled", where);
-    if (x->too_big || rc == CURLE_FILESIZE_EXCEEDED)
+    if (x->too_big || rc == CURLE_FILESIZE_EXCEEDED) {
+        resp->too_large = true;
         return byoc_err_set(err, BYOC_E_FAILED, "network",
                             "%s: the reply is larger than %zu bytes, far more than such a reply needs: refused", where,
                             x->req->opts->max_body);
+    }
     if (x->sink_failed)
         return byoc_err_set(err, BYOC_E_FAILED, "network",
                             "%s: the response body could not be consumed", where);
@@ -578,6 +601,8 @@ int byoc_http_do(const byoc_http_req *req, byoc_http_resp *resp, byoc_err *err)
 {
     if (!req->url)
         return byoc_err_set(err, BYOC_E_USAGE, "http", "no URL given");
+    if (ensure_ready(err) != 0)
+        return -1;
     const byoc_http_opts *o = req->opts;
     char *origin = NULL, *path = NULL;
     if (url_parts(req->url, o ? o->unix_socket : NULL, &origin, &path) != 0)
@@ -591,11 +616,11 @@ int byoc_http_do(const byoc_http_req *req, byoc_http_resp *resp, byoc_err *err)
 
     bool small_upload;
     struct curl_slist *hdrs = NULL;
-    CURL *c = handle_acquire(origin);
+    CURL *c = handle_acquire(origin, err);
     if (!c) {
         free(origin);
         free(path);
-        return byoc_err_set(err, BYOC_E_NET, "network", "libcurl could not be initialised");
+        return -1; /* err says why */
     }
     set_method_and_body(c, req, &small_upload);
     if (build_header_list(req, small_upload, &hdrs, err) != 0) {
@@ -607,42 +632,42 @@ int byoc_http_do(const byoc_http_req *req, byoc_http_resp *resp, byoc_err *err)
 
     xfer x = {.req = req, .resp = resp, .curl = c};
     char errbuf[CURL_ERROR_SIZE] = "";
-    curl_easy_setopt(c, CURLOPT_URL, req->url);
-    curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
-    curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
-    curl_easy_setopt(c, CURLOPT_HTTP_VERSION, (long)CURL_HTTP_VERSION_1_1);
-    curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 0L);
-    curl_easy_setopt(c, CURLOPT_USERAGENT, "byoc/" BYOC_VERSION); /* a User-Agent header overrides */
-    curl_easy_setopt(c, CURLOPT_ERRORBUFFER, errbuf);
-    curl_easy_setopt(c, CURLOPT_HTTPHEADER, hdrs);
-    curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, on_header);
-    curl_easy_setopt(c, CURLOPT_HEADERDATA, &x);
-    curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
-    curl_easy_setopt(c, CURLOPT_WRITEDATA, &x);
-    curl_easy_setopt(c, CURLOPT_READFUNCTION, on_read);
-    curl_easy_setopt(c, CURLOPT_READDATA, &x);
-    curl_easy_setopt(c, CURLOPT_SEEKFUNCTION, on_seek);
-    curl_easy_setopt(c, CURLOPT_SEEKDATA, &x);
-    curl_easy_setopt(c, CURLOPT_NOPROGRESS, 0L);
-    curl_easy_setopt(c, CURLOPT_XFERINFOFUNCTION, on_progress);
-    curl_easy_setopt(c, CURLOPT_XFERINFODATA, &x);
-    curl_easy_setopt(c, CURLOPT_SUPPRESS_CONNECT_HEADERS, 1L);
-    curl_easy_setopt(c, CURLOPT_TCP_KEEPALIVE, 1L);
-    curl_easy_setopt(c, CURLOPT_BUFFERSIZE, 256L * 1024);
-    curl_easy_setopt(c, CURLOPT_UPLOAD_BUFFERSIZE, 256L * 1024);
+    cu->curl_easy_setopt(c, CURLOPT_URL, req->url);
+    cu->curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
+    cu->curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+    cu->curl_easy_setopt(c, CURLOPT_HTTP_VERSION, (long)CURL_HTTP_VERSION_1_1);
+    cu->curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 0L);
+    cu->curl_easy_setopt(c, CURLOPT_USERAGENT, "byoc/" BYOC_VERSION); /* a User-Agent header overrides */
+    cu->curl_easy_setopt(c, CURLOPT_ERRORBUFFER, errbuf);
+    cu->curl_easy_setopt(c, CURLOPT_HTTPHEADER, hdrs);
+    cu->curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, on_header);
+    cu->curl_easy_setopt(c, CURLOPT_HEADERDATA, &x);
+    cu->curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
+    cu->curl_easy_setopt(c, CURLOPT_WRITEDATA, &x);
+    cu->curl_easy_setopt(c, CURLOPT_READFUNCTION, on_read);
+    cu->curl_easy_setopt(c, CURLOPT_READDATA, &x);
+    cu->curl_easy_setopt(c, CURLOPT_SEEKFUNCTION, on_seek);
+    cu->curl_easy_setopt(c, CURLOPT_SEEKDATA, &x);
+    cu->curl_easy_setopt(c, CURLOPT_NOPROGRESS, 0L);
+    cu->curl_easy_setopt(c, CURLOPT_XFERINFOFUNCTION, on_progress);
+    cu->curl_easy_setopt(c, CURLOPT_XFERINFODATA, &x);
+    cu->curl_easy_setopt(c, CURLOPT_SUPPRESS_CONNECT_HEADERS, 1L);
+    cu->curl_easy_setopt(c, CURLOPT_TCP_KEEPALIVE, 1L);
+    cu->curl_easy_setopt(c, CURLOPT_BUFFERSIZE, 256L * 1024);
+    cu->curl_easy_setopt(c, CURLOPT_UPLOAD_BUFFERSIZE, 256L * 1024);
     set_transport(c, o, req->sink != NULL);
 
-    CURLcode rc = curl_easy_perform(c);
-    curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &resp->status);
+    CURLcode rc = cu->curl_easy_perform(c);
+    cu->curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &resp->status);
     curl_off_t micros = 0;
-    curl_easy_getinfo(c, CURLINFO_TOTAL_TIME_T, &micros);
+    cu->curl_easy_getinfo(c, CURLINFO_TOTAL_TIME_T, &micros);
     int ret = 0;
     if (rc != CURLE_OK)
         ret = transfer_failed(&x, rc, errbuf, origin, err);
     byoc_log(BYOC_LOG_DEBUG, "http %s %s %s -> %ld%s%s (%.1f ms)", req->method ? req->method : "GET",
              origin, path, resp->status, rc != CURLE_OK ? ", " : "",
              rc != CURLE_OK ? resp->curl_error : "", (double)micros / 1000.0);
-    curl_easy_setopt(c, CURLOPT_HTTPHEADER, NULL);
+    cu->curl_easy_setopt(c, CURLOPT_HTTPHEADER, NULL);
     slist_free_wiped(hdrs);
     handle_release(c, origin);
     free(origin);

@@ -53,8 +53,10 @@ typedef struct byoc_http_opts {
     long timeout_ms;             /* whole transfer; 0: none (streams may be long) */
     long low_speed_time_s;       /* abort if below low_speed_limit for this long; 0: 60 s for non-streaming */
     long low_speed_limit;        /* bytes/s; 0: 1 */
-    size_t max_body;             /* a buffered (sink-less) response body larger than this is refused
-                                    (BYOC_E_FAILED, "larger than"); 0: no bound */
+    size_t max_body;             /* a response body larger than this is refused (BYOC_E_FAILED,
+                                    "larger than", resp.too_large): by its Content-Length before any
+                                    byte is taken, else once passed (a sink gets at most this many
+                                    bytes of a 2xx body); 0: no bound */
     bool no_proxy;               /* ignore proxy variables (unix sockets ignore them anyway) */
 } byoc_http_opts;
 
@@ -80,9 +82,11 @@ typedef struct byoc_http_resp {
     char curl_error[256];        /* transport error text, when any */
     int curl_code;               /* CURLcode, 0 on success */
     bool timed_out;              /* opts' deadline or progress bound ended the transfer */
+    bool too_large;              /* opts' max_body ended it */
 } byoc_http_resp;
 
-/* Call once at start (not thread-safe); byoc_http_global_cleanup at exit. */
+/* Loads and initialises libcurl now (thread-safe); the first exchange does it otherwise, so
+ * nothing that never talks HTTP pays for libcurl. byoc_http_global_cleanup at exit. */
 int byoc_http_global_init(void);
 void byoc_http_global_cleanup(void);
 

@@ -2,11 +2,13 @@
 #
 #   . "$(dirname "$0")/lib.sh"
 #   e2e_start main 80 24 TERM=xterm-256color -- tui   # session, size, env, byoc's arguments
+#   E2E_CWD=/some/dir e2e_start ...                   # byoc starts in that directory
 #   e2e_wait main 'Do you need your own container'    # poll the screen for an ERE
 #   e2e_keys main 2 ; e2e_type main ':goto monitor' ; e2e_keys main Enter
 #   e2e_resize main 60 20
 #   e2e_signal main TERM ; e2e_wait_exit main ; e2e_rc main
 #   e2e_stty_same main                               # the terminal is as byoc found it
+#   e2e_open_build main DIR ; e2e_build_without_lint main   # Build: lint first off, then build
 #   e2e_done                                          # exit status: 0 if every check passed
 #
 # Every session runs a small runner in its pane: it records `stty -a` of the
@@ -23,6 +25,8 @@ E2E_DIR=$(mktemp -d "${TMPDIR:-/tmp}/byoc-e2e.XXXXXX")
 E2E_SOCK="$E2E_DIR/tmux.sock"
 E2E_FAILED=0
 E2E_PASSED=0
+# The welcome page (a directory without byoc.json, no --project) is on screen when its title is.
+E2E_WELCOME='[─-] Welcome to byoc [─-]'
 # A step is on screen when its panel title is ("─ 3 Push ─", "─ 6 Monitor: 12 ─"; "-" in ASCII).
 E2E_STEP_TITLES=('[─-] 1 Decide[ :]' '[─-] 2 Build[ :]' '[─-] 3 Push[ :]' '[─-] 4 Permit[ :]' '[─-] 5 Run[ :]'
                  '[─-] 6 Monitor[ :]')
@@ -50,7 +54,8 @@ e2e_pass() {
 
 # e2e_start NAME COLS ROWS [VAR=VALUE]... [-- BYOC-ARGS...]
 # Environment: LANG=C.UTF-8 and TERM=xterm-256color unless given; NO_COLOR
-# and BYOC_ASCII are removed unless given.
+# and BYOC_ASCII are removed unless given. byoc starts in $E2E_CWD when set
+# (else where the test runs).
 e2e_start() {
     local name=$1 cols=$2 rows=$3
     shift 3
@@ -63,6 +68,7 @@ e2e_start() {
     local runner="$d/run.sh"
     {
         echo '#!/bin/sh'
+        [ -n "${E2E_CWD:-}" ] && echo "cd '$E2E_CWD' || exit 1"
         echo "stty -a > '$d/stty.before'"
         printf "sh -c 'echo \$\$ > \"\$0\"; exec \"\$@\"' '%s' env -u NO_COLOR -u BYOC_ASCII LANG=C.UTF-8 TERM=xterm-256color" "$d/pid"
         local e a
@@ -195,6 +201,28 @@ e2e_stty_same() {
         e2e_fail "$1: terminal settings differ after byoc:"
         diff "$d/stty.before" "$d/stty.after" | sed 's/^/    | /' >&2
     fi
+}
+
+# e2e_open_build NAME DIR [VAR=VALUE]...: byoc at 80x24 on the project DIR, on the Build step.
+e2e_open_build() {
+    local name=$1 dir=$2
+    shift 2
+    e2e_start "$name" 80 24 "$@" -- --project "$dir" tui
+    e2e_wait "$name" "1 Decide .* 2 Build" "$name: byoc is up (the flow bar is drawn)"
+    e2e_keys "$name" 2
+    e2e_wait "$name" 'Write and lint the Dockerfile' "$name: Build"
+}
+
+# e2e_build_without_lint NAME: on the Build step, go to the settings, turn "Lint first" off (the
+# last field) and build.
+e2e_build_without_lint() {
+    e2e_keys "$1" e
+    e2e_wait "$1" 'Lint first +\[x\] on' "$1: e opens the settings"
+    local i
+    for i in 1 2 3 4 5 6 7 8; do e2e_keys "$1" Down; done
+    e2e_keys "$1" Space
+    e2e_wait "$1" 'Lint first +\[ \] off' "$1: Space turns the lint off"
+    e2e_keys "$1" C-s
 }
 
 e2e_stop() { e2e_tmux kill-session -t "$1" >/dev/null 2>&1; }

@@ -111,6 +111,7 @@ e2e_keys $s Tab
 e2e_keys $s y
 e2e_wait $s 'These checks failed: [^.]*contract\.program' "y asks first, naming the failed check"
 e2e_has $s 'Send anyway' "the dialog offers Send anyway"
+e2e_has $s 'FAIL +contract\.program' "the failed check stays in view under the question (issue 19 point 4)"
 e2e_keys $s Enter
 e2e_wait $s 'Not sent' "Enter answers No (the default)"
 e2e_has $s 'CreateJob request' "the review page stays"

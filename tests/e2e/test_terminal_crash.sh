@@ -14,6 +14,8 @@ CANARY_SECRET=canarySecretCrash/0123456789abcdefghijKLMNOP
 CANARY_TOKEN=canaryTokenCrash+ZYXWVUTSRQPONMLKJIHGFEDCBA
 n=0
 e2e_tmux new-session -d -s keeper "sleep 3600"
+export E2E_CWD="$E2E_DIR/empty"                 # no byoc.json: byoc opens on the welcome page
+mkdir -p "$E2E_CWD"
 
 # crash_on KIND PLACE [ENV...]: open the TUI, go to PLACE, crash it, check the terminal.
 crash_on() {
@@ -24,8 +26,9 @@ crash_on() {
     s=${s//[^A-Za-z0-9-]/_}
     e2e_start "$s" 80 24 BYOC_TEST_CRASH="$kind" AWS_ACCESS_KEY_ID=$CANARY_KEY \
         AWS_SECRET_ACCESS_KEY=$CANARY_SECRET AWS_SESSION_TOKEN=$CANARY_TOKEN "$@" -- tui
-    e2e_wait "$s" "${STEPS[0]}" "opens" || { e2e_stop "$s"; return; }
+    e2e_wait "$s" "$E2E_WELCOME" "opens" || { e2e_stop "$s"; return; }
     case $place in
+        welcome) ;;
         [1-6]) e2e_keys "$s" "$place"; e2e_wait "$s" "${STEPS[$((place - 1))]}" "on step $place" ;;
         help) e2e_keys "$s" '?'; e2e_wait "$s" 'Help: keys and commands' "in help" ;;
         prompt) e2e_type "$s" ':goto mon'; e2e_wait "$s" '^:goto mon' "prompt open" ;;
@@ -77,7 +80,7 @@ crash_on() {
 }
 
 for kind in segv abort; do
-    for place in 1 3 6 help prompt; do
+    for place in welcome 1 3 6 help prompt; do
         crash_on "$kind" "$place" TERM=xterm-256color
     done
     crash_on "$kind" 4 TERM=screen

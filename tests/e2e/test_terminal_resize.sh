@@ -1,5 +1,6 @@
 #!/bin/bash
-# Resize storms on every screen: the six steps, help and the command prompt, for
+# Resize storms on every screen: the welcome page (byoc starts in an empty directory), the
+# six steps, help and the command prompt, for
 # TERM xterm-256color, screen, vt100 and linux (and NO_COLOR): a burst of sizes from
 # 40x10 to 300x100 with no pause between them, then a usable size again. byoc must stay
 # up, redraw the screen it was on, show the too-small notice at 40x10, and quit cleanly
@@ -8,6 +9,8 @@
 . "$(dirname "$0")/lib.sh"
 
 STEPS=("${E2E_STEP_TITLES[@]}")
+export E2E_CWD="$E2E_DIR/empty"                 # no byoc.json: byoc opens on the welcome page
+mkdir -p "$E2E_CWD"
 SIZES=(40x10 300x100 41x11 299x99 80x24 45x12 250x90 120x40 60x15 200x60 79x23 300x10 40x100 160x48 43x13
        280x95 100x30 52x14 220x70 81x25 40x10 300x100 90x28 64x20 180x55 150x45 70x21 240x80 110x35 300x100)
 
@@ -69,7 +72,7 @@ run_storms() { # SESSION-NAME ENV...
     local s=$1
     shift
     e2e_start "$s" 80 24 "$@" -- tui
-    e2e_wait "$s" "${STEPS[0]}" "opens"
+    storm_on "$s" "$E2E_WELCOME" "the welcome page" || return
     local i
     for i in 1 2 3 4 5 6; do
         e2e_keys "$s" "$i"

@@ -1,7 +1,7 @@
 #!/bin/bash
 # The terminal is restored whatever ends byoc, wherever it is: SIGTERM, SIGINT and a crash
-# signal (SIGSEGV; also SIGABRT and SIGBUS for the crash path) delivered on each of the six
-# steps, in help, with the command prompt half typed, and mid-resize; for TERM
+# signal (SIGSEGV; also SIGABRT and SIGBUS for the crash path) delivered on the welcome page
+# (byoc starts in an empty directory), on each of the six steps, in help, with the command prompt half typed, and mid-resize; for TERM
 # xterm-256color, and on one screen each for screen, vt100, linux and NO_COLOR. After each:
 # `stty -a` equals what it was before byoc started, the shell gets its screen back (no TUI
 # left, no alternate screen), and the exit code says what happened (143, 130, non-zero).
@@ -12,6 +12,8 @@ n=0
 # A session that outlives the others, so the private tmux server never shuts down
 # between two tests (a new session could race its exit).
 e2e_tmux new-session -d -s keeper "sleep 3600"
+export E2E_CWD="$E2E_DIR/empty"                 # no byoc.json: byoc opens on the welcome page
+mkdir -p "$E2E_CWD"
 
 # end_on SIGNAL PLACE [ENV...]: open the TUI, go to PLACE, deliver SIGNAL, check the terminal.
 end_on() {
@@ -21,8 +23,9 @@ end_on() {
     local s="s$n-$sig-$place"
     s=${s//[^A-Za-z0-9-]/_}
     e2e_start "$s" 80 24 "$@" -- tui
-    e2e_wait "$s" "${STEPS[0]}" "opens" || { e2e_stop "$s"; return; }
+    e2e_wait "$s" "$E2E_WELCOME" "opens" || { e2e_stop "$s"; return; }
     case $place in
+        welcome) ;;
         [1-6]) e2e_keys "$s" "$place"; e2e_wait "$s" "${STEPS[$((place - 1))]}" "on step $place" ;;
         help) e2e_keys "$s" '?'; e2e_wait "$s" 'Help: keys and commands' "in help" ;;
         prompt) e2e_type "$s" ':goto mon'; e2e_wait "$s" '^:goto mon' "prompt open" ;;
@@ -62,7 +65,7 @@ end_on() {
 }
 
 for sig in TERM INT SEGV; do
-    for place in 1 2 3 4 5 6 help prompt resize; do
+    for place in welcome 1 2 3 4 5 6 help prompt resize; do
         end_on "$sig" "$place" TERM=xterm-256color
     done
 done

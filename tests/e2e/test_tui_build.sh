@@ -32,17 +32,6 @@ cleanup_images
 # last session, and a new one started at that moment can fail.
 e2e_tmux new-session -d -s keeper "sleep 3600"
 
-# Go to the settings, turn "Lint first" off (the last field) and build.
-build_without_lint() {
-    e2e_keys "$1" e
-    e2e_wait "$1" 'Lint first +\[x\] on' "$1: e opens the settings"
-    local i
-    for i in 1 2 3 4 5 6 7 8; do e2e_keys "$1" Down; done
-    e2e_keys "$1" Space
-    e2e_wait "$1" 'Lint first +\[ \] off' "$1: Space turns the lint off"
-    e2e_keys "$1" C-s
-}
-
 # --- the settings from byoc.json; the lint stops the build ---------------------------
 s=build
 e2e_start $s 80 24 -- --project "$E2E_DIR/proj" tui
@@ -69,7 +58,7 @@ e2e_keys $s Down Down C-u
 e2e_type $s 'byoc-e2e/built:1 byoc-e2e/built:extra'
 e2e_keys $s Escape
 e2e_wait $s 'Tags byoc-e2e/built:1' "Esc leaves the settings, edits kept"
-build_without_lint $s
+e2e_build_without_lint $s
 e2e_wait $s 'Built [0-9a-f]{12} +[0-9.]+ (B|KiB|MiB)' "the build ends with the image ID and size"
 e2e_has $s 'p pushes it' "and offers to push it"
 e2e_has $s 'Successfully tagged byoc-e2e/built' "the log shows the engine's output"
@@ -167,11 +156,8 @@ e2e_stop $s
 
 # --- a failing build: the step and the error (NO_COLOR: attributes only) -------------------------------
 s=fail
-e2e_start $s 80 24 NO_COLOR=1 -- --project "$E2E_DIR/fail" tui
-e2e_wait $s "1 Decide .* 2 Build" "fail: byoc is up (the flow bar is drawn)"
-e2e_keys $s 2
-e2e_wait $s 'Write and lint the Dockerfile' "fail: Build"
-build_without_lint $s
+e2e_open_build $s "$E2E_DIR/fail" NO_COLOR=1
+e2e_build_without_lint $s
 e2e_wait $s 'Failed at step 2/3' "a failing build names the failing step"
 e2e_has $s 'RUN echo "about to fail" && exit 3' "the step's command is in the log"
 e2e_has $s "error: The command '/bin/sh -c echo" "the engine's error ends the log"
@@ -187,11 +173,8 @@ e2e_stop $s
 
 # --- cancel a slow build -----------------------------------------------------------------------------
 s=slow
-e2e_start $s 80 24 -- --project "$E2E_DIR/slow" tui
-e2e_wait $s "1 Decide .* 2 Build" "slow: byoc is up (the flow bar is drawn)"
-e2e_keys $s 2
-e2e_wait $s 'Write and lint the Dockerfile' "slow: Build"
-build_without_lint $s
+e2e_open_build $s "$E2E_DIR/slow"
+e2e_build_without_lint $s
 e2e_wait $s 'sleeping now' "the slow step runs"
 e2e_has $s 'Step 2/2 +[0-9]+s +RUN echo "sleeping now"' "the status line counts steps and time"
 e2e_keys $s q
@@ -220,7 +203,7 @@ e2e_start $s 80 24 DOCKER_HOST=unix://$E2E_DIR/no-such.sock -- --project "$E2E_D
 e2e_wait $s 'engine none \(start dockerd\)' "the status bar says there is no engine"
 e2e_keys $s 2
 e2e_wait $s 'Write and lint the Dockerfile' "noengine: Build"
-build_without_lint $s
+e2e_build_without_lint $s
 e2e_wait $s 'Failed \([0-9]+s\): no Docker engine at' "a build says there is no engine"
 e2e_keys $s i
 e2e_wait $s 'Local images: no Docker engine at' "so does the image browser"

@@ -1,10 +1,10 @@
 #!/bin/bash
 # The TUI shell end to end, in tmux: layout at 80x24 and 120x40, the six
-# steps by number and by sidebar, help generated from the action table, the
-# command prompt (:goto, completion, unknown commands), the too-small notice
-# and recovery, NO_COLOR and --no-color, TERM vt100/screen/linux, TERM=dumb
-# refused with exit 3, and the terminal restored after q, C-c, SIGTERM,
-# SIGINT, SIGHUP and a crash signal.
+# steps by number and by sidebar, help generated from the action table and
+# its / filter, the command prompt (:goto, completion, unknown commands), the
+# too-small notice and recovery, NO_COLOR and --no-color, TERM
+# vt100/screen/linux, TERM=dumb refused with exit 3, and the terminal
+# restored after q, C-c, SIGTERM, SIGINT, SIGHUP and a crash signal.
 . "$(dirname "$0")/lib.sh"
 
 DECIDE='Do you need your own container'
@@ -15,10 +15,19 @@ RUN='Create the Hybrid Job, or run it locally'
 # Monitor shows its purpose while there are no jobs, and the jobs table (its status filter) once there are.
 MONITOR='Follow jobs: status, logs, metrics, results|Status: (all|[A-Z]+) '
 STEPS=("$DECIDE" "$BUILD" "$PUSH" "$PERMIT" "$RUN" "$MONITOR")
+# byoc starts in an empty directory: the welcome page first (test_tui_welcome.sh), whose
+# h ("start a project here") opens Decide, where these tests begin.
+export E2E_CWD="$E2E_DIR/empty"
+mkdir -p "$E2E_CWD"
+open_here() { # SESSION
+    e2e_wait "$1" "$E2E_WELCOME" "$1: the welcome page first" &&
+        e2e_keys "$1" h && e2e_wait "$1" "${E2E_STEP_TITLES[0]}" "$1: h opens Decide"
+}
 
 # --- 80x24: the layout, the six steps by number ------------------------------
 s=main
 e2e_start $s 80 24 -- tui
+open_here $s
 e2e_wait $s "$DECIDE" "opens on Decide"
 e2e_has $s 'profile .* region .* engine ' "status bar shows profile, region and engine"
 e2e_has $s '\? help' "hint bar offers help"
@@ -59,6 +68,21 @@ e2e_has $s ':next-step' "help lists :next-step"
 e2e_keys $s End
 e2e_wait $s 'Dialogs' "help scrolls to the last context"
 e2e_has $s ':switch' "help lists the dialog actions"
+# `/` filters help as it filters a list: live while typed, Enter keeps it, Esc clears it
+e2e_keys $s /
+e2e_type $s 'WRAP'
+e2e_wait $s '^│/WRAP +[0-9]+ of [0-9]+ │' "/ starts a filter line, as in the lists"
+e2e_has $s ':wrap +Wrap long lines on/off' "the filter narrows help to the matching keys (case-insensitive)"
+e2e_lacks $s ':allow' "and hides the others"
+e2e_keys $s Enter
+e2e_wait $s '/ filter' "Enter keeps the filter (help's own keys are back in the hint bar)"
+e2e_has $s ':wrap +Wrap long lines' "the kept filter still narrows help"
+e2e_keys $s / C-u
+e2e_type $s 'c-o'
+e2e_wait $s 'v, C-o +:whole' "a key name matches too"
+e2e_keys $s Escape
+e2e_wait $s ':allow +Grant pull' "Esc clears the filter: every key again"
+e2e_lacks $s '^│/' "and the filter line goes"
 e2e_keys $s q
 e2e_wait $s "$PERMIT" "q leaves help"
 
@@ -112,6 +136,7 @@ e2e_stop $s
 # --- 120x40 from the start; help lists every action of the table; :quit ------------------
 s=big
 e2e_start $s 120 40 -- tui
+open_here $s
 e2e_wait $s "$DECIDE" "opens at 120x40"
 e2e_has $s 'Keys' "the whole page fits"
 e2e_keys $s '?'
@@ -151,6 +176,7 @@ e2e_stop $s
 colour_codes='\[(3[0-7]|38;5;[0-9]+)m|\[[0-9;]*;3[0-7]m'
 s=colour
 e2e_start $s 80 24 -- tui
+open_here $s
 e2e_wait $s "$DECIDE" "colour run opens"
 e2e_has $s "$colour_codes" "colours are used by default" -e
 e2e_keys $s C-c
@@ -161,6 +187,7 @@ e2e_stop $s
 
 s=nocolor
 e2e_start $s 80 24 NO_COLOR=1 -- tui
+open_here $s
 e2e_wait $s "$DECIDE" "NO_COLOR run opens"
 e2e_lacks $s "$colour_codes" "NO_COLOR: no colour codes" -e
 e2e_has $s '\[[0-9;]*7m' "NO_COLOR: reverse video marks the current step" -e
@@ -174,6 +201,7 @@ e2e_stop $s
 
 s=flagnocolor
 e2e_start $s 80 24 -- --no-color tui
+open_here $s
 e2e_wait $s "$DECIDE" "--no-color run opens"
 e2e_lacks $s "$colour_codes" "--no-color: no colour codes" -e
 e2e_keys $s q
@@ -184,6 +212,7 @@ e2e_stop $s
 # --- ASCII line drawing ---------------------------------------------------------------
 s=ascii
 e2e_start $s 80 24 BYOC_ASCII=1 -- tui
+open_here $s
 e2e_wait $s '\+- Steps -+' "BYOC_ASCII=1 draws boxes in ASCII"
 e2e_lacks $s '─|│|┌' "no Unicode box drawing"
 e2e_keys $s q
@@ -192,6 +221,7 @@ e2e_stop $s
 
 s=clocale
 e2e_start $s 80 24 LANG=C LC_ALL=C -- tui
+open_here $s
 e2e_wait $s '\+- Steps -+' "a non-UTF-8 locale falls back to ASCII"
 e2e_keys $s q
 e2e_wait_exit $s
@@ -202,6 +232,7 @@ e2e_stop $s
 for term in vt100 screen linux; do
     s=term-$term
     e2e_start $s 80 24 TERM=$term -- tui
+    open_here $s
     e2e_wait $s "$DECIDE" "TERM=$term opens"
     e2e_keys $s 5
     e2e_wait $s "$RUN" "TERM=$term navigates by number"
@@ -237,6 +268,7 @@ for sig in TERM:143 INT:130 HUP:129; do
     name=${sig%%:*} code=${sig##*:}
     s=sig-$name
     e2e_start $s 80 24 -- tui
+    open_here $s
     e2e_wait $s "$DECIDE" "SIG$name run opens"
     e2e_keys $s 2
     e2e_wait $s "$BUILD" "SIG$name run is in raw mode on Build"
@@ -252,6 +284,7 @@ done
 # action ends the process (under ASan its report ends it with exit code 1).
 s=crash
 e2e_start $s 80 24 -- tui
+open_here $s
 e2e_wait $s "$DECIDE" "crash run opens"
 e2e_signal $s SEGV
 e2e_wait_exit $s

@@ -117,6 +117,13 @@ put("job_info", "mistyped", json.dumps({"jobArn": "a", "jobName": "n", "status":
 put("job_info", "summary_missing", json.dumps({"jobArn": "a"}))
 put("job_info", "search_page", json.dumps({"jobs": [{"jobArn": "a"}, 7, None, "x", {"jobName": 5, "status": None, "createdAt": [], "device": {}}], "nextToken": 4}))
 put("job_info", "not_object", "[1, \"x\", null]")
+put("jobs_page", "page", json.dumps({"jobs": [{"jobArn": "arn:aws:braket:us-east-1:1:job/a", "jobName": "a", "status": "RUNNING", "createdAt": "2026-12-05T10:00:00.000Z", "device": "local:braket/default_simulator", "tags": {"k": "v"}}], "nextToken": "t"}))
+put("jobs_page", "mistyped", json.dumps({"jobs": [{"jobArn": 1, "jobName": None, "status": True, "createdAt": ["x"], "device": {"a": "b"}}, 7, None, "x", [1]], "nextToken": 4}))
+put("jobs_page", "repeated", '{"jobs": [{"jobName": "a", "jobName": "b"}], "jobs": [{"status": "c"}], "nextToken": "x", "nextToken": "y"}')
+put("jobs_page", "escapes", '{"jobs": [{"jobName": "a\\u00e9\\ud83d\\ude00\\\\ud800\\n", "status": "\\u001b]0;x\\u0007"}]}')
+put("jobs_page", "surrogate", '{"jobs": [{"jobName": "\\ud800"}]}')
+put("jobs_page", "numbers", '{"jobs": [{"jobName": "n", "x": 123456789012345678901234567890, "y": -1.5e999, "z": 1e-999}]}')
+put("jobs_page", "nested", '{"o": {"jobs": [{"jobName": "no"}]}, "jobs": [[{"jobName": "no"}], {"x": {"jobName": "no"}}]}')
 
 # ---- AWS errors and scalars ---------------------------------------------------------------
 put("aws_error", "json", "\x00x-amzn-ErrorType: ValidationException:http://internal.amazon.com/coral/com.amazonaws.braket/\nx-amzn-RequestId: 1234" + SEP + '{"message": "1 validation error detected"}')

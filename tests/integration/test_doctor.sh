@@ -25,11 +25,16 @@ expect_rc 0 "doctor (text)"
 expect_out 'identity +ok +arn:aws:iam::123456789012:user/byoc-test'
 expect_no_secret "$AWS_SECRET_ACCESS_KEY"
 
-# 2. A wrong secret: moto refuses the signature; exit 3, the cause named, the secret never shown.
+# 2. A wrong secret: moto refuses the signature; exit 3, the cause named once (in the report,
+#    with its fix; stderr only names the part), the secret never shown.
 bad_secret="wrongSECRETwrongSECRETwrongSECRET0123456"
 AWS_SECRET_ACCESS_KEY=$bad_secret run_byoc doctor
 expect_rc 3 "doctor with a wrong secret"
-expect_err 'byoc: .*(signature|Signature)'
+expect_out '^identity +FAIL .*(signature|Signature)'
+expect_out '^ +fix: check that the keys are current'
+expect_err '^byoc: doctor: not ready: identity '
+expect_err_lines 1
+expect_eq "$(grep -ci 'signature' "$ERR" | tr -d ' ')" 0 "stderr does not repeat the cause"
 expect_no_secret "$bad_secret"
 
 # 3. Credentials from a profile in the shared files (env keys removed), region from the profile.
@@ -53,15 +58,31 @@ json_eq '.credentials.profile' dev
 json_eq '.region' us-east-1
 json_eq '.account' "$BYOC_TEST_ACCOUNT"
 
-# --profile overrides AWS_PROFILE; a profile that does not exist is a usage error naming it.
+# --profile overrides AWS_PROFILE; a profile that does not exist is named once, with a fix line.
 run_byoc --profile nosuchprofile doctor
 expect_rc_in "2 3" "doctor --profile nosuchprofile"
-expect_err 'nosuchprofile'
+expect_out '^aws config +FAIL --profile: the config profile \(nosuchprofile\) could not be found'
+expect_out '^ +fix: name a profile the config file has, or create this one: aws configure --profile nosuchprofile$'
+expect_err '^byoc: doctor: not ready: .*aws config'
+expect_eq "$(grep -c 'nosuchprofile' "$ERR" | tr -d ' ')" 0 "stderr does not repeat the cause"
+AWS_PROFILE=gone run_byoc doctor
+expect_rc 3 "doctor with AWS_PROFILE naming no profile"
+expect_out '^aws config +FAIL AWS_PROFILE: the config profile \(gone\) could not be found'
+expect_out '^ +fix: unset AWS_PROFILE to use the default profile, or create this one: aws configure --profile gone$'
+AWS_PROFILE=gone run_byoc doctor --json
+json_eq '.credentials.fix' 'unset AWS_PROFILE to use the default profile, or create this one: aws configure --profile gone'
 
-# 4. No engine: exit 3 with the fix, in one line on stderr.
+# 4. No engine: exit 3; the report says why with the fix, stderr one line naming the part
+#    (the engine's failure is not printed twice).
 DOCKER_HOST=unix://$tmp/no.sock run_byoc doctor --local
 expect_rc 3 "doctor --local without an engine"
-expect_err '^byoc: engine: no Docker engine at unix://.*/no.sock'
+expect_out '^engine +FAIL engine: no Docker engine at unix://.*/no.sock.*start dockerd'
+expect_eq "$(grep -c 'no Docker engine' "$OUT" | tr -d ' ')" 1 "the engine's failure once in the report"
+expect_err '^byoc: doctor: not ready for the local target: engine \('
+expect_err_lines 1
+expect_eq "$(grep -c 'no Docker engine' "$ERR" | tr -d ' ')" 0 "and not again on stderr"
+DOCKER_HOST=unix://$tmp/no.sock run_byoc doctor --local --json
+json_eq '.engine.fix' 'start dockerd, or point DOCKER_HOST at a running engine'
 expect_err_lines 1
 
 # 5. The local target needs no AWS at all.

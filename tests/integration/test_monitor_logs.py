@@ -8,7 +8,7 @@
   follow ends by itself when the job ends.
 - `byoc logs` (no follow) prints the same lines again, once each.
 - `byoc status` reads the metrics of a fixture log (tests/fixtures/logs/job-metrics.log) as
-  the Braket SDK's parser does.
+  the Braket SDK's parser does, and --json carries each metric's points (its series).
 - `logs --follow` on a job that ends FAILED exits 1 with the failure reason.
 Run: tests/topology/with-env.sh python3 tests/integration/test_monitor_logs.py
 """
@@ -185,13 +185,15 @@ def sdk_metrics(lines_with_ms):
         if not row:
             continue
         ts = row.pop("timestamp", ms / 1000.0)
-        row.pop("iteration_number", None)
+        it = row.pop("iteration_number", None)
         for k, v in row.items():
-            s = series.setdefault(k, {"values": [], "last": None, "ts": None})
+            s = series.setdefault(k, {"values": [], "last": None, "ts": None, "points": []})
             s["values"].append(v)
+            s["points"].append({"timestamp": ts, "iteration": it, "value": v})
             if s["ts"] is None or ts >= s["ts"]:
                 s["last"], s["ts"] = v, ts
-    return {k: {"count": len(s["values"]), "min": min(s["values"]), "max": max(s["values"]), "last": s["last"]}
+    return {k: {"count": len(s["values"]), "min": min(s["values"]), "max": max(s["values"]), "last": s["last"],
+                "points": s["points"]}
             for k, s in series.items()}
 
 
@@ -227,6 +229,12 @@ def test_status_metrics_from_fixture():
             T.check(g.get(field) is not None and math.isclose(g[field], w[field], rel_tol=1e-9),
                     "%s %s" % (k, field), "got %r want %r" % (g.get(field), w[field]))
     T.check("intruder" not in got, "another job's metrics are not mixed in")
+    # the series: every point, in log order, as the SDK reads it (the fixture is short: nothing cut)
+    for k, w in want.items():
+        series = got.get(k, {}).get("series", {})
+        T.equal(series.get("points"), w["points"], "%s series points" % k)
+        T.equal(series.get("count"), len(w["points"]), "%s series count" % k)
+        T.equal(series.get("truncated"), False, "%s series not truncated" % k)
     T.equal(got.get("Cost", {}).get("iteration"), 12.0, "Cost's last iteration number")
 
     text = byoc("status", name)

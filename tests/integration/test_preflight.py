@@ -311,6 +311,22 @@ def test_contract_variants():
                 checks.get(name))
 
 
+def test_byoc_entry_kinds():
+    """byoc's launcher (the image's SAGEMAKER_PROGRAM) starts CMake, Cargo and Julia entry points with
+    cmake, cargo and julia: each is looked for on the image's PATH (here cmake and cargo are, julia is not)."""
+    ref = build_local("byoclauncher", "Dockerfile.byoclauncher")
+    for src, entry, want, needle in (("src_cmake", "src_cmake/CMakeLists.txt", "pass", "/usr/local/bin/cmake"),
+                                     ("src_cargo", "src_cargo/Cargo.toml", "pass", "/usr/local/bin/cargo"),
+                                     ("src_julia", "src_julia/main.jl", "fail", "julia, which is not on the image's PATH")):
+        rc, _, checks, err = preflight(*job(ref, src, entry), "--local")
+        name = "byoc launcher, %s" % entry
+        expect(name, checks, "code.entry-point", want, rc, 1 if want == "fail" else 0)
+        msg = checks.get("code.entry-point", {}).get("message", "")
+        C.check(needle in msg, "%s: the message names %r" % (name, needle), (msg, err[-300:]))
+        if want == "pass":
+            C.check("byoc's launcher starts it with" in msg, "%s: as byoc's launcher starts it" % name, msg)
+
+
 def test_python_version():
     rc, _, checks, _ = preflight(*job(GOOD), project=os.path.join(FIX, "project_py313"))
     expect("project asks for Python >=3.13", checks, "contract.python", "warn")
@@ -436,7 +452,7 @@ def main():
         for t in (test_sound_job, test_region_mismatch, test_device, test_instance_type, test_arm64,
                   test_attestation_index, test_manifest_list_without_amd64, test_images_show_index_platforms,
                   test_oci_manifest,
-                  test_missing_image, test_no_program, test_contract_variants, test_python_version, test_spec_and_credentials,
+                  test_missing_image, test_no_program, test_contract_variants, test_byoc_entry_kinds, test_python_version, test_spec_and_credentials,
                   test_entry_point_does_not_import,
                   test_local_differs_from_pushed, test_role_cannot_pull, test_s3_bucket_rule, test_credentials_expiry, test_local_mode,
                   test_smoke):

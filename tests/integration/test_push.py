@@ -166,10 +166,20 @@ def test_create_and_push():
     shutil.rmtree(state, ignore_errors=True)
     local_refs.append(doc.get("image_uri"))
 
-    # Again, no --create: the repository exists; text output.
+    # Again, no --create: the repository exists; text output. From a project, the push is recorded in
+    # its byoc.json as "pushed" (run's default image, Permit's repository), the rest of the file kept.
     front.reset()
-    r2 = byoc("push", BASE, "--repository", repo, "--tag", "v2")
+    proj = tempfile.mkdtemp(prefix="byoc-push-proj-")
+    with open(os.path.join(proj, "byoc.json"), "w") as f:
+        json.dump({"name": "amazon-braket-itest", "job": {"device": "local:braket/sim"}}, f)
+    r2 = byoc("--project", proj, "push", BASE, "--repository", repo, "--tag", "v2")
     checks.equal(r2.rc, 0, "second push: exit 0")
+    with open(os.path.join(proj, "byoc.json")) as f:
+        recorded = json.load(f)
+    shutil.rmtree(proj)
+    checks.equal(recorded.get("pushed"), {"image_uri": "%s/%s:v2" % (REGISTRY, repo), "digest": doc.get("digest")},
+                 "second push: byoc.json records it as \"pushed\"")
+    checks.equal(recorded.get("job"), {"device": "local:braket/sim"}, "second push: byoc.json keeps the rest")
     checks.check("image_uri: %s/%s:v2" % (REGISTRY, repo) in r2.out, "second push: prints the image URI", r2.out)
     checks.check("digest:    " + doc.get("digest", "?") in r2.out, "second push: prints the digest", r2.out)
     checks.check("Layer already exists" in r2.err, "second push: the layer is already there", r2.err)

@@ -610,6 +610,19 @@ def case_entry_point_by_launcher():
         C.equal(p.returncode, 2, "julia project: %s refused" % bad)
         C.check("--entry-point" in p.err and why in p.err and "byoc's launcher" in p.err,
                 "julia project: %s: why" % bad, p.err[-300:])
+    # No --image-uri (issue 17 points 1 and 5): the image is the project's last push, and the entry
+    # point is judged for that image's launcher.
+    conf = os.path.join(root, "julia", "byoc.json")
+    with open(conf) as f:
+        doc = json.load(f)
+    doc["pushed"] = {"image_uri": image(repo=repo)}
+    with open(conf, "w") as f:
+        json.dump(doc, f)
+    p = run_byoc(jl[2:], os.path.join(root, "julia"))
+    C.equal(p.returncode, 0, "julia project, the last push's image: algorithm/algo.jl accepted (dry run)")
+    body = ((parse_json(p, "julia dry run, last push") or {}).get("create_job") or {}).get("body") or {}
+    C.equal(body.get("algorithmSpecification", {}).get("containerImage", {}).get("uri"), image(repo=repo),
+            "julia project: the last push is the image")
     name = "byoc-cmake-" + RUN_ID
     p = run_byoc(["--image-uri", image(repo=repo), "--source-module", "algorithm", "--entry-point",
                   "algorithm/CMakeLists.txt:algo", "--role-arn", ROLE, "--job-name", name], os.path.join(root, "cpp"))
@@ -618,7 +631,6 @@ def case_entry_point_by_launcher():
     C.equal((job or {}).get("algorithmSpecification", {}).get("scriptModeConfig", {}).get("entryPoint"),
             "algorithm/CMakeLists.txt:algo", "cpp project: the stand-in got the entry point")
     # The same entry point for the Braket launcher: refused with the module rule.
-    conf = os.path.join(root, "julia", "byoc.json")
     with open(conf) as f:
         doc = json.load(f)
     doc["recipe"] = "extend-prebuilt"

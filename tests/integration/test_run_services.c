@@ -123,13 +123,18 @@ static void test_objects(void)
     byoc_s3_objects_free(objs, n);
 
     char *back = byoc_xasprintf("%s/back.bin", dir);
-    CHECK_INT(byoc_s3_get_object_to_file(client, NULL, bucket, "dir/big.bin", back, &err), 0);
+    CHECK_INT(byoc_s3_get_object_to_file(client, NULL, bucket, "dir/big.bin", back, NULL, &err), 0);
     CHECK(same_file(big, back));
     CHECK_INT(byoc_s3_copy_object(client, NULL, bucket, "dir/small.bin", bucket, "copy/small.bin", &err), 0);
-    CHECK_INT(byoc_s3_get_object_to_file(client, NULL, bucket, "copy/small.bin", back, &err), 0);
+    CHECK_INT(byoc_s3_get_object_to_file(client, NULL, bucket, "copy/small.bin", back, NULL, &err), 0);
     CHECK(same_file(small, back));
-    CHECK_INT(byoc_s3_get_object_to_file(client, NULL, bucket, "no/such/key", back, &err), -1);
+    CHECK_INT(byoc_s3_get_object_to_file(client, NULL, bucket, "no/such/key", back, NULL, &err), -1);
     CHECK_STR(err.code, "NoSuchKey");
+    CHECK(access(back, F_OK) != 0);
+    /* a bound on the download: 12 MiB refused at 1 MiB by Content-Length, nothing left behind */
+    byoc_s3_get_limit lim = {.max_bytes = 1 << 20, .setting = "BYOC_RESULTS_MAX_BYTES"};
+    CHECK_INT(byoc_s3_get_object_to_file(client, NULL, bucket, "dir/big.bin", back, &lim, &err), -1);
+    CHECK(strstr(err.message, "larger than 1048576 bytes") && strstr(err.message, "BYOC_RESULTS_MAX_BYTES"));
     CHECK(access(back, F_OK) != 0);
     free(back);
     free(small);

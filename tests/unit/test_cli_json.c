@@ -78,9 +78,19 @@ int main(void)
     json_array_append_new(odd, json_pack("{s:{s:[i,i]}, s:[]}", "nested", "a", 1, 2, "empty"));
     json_array_append_new(odd, json_object());
     json_array_append_new(odd, json_pack("{s:s}", "k\"ey", "v"));
+    /* C1 controls (U+009B is a one-byte CSI), DEL, U+2028/9: escaped in values and keys alike */
+    json_array_append_new(odd, json_pack("{s:s, s:s}", "k\xc2\x9b",
+                                         "\xc2\x80\xc2\x9b" "31m\xc2\x9f\xc2\xa0 \xe2\x80\xa8\xe2\x80\xa9\x7f",
+                                         "\xe2\x80\xa8", "x"));
     json_array_append_new(odd, json_string("not an object"));
     json_array_append_new(odd, json_pack("[i, {s:s}]", 1, "a", "b"));
     check_same(odd, 2);
+    check_same(odd, 1);
+    char *c1 = streamed(odd, 1, NULL);
+    CHECK(strstr(c1, "\"\\u0080\\u009B31m\\u009F\xc2\xa0 \\u2028\\u2029\\u007F\"") != NULL);
+    CHECK(strstr(c1, "\"k\\u009B\": ") != NULL);
+    CHECK(strstr(c1, "\xc2\x9b") == NULL && strstr(c1, "\xe2\x80\xa8") == NULL && strchr(c1, 0x7f) == NULL);
+    free(c1);
     json_decref(odd);
 
     /* failing after two pages: the jobs so far, then the error object; still one document */

@@ -321,8 +321,32 @@ static void test_measured_startup(void)
     byoc_answers_free(&a);
 }
 
+/* decide's "Next:" line carries every answer init needs to reach the same files. */
+static void test_init_command(void)
+{
+    byoc_decision d;
+    DECIDE(&d, "languages=python", "python_version=3.13");
+    char *cmd = byoc_decision_init_command(&d, "proj");
+    CHECK_STR(cmd, "byoc init proj --recipe custom-base --language python --arch amd64 --python 3.13");
+    free(cmd);
+    byoc_decision_free(&d);
+
+    DECIDE(&d, "languages=cpp", "arch=arm64", "gpu=true", "private_deps=true");
+    cmd = byoc_decision_init_command(&d, ".");
+    CHECK_STR(cmd, "byoc init . --recipe custom-base --language cpp --arch arm64 --gpu --answer private_deps=true");
+    free(cmd);
+    byoc_decision_free(&d);
+
+    DECIDE(&d, "missing_packages=12");
+    cmd = byoc_decision_init_command(&d, "p");
+    CHECK_STR(cmd, "byoc init p --recipe extend-prebuilt --language python --arch amd64");
+    free(cmd);
+    byoc_decision_free(&d);
+}
+
 int main(void)
 {
+    test_init_command();
     test_measured_startup();
     test_defaults();
     test_packages();

@@ -56,6 +56,14 @@ static void test_braket_names(void)
     CHECK_STR(s, "amazon-braket-team/app");
     free(s);
     CHECK(byoc_push_braket_name_suggestion("amazon-braket-ok") == NULL);
+    /* the tag a push gives with none asked (the Push form shows it as the tag's default) */
+    const char *refs[][2] = {{"app:v3", "v3"}, {"app", "latest"}, {"localhost:5000/team/app:1.2", "1.2"},
+                             {"app@sha256:" "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef", "latest"}};
+    for (size_t i = 0; i < sizeof refs / sizeof *refs; i++) {
+        s = byoc_push_default_tag(refs[i][0]);
+        CHECK_STR(s, refs[i][1]);
+        free(s);
+    }
 }
 
 static void test_token_window(void)

@@ -388,6 +388,38 @@ static void test_streamed_download(void)
     free(u);
 }
 
+/* A streamed body has the cap too: by Content-Length before the sink sees a byte, else the sink gets
+ * at most the cap; exactly the cap is fine. */
+static void test_max_body_sink(void)
+{
+    byoc_http_opts o = {.max_body = 100000};
+    const char *paths[] = {"/bytes/100000", "/unsized/100000", "/bytes/100001", "/unsized/400000"};
+    for (int i = 0; i < 4; i++) {
+        char *u = url(paths[i]);
+        sink_state s = {.pattern_ok = true};
+        byoc_http_req req = {.method = "GET", .url = u, .opts = &o, .sink = check_sink, .sink_ud = &s};
+        byoc_http_resp resp;
+        byoc_err err;
+        int rc = exchange(&req, &resp, &err);
+        if (i < 2) {
+            CHECK_INT(rc, 0);
+            CHECK_INT(s.got, 100000);
+            CHECK(!resp.too_large);
+        } else {
+            CHECK_INT(rc, -1);
+            CHECK_INT(err.kind, BYOC_E_FAILED);
+            CHECK(strstr(err.message, "larger than 100000 bytes") != NULL);
+            CHECK(resp.too_large);
+            CHECK(s.got <= 100000);
+            if (i == 2)
+                CHECK_INT(s.calls, 0); /* refused by its Content-Length */
+        }
+        CHECK(s.pattern_ok);
+        byoc_http_resp_free(&resp);
+        free(u);
+    }
+}
+
 static void test_statuses(void)
 {
     char *u = url("/status/500");
@@ -712,6 +744,7 @@ int main(void)
     test_get_buffered();
     test_post_buffered();
     test_max_body();
+    test_max_body_sink();
     test_streamed_upload();
     test_streamed_download();
     test_statuses();

@@ -227,6 +227,19 @@ static void test_overwrite(const char *tmp)
     text = check_read_file(path, NULL);
     CHECK(text && strstr(text, "FROM --platform=linux/amd64 byoc-test/python:3") != NULL);
     free(text);
+    /* byoc.json goes beside too, and names byoc's Dockerfile, not the user's */
+    byoc_kv both[] = {{"Dockerfile", "beside"}, {"byoc.json", "beside"}};
+    o.choices = both;
+    CHECK_INT(byoc_init_project(&o, &res, &err), 0);
+    CHECK_INT(res.beside.n, 2);
+    byoc_init_result_free(&res);
+    snprintf(path, sizeof path, "%s/byoc.json.byoc", dir);
+    text = check_read_file(path, NULL);
+    json_t *beside_doc = text ? json_loads(text, 0, NULL) : NULL;
+    CHECK_STR(json_string_value(json_object_get(beside_doc, "dockerfile")), "Dockerfile.byoc");
+    json_decref(beside_doc);
+    free(text);
+    unlink(path);
     byoc_kv bad[] = {{"Dockerfile", "replace"}};
     o.choices = bad;
     o.n_choices = 1;
@@ -301,6 +314,44 @@ static void test_overwrite(const char *tmp)
 
 /* A directory of the project that is a symbolic link (d/algorithm -> elsewhere) is never written
  * through, with or without --force; a link at a file's own name is replaced, not followed. */
+/* Only the user's Dockerfile in the way, written beside: the new byoc.json names byoc's. */
+static void test_beside_dockerfile(const char *tmp)
+{
+    char dir[4096], path[4200];
+    snprintf(dir, sizeof dir, "%s/beside", tmp);
+    mkdir(dir, 0755);
+    snprintf(path, sizeof path, "%s/Dockerfile", dir);
+    FILE *f = fopen(path, "w");
+    fputs("FROM mine\n", f);
+    fclose(f);
+    byoc_init_options o = options(dir, BYOC_RECIPE_CUSTOM_BASE, BYOC_LANG_PYTHON, BYOC_ARCH_AMD64, false);
+    o.base_image = "byoc-test/python:3";
+    o.git = false;
+    byoc_kv choices[] = {{"Dockerfile", "beside"}};
+    o.choices = choices;
+    o.n_choices = 1;
+    byoc_init_result res;
+    byoc_err err;
+    CHECK_INT(byoc_init_project(&o, &res, &err), 0);
+    CHECK(res.beside.n == 1 && !strcmp(res.beside.v[0], "Dockerfile.byoc"));
+    byoc_init_result_free(&res);
+    byoc_project p;
+    CHECK_INT(byoc_project_load(&p, dir, NULL, &err), 0);
+    CHECK_STR(p.dockerfile, "Dockerfile.byoc");
+    byoc_project_free(&p);
+
+    /* kept (the default): byoc.json names the user's Dockerfile, the one that will be built */
+    snprintf(path, sizeof path, "%s/byoc.json", dir);
+    unlink(path);
+    o.choices = NULL;
+    o.n_choices = 0;
+    CHECK_INT(byoc_init_project(&o, &res, &err), 0);
+    byoc_init_result_free(&res);
+    CHECK_INT(byoc_project_load(&p, dir, NULL, &err), 0);
+    CHECK_STR(p.dockerfile, "Dockerfile");
+    byoc_project_free(&p);
+}
+
 static void test_symlinked_parent(const char *tmp)
 {
     char dir[4096], victim[4096], link[4200], path[4300];
@@ -365,6 +416,7 @@ int main(void)
     test_invalid(tmp);
     test_overwrite(tmp);
     test_symlinked_parent(tmp);
+    test_beside_dockerfile(tmp);
     git_libgit2_shutdown();
     rm_rf(tmp);
     free(tmp);

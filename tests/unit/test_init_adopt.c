@@ -162,7 +162,34 @@ static void test_julia(void)
     render(dir, BYOC_LANG_JULIA, NULL, &plan);
     const byoc_init_file *df = plan_file(&plan, "Dockerfile");
     CHECK(df && strstr(df->content, "COPY Project.toml /opt/byoc/julia/Project.toml\n"));
+    CHECK(df && !strstr(df->content, "Manifest.toml")); /* none to copy */
     CHECK(!plan_has_prefix(&plan, "algorithm"));
+    byoc_init_plan_free(&plan);
+
+    /* the pinned versions come with the project (JuliaManifest.toml first, as Pkg reads them) */
+    put(dir, "Manifest.toml", "julia_version = \"1.11.5\"\nmanifest_format = \"2.0\"\n");
+    render(dir, BYOC_LANG_JULIA, NULL, &plan);
+    df = plan_file(&plan, "Dockerfile");
+    CHECK(df && strstr(df->content, "COPY Project.toml /opt/byoc/julia/Project.toml\n"
+                                     "# The versions the project pinned: instantiate installs exactly these.\n"
+                                     "COPY Manifest.toml /opt/byoc/julia/Manifest.toml\n"
+                                     "RUN julia --project=/opt/byoc/julia"));
+    byoc_init_plan_free(&plan);
+    put(dir, "JuliaManifest.toml", "julia_version = \"1.11.5\"\n");
+    render(dir, BYOC_LANG_JULIA, NULL, &plan);
+    df = plan_file(&plan, "Dockerfile");
+    CHECK(df && strstr(df->content, "COPY JuliaManifest.toml /opt/byoc/julia/Manifest.toml\n"));
+    byoc_init_plan_free(&plan);
+    free(dir);
+
+    /* one directory down: the manifest beside that Project.toml */
+    dir = project("qjl-down");
+    put(dir, "qjl/Project.toml", "name = \"QJl\"\n");
+    put(dir, "qjl/Manifest.toml", "manifest_format = \"2.0\"\n");
+    put(dir, "qjl/run.jl", "println(1)\n");
+    render(dir, BYOC_LANG_JULIA, NULL, &plan);
+    df = plan_file(&plan, "Dockerfile");
+    CHECK(df && strstr(df->content, "COPY qjl/Manifest.toml /opt/byoc/julia/Manifest.toml\n"));
     byoc_init_plan_free(&plan);
     free(dir);
 }
@@ -257,6 +284,41 @@ static void test_python(void)
     free(dir);
 }
 
+/* pyproject.toml's [project] dependencies (no requirements.txt) are installed by the image, in both
+ * recipes; the Dockerfile reads them when it is built, so a later edit of the list is not missed. */
+static void test_pyproject_dependencies(void)
+{
+    char *dir = project("qdeps");
+    put(dir, "pyproject.toml", "[project]\nname = \"qdeps\"\nversion = \"0.1\"\ndependencies = [\"numpy>=2\"]\n");
+    put(dir, "qdeps/__init__.py", "");
+    put(dir, "qdeps/main.py", "import numpy\n\n\ndef main():\n    pass\n");
+    const byoc_recipe recipes[] = {BYOC_RECIPE_CUSTOM_BASE, BYOC_RECIPE_EXTEND_PREBUILT};
+    for (size_t i = 0; i < 2; i++) {
+        byoc_init_options o = {.dir = dir, .recipe = recipes[i], .language = BYOC_LANG_PYTHON, .assets_dir = assets,
+                               .existing = BYOC_EXISTING_OVERWRITE};
+        byoc_init_plan plan;
+        byoc_err err;
+        CHECK_INT(byoc_init_render(&o, &plan, &err), 0);
+        const byoc_init_file *df = plan_file(&plan, "Dockerfile");
+        CHECK(df && strstr(df->content, "COPY pyproject.toml /tmp/byoc-pyproject/pyproject.toml\n"));
+        CHECK(df && strstr(df->content, ".get('project', {}); \\\n"));
+        CHECK(df && strstr(df->content, "print('\\n'.join(project.get('dependencies', [])))\" >requirements.txt"));
+        CHECK(df && strstr(df->content, "python3 -m pip install --no-cache-dir -r requirements.txt;"));
+        CHECK(df && !strstr(df->content, "e.g. with the project itself")); /* no longer left to the user */
+        CHECK(plan_file(&plan, "requirements.txt") == NULL);
+        byoc_init_plan_free(&plan);
+        byoc_init_result res;
+        CHECK_INT(byoc_init_project(&o, &res, &err), 0);
+        byoc_init_result_free(&res);
+        byoc_lint_options lo = {.dir = dir};
+        byoc_lint_result lr = {0};
+        CHECK_INT(byoc_lint_project(&lo, &lr, &err), 0);
+        CHECK_INT(lr.n_errors, 0);
+        byoc_lint_result_free(&lr);
+    }
+    free(dir);
+}
+
 int main(void)
 {
     snprintf(assets, sizeof assets, "%s/assets", check_source_dir());
@@ -265,6 +327,7 @@ int main(void)
     test_rust();
     test_julia();
     test_python();
+    test_pyproject_dependencies();
     nftw(tmp, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
     free(tmp);
     return check_done();

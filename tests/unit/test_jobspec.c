@@ -451,7 +451,39 @@ static void test_entry_point_by_launcher(void)
     CHECK_INT(byoc_job_launcher_for(IMAGE, &pr), BYOC_LAUNCHER_BYOC);
     byoc_project_set(&pr.recipe, "extend-prebuilt");
     CHECK_INT(byoc_job_launcher_for(IMAGE, &pr), BYOC_LAUNCHER_BRAKET);
+    /* No image given (issue 17 point 1): the image used is the last push, else a custom-base
+     * project's own; only with neither is it the Braket base image. */
+    CHECK_INT(byoc_job_launcher_for(NULL, &pr), BYOC_LAUNCHER_BRAKET);
+    byoc_project_set(&pr.recipe, "custom-base");
+    CHECK_INT(byoc_job_launcher_for(NULL, &pr), BYOC_LAUNCHER_BYOC);
+    CHECK_INT(byoc_job_launcher_for("", &pr), BYOC_LAUNCHER_BYOC);
+    byoc_project_set_pushed(&pr, IMAGE, NULL);
+    CHECK_INT(byoc_job_launcher_for(NULL, &pr), BYOC_LAUNCHER_BYOC);
+    byoc_project_set_pushed(&pr, "292282985366.dkr.ecr.us-west-2.amazonaws.com/amazon-braket-base-jobs:1", NULL);
+    CHECK_INT(byoc_job_launcher_for(NULL, &pr), BYOC_LAUNCHER_BRAKET);   /* the push named Braket's image */
+    byoc_project_set(&pr.recipe, NULL);
+    byoc_project_set_pushed(&pr, IMAGE, NULL);
+    CHECK_INT(byoc_job_launcher_for(NULL, &pr), BYOC_LAUNCHER_UNKNOWN);  /* a pushed image of no known recipe */
     byoc_project_free(&pr);
+
+    /* From the project directory, as the CLI, the form and preflight ask: a Julia project's
+     * entry point is accepted with no image (the form's empty field), refused for extend-prebuilt. */
+    snprintf(p, sizeof p, "%s/byoc.json", proj);
+    write_file(p, "{\"recipe\": \"custom-base\", \"language\": \"julia\"}\n");
+    CHECK_INT(byoc_job_launcher_in(NULL, proj), BYOC_LAUNCHER_BYOC);
+    CHECK_INT(byoc_job_launcher_in(NULL, NULL), BYOC_LAUNCHER_BRAKET);
+    const char *no_image[] = {"julia, no image", "extend-prebuilt, no image"};
+    for (int i = 0; i < 2; i++) {
+        byoc_jobspec s;
+        base(&s);
+        byoc_jobspec_set(&s.image_uri, NULL);
+        byoc_jobspec_set(&s.source_module, alg);
+        byoc_jobspec_set(&s.entry_point, "algorithm/algo.jl");
+        s.launcher = byoc_job_launcher_in(s.image_uri, proj);
+        expect(no_image[i], &s, i ? "--entry-point" : NULL, i ? "dotted" : NULL);
+        write_file(p, "{\"recipe\": \"extend-prebuilt\"}\n");
+    }
+    unlink(p);
 }
 
 static void test_other_fields(void)

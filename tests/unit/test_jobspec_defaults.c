@@ -315,7 +315,7 @@ static void test_json_round_trip(void)
     byoc_project_init(&proj);
     byoc_jobspec_init(&s);
     byoc_jobspec_set(&s.device, "local:braket/sim");
-    byoc_jobspec_remember(&s, &proj);
+    byoc_jobspec_remember(&s, NULL, &proj);
     byoc_jobspec_free(&s);
     CHECK_INT(byoc_jobspec_recall(&back, &proj, &err), 0);
     CHECK_STR(back.device, "local:braket/sim");
@@ -350,6 +350,40 @@ static void test_input_args(void)
     CHECK_INT(byoc_jobspec_split_kv("novalue", &k, &v), -1);
 }
 
+/* byoc.json's job and last push under what the flags gave, with where each came from; the
+ * last push is not remembered as the job's image, or it would shadow every later push. */
+static void test_project_defaults(void)
+{
+    byoc_project proj;
+    byoc_err err;
+    const char *text = "{\"job\": {\"entry_point\": \"a.b\", \"device\": \"local:x/y\", \"source_module\": \"src\", "
+                       "\"hyperparameters\": {\"n\": \"1\"}}, \"pushed\": {\"image_uri\": \"" ECR "amazon-braket-p:v7\"}}";
+    CHECK_INT(byoc_project_parse(&proj, text, strlen(text), &err), 0);
+    byoc_jobspec s;
+    byoc_jobspec_init(&s);
+    byoc_jobspec_set(&s.device, "local:braket/sim");            /* a flag */
+    byoc_job_origin origin[BYOC_JF_COUNT];
+    CHECK_INT(byoc_jobspec_fill_defaults(&s, &proj, NULL, origin, &err), 0);
+    CHECK_STR(s.image_uri, ECR "amazon-braket-p:v7");
+    CHECK_INT(origin[BYOC_JF_IMAGE_URI], BYOC_JO_PUSH);
+    CHECK_STR(s.entry_point, "a.b");
+    CHECK_INT(origin[BYOC_JF_ENTRY_POINT], BYOC_JO_PROJECT);
+    CHECK_STR(s.source_module, "src");                          /* no project_dir: as byoc.json has it */
+    CHECK_STR(s.device, "local:braket/sim");
+    CHECK_INT(origin[BYOC_JF_DEVICE], BYOC_JO_FLAG);
+    CHECK_INT(origin[BYOC_JF_HYPERPARAMETER], BYOC_JO_PROJECT);
+    CHECK_INT(origin[BYOC_JF_ROLE_ARN], BYOC_JO_NONE);
+    CHECK_STR(byoc_job_origin_name(BYOC_JO_PUSH), "last push");
+    byoc_jobspec_remember(&s, origin, &proj);
+    CHECK(json_object_get(proj.job, "image_uri") == NULL);
+    CHECK_STR(byoc_project_job_string(&proj, "entry_point"), "a.b");
+    CHECK_STR(byoc_project_job_string(&proj, "device"), "local:braket/sim");
+    byoc_jobspec_remember(&s, NULL, &proj);                     /* a value the user gave is kept */
+    CHECK_STR(byoc_project_job_string(&proj, "image_uri"), ECR "amazon-braket-p:v7");
+    byoc_jobspec_free(&s);
+    byoc_project_free(&proj);
+}
+
 int main(void)
 {
     test_default_name();
@@ -359,5 +393,6 @@ int main(void)
     test_create_request();
     test_json_round_trip();
     test_input_args();
+    test_project_defaults();
     return check_done();
 }

@@ -3,6 +3,7 @@
  * float() syntax, and the bounded per-metric store. */
 #include <jansson.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -184,11 +185,83 @@ static void test_non_finite_summary(void)
     byoc_metrics_free(m);
 }
 
+static void test_series_json(void)
+{
+    /* a short run: every point, oldest first, null where the line had no iteration or a NaN value */
+    byoc_metrics *m = byoc_metrics_new(0, 0);
+    const char *lines[] = {"Metrics - timestamp=100; loss=0.5; iteration_number=1;",
+                           "Metrics - timestamp=102.5; loss=nan; iteration_number=2;",
+                           "Metrics - timestamp=105; loss=0.25;"};
+    for (size_t i = 0; i < 3; i++)
+        byoc_metrics_feed(m, lines[i], strlen(lines[i]), 1);
+    json_t *j = byoc_metrics_json(m, BYOC_METRICS_SERIES_MAX);
+    json_t *loss = json_object_get(j, "loss");
+    CHECK(json_integer_value(json_object_get(loss, "count")) == 3);        /* the summary's keys stay */
+    CHECK(json_real_value(json_object_get(loss, "last")) == 0.25);
+    json_t *series = json_object_get(loss, "series");
+    json_t *pts = json_object_get(series, "points");
+    CHECK_INT((int)json_array_size(pts), 3);
+    CHECK_INT((int)json_integer_value(json_object_get(series, "count")), 3);
+    CHECK(json_is_false(json_object_get(series, "truncated")));
+    CHECK_INT((int)json_integer_value(json_object_get(series, "stride")), 1);
+    json_t *p0 = json_array_get(pts, 0), *p1 = json_array_get(pts, 1), *p2 = json_array_get(pts, 2);
+    CHECK(json_real_value(json_object_get(p0, "timestamp")) == 100);
+    CHECK(json_real_value(json_object_get(p0, "iteration")) == 1);
+    CHECK(json_real_value(json_object_get(p0, "value")) == 0.5);
+    CHECK(json_is_null(json_object_get(p1, "value")));
+    CHECK(json_real_value(json_object_get(p1, "timestamp")) == 102.5);
+    CHECK(json_is_null(json_object_get(p2, "iteration")));
+    char *text = json_dumps(j, 0);
+    CHECK(text != NULL);   /* valid JSON: no NaN literals */
+    free(text);
+    json_decref(j);
+    /* the summary alone has no series */
+    j = byoc_metrics_summary_json(m);
+    CHECK(json_object_get(json_object_get(j, "loss"), "series") == NULL);
+    json_decref(j);
+    byoc_metrics_free(m);
+
+    /* a long run: the last 1,000 points, marked truncated */
+    m = byoc_metrics_new(0, 0);
+    for (int i = 0; i < 1500; i++) {
+        char line[96];
+        snprintf(line, sizeof line, "Metrics - timestamp=%d; x=%d; iteration_number=%d;", 1000 + i, i, i);
+        byoc_metrics_feed(m, line, strlen(line), 1);
+    }
+    j = byoc_metrics_json(m, BYOC_METRICS_SERIES_MAX);
+    series = json_object_get(json_object_get(j, "x"), "series");
+    pts = json_object_get(series, "points");
+    CHECK_INT((int)json_array_size(pts), 1000);
+    CHECK_INT((int)json_integer_value(json_object_get(series, "count")), 1000);
+    CHECK(json_is_true(json_object_get(series, "truncated")));
+    CHECK(json_real_value(json_object_get(json_array_get(pts, 0), "value")) == 500);
+    CHECK(json_real_value(json_object_get(json_array_get(pts, 999), "value")) == 1499);
+    CHECK(json_integer_value(json_object_get(json_object_get(j, "x"), "count")) == 1500);
+    json_decref(j);
+    byoc_metrics_free(m);
+
+    /* thinned by the store (every other value kept): truncated, with the stride */
+    m = byoc_metrics_new(0, 4);
+    for (int i = 0; i < 6; i++) {
+        char line[64];
+        snprintf(line, sizeof line, "Metrics - y=%d;", i);
+        byoc_metrics_feed(m, line, strlen(line), 1000 + i);
+    }
+    j = byoc_metrics_json(m, BYOC_METRICS_SERIES_MAX);
+    series = json_object_get(json_object_get(j, "y"), "series");
+    CHECK(json_is_true(json_object_get(series, "truncated")));
+    CHECK_INT((int)json_integer_value(json_object_get(series, "stride")), 2);
+    CHECK_INT((int)json_array_size(json_object_get(series, "points")), 3);
+    json_decref(j);
+    byoc_metrics_free(m);
+}
+
 int main(void)
 {
     test_sdk_parity();
     test_floats();
     test_store_bounded();
     test_non_finite_summary();
+    test_series_json();
     return check_done();
 }

@@ -314,13 +314,75 @@ static void test_diff(void)
     byoc_policy_free(p);
 }
 
+/* A Sid or a principal longer than a finding holds is cut on a character
+ * boundary: cut mid-character, the finding was invalid UTF-8 and permit --json
+ * silently lost the warning ("warnings": []) that stderr showed. */
+static void test_lint_long_utf8(void)
+{
+    char sid[120], principal[400], text[1200];
+    memset(sid, 'a', 78);
+    strcpy(sid + 78, "\xc3\xa9"); /* 78 + 2 bytes: statement[80] holds 79 */
+    memset(principal, 'p', 300);
+    strcpy(principal + 300, "\xe2\x9c\x93\xe2\x9c\x93");
+    snprintf(text, sizeof text, "{\"Version\":\"2012-10-17\",\"Statement\":[{\"Sid\":\"%s\",\"Effect\":\"Allow\","
+             "\"Principal\":{\"AWS\":\"%s\"},\"Action\":\"ecr:BatchGetImage\"}]}", sid, principal);
+    byoc_policy *p = parse(text);
+    byoc_policy_lint l;
+    byoc_policy_lint_run(p, &l);
+    CHECK_INT(l.n, 1);
+    for (size_t i = 0; i < l.n; i++) {
+        CHECK_INT(strlen(l.items[i].statement), 78);
+        json_t *j = json_pack("{s:s, s:s}", "statement", l.items[i].statement, "message", l.items[i].message);
+        CHECK(j != NULL); /* json_pack refuses invalid UTF-8 */
+        json_decref(j);
+    }
+    byoc_policy_lint_free(&l);
+    byoc_policy_free(p);
+}
+
+/* Whom a policy lets pull, as the Push step reports it: every principal of an unconditional
+ * Allow of all three pull actions, once each, accounts as root ARNs; nothing else counts. */
+static void test_pull_principals(void)
+{
+    byoc_policy *p = parse(
+        "{\"Version\": \"2012-10-17\", \"Statement\": ["
+        "{\"Sid\": \"Pull\", \"Effect\": \"Allow\", \"Principal\": {\"AWS\": [\"" ROLE "\", \"210987654321\"]},"
+        " \"Action\": [\"ecr:BatchCheckLayerAvailability\", \"ecr:BatchGetImage\", \"ecr:GetDownloadUrlForLayer\"]},"
+        "{\"Sid\": \"Again\", \"Effect\": \"Allow\", \"Principal\": {\"AWS\": \"" ROLE "\"}, \"Action\": \"ecr:*\"},"
+        "{\"Sid\": \"Half\", \"Effect\": \"Allow\", \"Principal\": {\"AWS\": \"" USER "\"}, \"Action\": \"ecr:BatchGetImage\"},"
+        "{\"Sid\": \"Cond\", \"Effect\": \"Allow\", \"Principal\": \"*\", \"Action\": \"ecr:*\","
+        " \"Condition\": {\"StringEquals\": {\"aws:PrincipalOrgID\": \"o-1\"}}},"
+        "{\"Sid\": \"Deny\", \"Effect\": \"Deny\", \"Principal\": {\"AWS\": \"" ROLE2 "\"}, \"Action\": \"ecr:*\"}]}");
+    CHECK(p != NULL);
+    byoc_strv who = BYOC_STRV_INIT;
+    byoc_policy_pull_principals(p, &who);
+    CHECK_INT(who.n, 2);
+    CHECK(who.n == 2 && !strcmp(who.v[0], ROLE) && !strcmp(who.v[1], "arn:aws:iam::210987654321:root"));
+    byoc_strv_free(&who);
+    byoc_policy_free(p);
+
+    p = parse("{\"Statement\": {\"Effect\": \"Allow\", \"Principal\": \"*\", \"Action\": \"ecr:*\"}}");
+    byoc_policy_pull_principals(p, &who);
+    CHECK(who.n == 1 && !strcmp(who.v[0], "*"));
+    byoc_strv_free(&who);
+    byoc_policy_free(p);
+
+    p = parse(NULL); /* no policy: no one */
+    byoc_policy_pull_principals(p, &who);
+    CHECK_INT(who.n, 0);
+    byoc_strv_free(&who);
+    byoc_policy_free(p);
+}
+
 int main(void)
 {
+    test_pull_principals();
     test_principals();
     test_grant_and_revoke();
     test_foreign_statements_kept();
     test_shapes();
     test_lint();
+    test_lint_long_utf8();
     test_invalid();
     test_diff();
     return check_done();

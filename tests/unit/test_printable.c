@@ -83,11 +83,58 @@ static void test_errors(void)
     CHECK(strstr(line, "request id id-1") != NULL);
 }
 
+/* A fixed-size copy of outside text is cut on a character boundary: a field
+ * that ends in half a character is invalid UTF-8, which json_string refuses,
+ * and --json would silently lose the whole field. */
+static void test_utf8_cut(void)
+{
+    char buf[6];
+    CHECK_INT(byoc_utf8_copy(buf, sizeof buf, "abcd\xc3\xa9"), 4); /* "abcd" + half of e-acute */
+    CHECK_STR(buf, "abcd");
+    CHECK_INT(byoc_utf8_copy(buf, sizeof buf, "abc\xc3\xa9z"), 5); /* the whole e-acute fits */
+    CHECK_STR(buf, "abc\xc3\xa9");
+    CHECK_INT(byoc_utf8_copy(buf, sizeof buf, "ab\xe2\x9c\x93\xe2\x9c\x93"), 5);
+    CHECK_STR(buf, "ab\xe2\x9c\x93");
+    CHECK_INT(byoc_utf8_copy(buf, sizeof buf, "abc\xe2\x9c\x93"), 3);         /* 2 of 3 bytes: dropped */
+    CHECK_STR(buf, "abc");
+    CHECK_INT(byoc_utf8_copy(buf, sizeof buf, "a\xf0\x9f\x9a\x80"), 5);      /* 4 of 4 */
+    CHECK_STR(buf, "a\xf0\x9f\x9a\x80");
+    CHECK_INT(byoc_utf8_copy(buf, sizeof buf, "ab\xf0\x9f\x9a\x80"), 2);     /* 3 of 4 */
+    CHECK_STR(buf, "ab");
+    CHECK_INT(byoc_utf8_copy(buf, sizeof buf, "abcdef"), 5);                  /* ASCII: cut as snprintf */
+    CHECK_STR(buf, "abcde");
+    CHECK_INT(byoc_utf8_copy(buf, sizeof buf, NULL), 0);
+    CHECK_STR(buf, "");
+    CHECK_INT(byoc_utf8_copy(buf, 1, "\xc3\xa9"), 0);
+    CHECK_STR(buf, "");
+    CHECK_INT(byoc_utf8_snprintf(buf, sizeof buf, "%s%s", "\xc3\xa9", "\xc3\xa9\xc3\xa9"), 4);
+    CHECK_STR(buf, "\xc3\xa9\xc3\xa9");
+    /* invalid text is not the cut's business: it is left to the printable pass */
+    CHECK_INT(byoc_utf8_whole("ab\x80\x80\x80\x80", 6), 6);
+    CHECK_INT(byoc_utf8_whole("", 0), 0);
+
+    /* the error record: a message of 800 e-acutes is cut to whole characters */
+    byoc_err e;
+    char many[1601];
+    for (int i = 0; i < 800; i++)
+        memcpy(many + 2 * i, "\xc3\xa9", 2);
+    many[1600] = '\0';
+    byoc_err_set(&e, BYOC_E_FAILED, "x", "%s", many);
+    CHECK_INT(strlen(e.message), sizeof e.message - 1 - (sizeof e.message - 1) % 2);
+    byoc_err_prefix(&e, "z%s", many);
+    CHECK_INT(byoc_utf8_whole(e.message, strlen(e.message)), strlen(e.message));
+    char line[101];
+    byoc_err_format(&e, line, sizeof line);
+    CHECK_INT(byoc_utf8_whole(line, strlen(line)), strlen(line));
+    CHECK(strchr(line, '?') == NULL);
+}
+
 int main(void)
 {
     test_text_kept();
     test_escapes_removed();
     test_controls_replaced();
     test_errors();
+    test_utf8_cut();
     return check_done();
 }

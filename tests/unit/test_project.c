@@ -138,12 +138,39 @@ static void test_invalid(const char *dir)
     expect_bad(dir, "\x01\x02\xff binary", "line");
 }
 
+/* A push is recorded in byoc.json as "pushed" (`byoc push` and the TUI's Push both call this):
+ * only where byoc.json exists, keeping the rest of the file, mode 0600. */
+static void test_record_push(const char *dir)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/byoc.json", dir);
+    unlink(path);
+    byoc_err err;
+    CHECK_INT(byoc_project_record_push(dir, "1.dkr.ecr.r.amazonaws.com/a:1", "sha256:ab", &err), 0);
+    CHECK(access(path, F_OK) != 0);            /* no byoc.json: none is made */
+
+    write_text(dir, "{\"name\": \"x\", \"job\": {\"device\": \"local:braket/sim\"}, \"mine\": 1}\n");
+    CHECK_INT(byoc_project_record_push(dir, "1.dkr.ecr.r.amazonaws.com/a:1", "sha256:ab", &err), 0);
+    byoc_project p;
+    bool found = false;
+    CHECK_INT(byoc_project_load(&p, dir, &found, &err), 0);
+    CHECK_STR(byoc_project_pushed_image(&p), "1.dkr.ecr.r.amazonaws.com/a:1");
+    CHECK_STR(json_string_value(json_object_get(json_object_get(p.doc, "pushed"), "digest")), "sha256:ab");
+    CHECK_STR(byoc_project_job_string(&p, "device"), "local:braket/sim");
+    CHECK_INT(json_integer_value(json_object_get(p.doc, "mine")), 1);
+    byoc_project_free(&p);
+    struct stat st;
+    CHECK(stat(path, &st) == 0 && (st.st_mode & 0777) == 0600);
+    CHECK(byoc_project_pushed_image(NULL) == NULL);
+}
+
 int main(void)
 {
     char *dir = check_tmpdir();
     test_defaults_and_missing(dir);
     test_round_trip(dir);
     test_invalid(dir);
+    test_record_push(dir);
     nftw(dir, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
     free(dir);
     return check_done();

@@ -149,6 +149,44 @@ static void test_symlinked_module(void)
     byoc_source_archive_remove(a);
 }
 
+/* A module of "." in a git checkout: the repository's history stays home. */
+static void test_vcs_left_out(void)
+{
+    make_dir("proj");
+    make_dir("proj/.git");
+    make_dir("proj/.git/objects");
+    write_file("proj/.git/config", "[remote \"origin\"]\n\turl = https://user:token@example.com/r.git\n");
+    write_file("proj/.git/objects/ab", "blob");
+    write_file("proj/.gitignore", "build/\n");
+    make_dir("proj/.hg");
+    write_file("proj/.hg/store", "h");
+    make_dir("proj/vendored");
+    write_file("proj/vendored/.git", "gitdir: ../.git/modules/vendored\n"); /* a submodule's link */
+    write_file("proj/vendored/lib.py", "L");
+    write_file("proj/main.py", "M");
+    byoc_err err;
+    byoc_archive_stats st;
+    char *a = build("proj", &err, &st);
+    CHECK(a != NULL);
+    if (!a)
+        return;
+    bool gz;
+    char *l = listing(a, &gz);
+    CHECK_STR(l, "proj/ proj/.gitignore=build/\n proj/main.py=M proj/vendored/ proj/vendored/lib.py=L");
+    CHECK_INT(st.skipped, 3);
+    free(l);
+    byoc_source_archive_remove(a);
+    /* named as the module itself, it is taken as asked */
+    a = build("proj/.hg", &err, NULL);
+    CHECK(a != NULL);
+    if (!a)
+        return;
+    l = listing(a, &gz);
+    CHECK_STR(l, ".hg/ .hg/store=h");
+    free(l);
+    byoc_source_archive_remove(a);
+}
+
 static void test_refusals(void)
 {
     byoc_err err;
@@ -207,6 +245,7 @@ int main(void)
     test_directory();
     test_symlinked_module();
     test_refusals();
+    test_vcs_left_out();
     nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
     free(dir);
     return check_done();

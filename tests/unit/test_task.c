@@ -361,6 +361,56 @@ static void test_redaction_and_sync(void)
     CHECK_INT(rc, 0);
 }
 
+/* Every message a task posts quotes outside text somewhere (a service's field,
+ * an engine's status, a file name): it arrives printable, whichever printer
+ * shows it. Only the job's and the build's own output keeps its bytes. */
+#define EVIL "\x1b]0;PWNED\x07\x1b[2J\xc2\x9b" "31m\x07"
+
+static int hostile_task(byoc_task *t, void *arg, void **result, void (**result_free)(void *), byoc_err *err)
+{
+    (void)arg;
+    (void)err;
+    *result = NULL;
+    *result_free = NULL;
+    byoc_task_log(t, "created %s", "arn" EVIL);
+    byoc_task_status(t, "device is ONLINE%s\nnext", EVIL);
+    byoc_task_progress(t, "layer" EVIL, 1, 2, "Pushing" EVIL);
+    byoc_task_check(t, "image" EVIL, 1, "found" EVIL, "fix" EVIL);
+    byoc_task_output(t, "job line %s", EVIL);
+    byoc_task_output_text(t, "a" EVIL "\nb", strlen("a" EVIL "\nb"));
+    return 0;
+}
+
+static void test_printable_events(void)
+{
+    collected c = {BYOC_BUF_INIT, 0, 0};
+    byoc_err err;
+    void *result = NULL;
+    void (*result_free)(void *) = NULL;
+    CHECK_INT(byoc_task_run_sync("hostile", hostile_task, NULL, &result, &result_free, &err, collect, &c), 0);
+    CHECK_STR(byoc_buf_str(&c.text), "0::created arn?31m?|2::device is ONLINE?31m? next|1:layer?31m?:Pushing?31m?|"
+                                     "5:image?31m?:found?31m?|1:fix?31m?|"
+                                     "0::job line " EVIL "|0::a" EVIL "\nb|3::|");
+    byoc_buf_free(&c.text);
+}
+
+static void note_verbatim(const byoc_event *ev, void *ud)
+{
+    byoc_buf *b = ud;
+    if (ev->kind == BYOC_EV_LOG)
+        byoc_buf_putc(b, ev->verbatim ? 'V' : 'p');
+}
+
+static void test_verbatim_flag(void)
+{
+    byoc_buf b = BYOC_BUF_INIT;
+    void *result = NULL;
+    void (*result_free)(void *) = NULL;
+    byoc_task_run_sync("hostile", hostile_task, NULL, &result, &result_free, NULL, note_verbatim, &b);
+    CHECK_STR(byoc_buf_str(&b), "pVV");
+    byoc_buf_free(&b);
+}
+
 int main(void)
 {
     test_order_and_fd();
@@ -369,5 +419,7 @@ int main(void)
     test_flood();
     test_many_tasks();
     test_redaction_and_sync();
+    test_printable_events();
+    test_verbatim_flag();
     return check_done();
 }

@@ -1,6 +1,6 @@
 /* core/task backpressure: a producer posting more events than the queue
  * holds waits for the consumer, so every event arrives, in order; batched
- * lines (byoc_task_log_text) arrive as one event; cancelling a task that
+ * lines (byoc_task_output_text) arrive as one event; cancelling a task that
  * waits for room unblocks it at once. */
 #include "check.h"
 #include "core/task.h"
@@ -41,7 +41,7 @@ static int line_task(byoc_task *t, void *arg, void **result, void (**result_free
         byoc_task_log(t, "line %d", i);
         atomic_store(&posted, i + 1);
     }
-    byoc_task_log_text(t, "a\nb\nc", 5);
+    byoc_task_output_text(t, "a\nb\nc", 5);
     return 0;
 }
 

@@ -1,6 +1,7 @@
 /* The action table: it parses, no two actions share a key in one context,
  * lookups walk the context chain, commands resolve by name or prefix, and
- * help, hints and completion are generated from it. */
+ * help (and its `/` filter), hints (chosen by priority, the `whole` key
+ * while something is cut) and completion are generated from it. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -194,5 +195,81 @@ int main(void)
     tui_hints_text(hints, nh, 200, text, sizeof text);
     CHECK(strstr(text, "1-6 steps") != NULL);
     CHECK(strstr(text, "q back") != NULL);
+
+    /* the Metrics tab: choosing the metric and the x axis fit the 80-column hint bar, and
+     * there [ and ] choose the metric instead of the step */
+    const tui_ctx metrics_chain[] = {TUI_CTX_METRICS, TUI_CTX_JOB, TUI_CTX_JOB, TUI_CTX_GLOBAL};
+    nh = tui_hints_collect(metrics_chain, 4, hints, 32);
+    tui_hints_text(hints, nh, 80, text, sizeof text);
+    CHECK(strstr(text, "] next metric") != NULL);
+    CHECK(strstr(text, "[ prev metric") != NULL);
+    CHECK(strstr(text, "x x-axis") != NULL);
+    CHECK(strstr(text, "Tab tab") != NULL);
+    CHECK(strstr(text, "? help") != NULL);
+    CHECK_INT(tui_action_lookup(metrics_chain, 4, ']')->id, TUI_ACT_METRIC_NEXT);
+    CHECK_INT(tui_action_lookup(metrics_chain, 4, '[')->id, TUI_ACT_METRIC_PREV);
+    CHECK_INT(tui_action_lookup(metrics_chain + 1, 3, ']')->id, TUI_ACT_NEXT_STEP);   /* other tabs */
+
+    /* the whole key: v everywhere, C-o too (v is text in a field); hinted only while something is cut */
+    a = tui_action_lookup(step_chain, 2, 'v');
+    CHECK(a && a->id == TUI_ACT_WHOLE);
+    CHECK(tui_action_lookup(form_chain, 4, 'v') == NULL);
+    a = tui_action_lookup(form_chain, 4, TUI_KEY_CTRL('o'));
+    CHECK(a && a->id == TUI_ACT_WHOLE);
+    nh = tui_hints_for(step_chain, 2, false, hints, 32);
+    for (size_t i = 0; i < nh; i++)
+        CHECK(hints[i].row->id != TUI_ACT_WHOLE);
+    nh = tui_hints_for(step_chain, 2, true, hints, 32);
+    CHECK(nh > 1 && strcmp(hints[0].keys, "v") == 0 && strcmp(hints[0].label, "whole") == 0);
+    nh = tui_hints_for(form_chain, 4, true, hints, 32);
+    CHECK(nh > 1 && strcmp(hints[0].keys, "C-o") == 0);
+    nh = tui_hints_for(dialog_chain, 1, true, hints, 32);            /* no key reaches it in a dialog */
+    for (size_t i = 0; i < nh; i++)
+        CHECK(hints[i].row->id != TUI_ACT_WHOLE);
+    /* by priority: at 80 columns the Build step keeps the log's w wrap beside its own keys, and
+     * the whole key and help when something is cut */
+    const tui_ctx build_chain[] = {TUI_CTX_BUILD, TUI_CTX_LOG, TUI_CTX_STEP, TUI_CTX_GLOBAL};
+    for (int cut = 0; cut < 2; cut++) {
+        nh = tui_hints_for(build_chain, 4, cut, hints, 32);
+        size_t used = tui_hints_text(hints, nh, 79, text, sizeof text);
+        CHECK(used < nh);                                             /* not everything fits */
+        CHECK((int)strlen(text) <= 79);
+        CHECK(strstr(text, "b build") != NULL);
+        CHECK(strstr(text, "w wrap") != NULL);
+        CHECK(strstr(text, "? help") != NULL);
+        CHECK((strstr(text, "v whole") != NULL) == (cut == 1));
+        CHECK(strstr(text, "i images") == NULL);                     /* a 5th rank loses to a 2nd */
+        /* drawn in chain order: the step's keys before the log's */
+        CHECK(strstr(text, "b build") < strstr(text, "w wrap"));
+    }
+
+    /* help's filter: key, command or description, case-insensitive; headings only where rows match */
+    tui_help_build_filtered(&h, 100, NULL, 0, "WRAP");
+    CHECK(h.shown > 0 && h.shown < h.actions);
+    CHECK(tui_help_find(&h, ":wrap", 0) >= 0);
+    CHECK(tui_help_find(&h, ":allow", 0) < 0);
+    CHECK(tui_help_find(&h, tui_ctx_title(TUI_CTX_PERMIT), 0) < 0);
+    CHECK(tui_help_find(&h, tui_ctx_title(TUI_CTX_LOG), 0) >= 0);
+    tui_help_free(&h);
+    tui_help_build_filtered(&h, 100, NULL, 0, "c-o");                 /* a key name */
+    CHECK(tui_help_find(&h, ":whole", 0) >= 0);
+    tui_help_free(&h);
+    tui_help_build_filtered(&h, 100, NULL, 0, ":next-step");           /* a command */
+    CHECK_INT(h.shown, 1);
+    tui_help_free(&h);
+    tui_help_build_filtered(&h, 100, NULL, 0, "no such words");
+    CHECK_INT(h.shown, 0);
+    CHECK(tui_help_find(&h, "No key, command or description matches", 0) >= 0);
+    tui_help_free(&h);
+    tui_help_build_filtered(&h, 100, NULL, 0, "");
+    CHECK_INT(h.shown, h.actions);
+    CHECK_INT(h.actions, n);
+    tui_help_free(&h);
+    CHECK(tui_help_row_matches(tui_action_get(TUI_ACT_QUIT), "c-C"));
+    CHECK(!tui_help_row_matches(tui_action_get(TUI_ACT_QUIT), "wrap"));
+    /* `/` in help filters; the help screen's own context */
+    const tui_ctx help_chain[] = {TUI_CTX_PAGE, TUI_CTX_HELP, TUI_CTX_GLOBAL};
+    a = tui_action_lookup(help_chain, 3, '/');
+    CHECK(a && a->id == TUI_ACT_FILTER);
     return check_done();
 }

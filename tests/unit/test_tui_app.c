@@ -118,7 +118,7 @@ static void command(tui_app *a, const char *line)
 
 int main(void)
 {
-    byoc_globals g = {".", NULL, NULL, false, false, 0};
+    byoc_globals g = {.project_dir = "."};
     tui_app *a = app_new(&g);
     CHECK_INT(a->step, TUI_STEP_DECIDE);
     CHECK_STR(app_top(a)->ops->name, "decide");
@@ -211,6 +211,45 @@ int main(void)
     drain(a, 0);
     CHECK(strstr(a->msg, "push: registry said no") != NULL);
     CHECK(a->msg_error);
+
+    /* a question about the screen's content docks under it: the content box
+     * gives up the rows, the page keys still scroll the content, y/n answer */
+    a->rows = 24;
+    a->cols = 80;
+    tui_rect full = app_content_rect(a);
+    tui_app_confirm(a, "Apply?", "The diff above is the change. Apply it?", "Apply", NULL, NULL);
+    tui_app_dialog_about(a, &p->base, TUI_ABOUT_PANE);
+    tui_dialog_place at = app_dialog_place(a);
+    CHECK_INT(at.form, TUI_PLACE_DOCKED);
+    tui_rect shrunk = app_content_rect(a);
+    CHECK_INT(shrunk.h, full.h - at.cut);
+    CHECK(shrunk.y + shrunk.h < at.box.y);                    /* nothing of the content under the box */
+    tui_ctx dchain[8];
+    size_t dn = app_chain(a, dchain, 8);
+    CHECK_INT(dn, 2);
+    CHECK_INT(dchain[1], TUI_CTX_PAGE);
+    int downs = p->downs;
+    app_handle_key(a, TUI_KEY_DOWN);
+    app_handle_key(a, 'j');
+    CHECK_INT(p->downs, downs + 2);
+    CHECK(a->dialog_open);
+    app_handle_key(a, 'n');
+    CHECK(!a->dialog_open);
+    CHECK_INT(app_content_rect(a).h, full.h);                 /* the rows come back */
+    /* about a region the screen marks: beside it, and the page keys stay with the dialog */
+    tui_app_confirm(a, "Cancel job", "Cancel job x?", "Cancel job", NULL, NULL);
+    tui_app_dialog_about(a, &p->base, TUI_ABOUT_MARK);
+    p->base.about = (tui_rect){20, 18, 1, 62};
+    at = app_dialog_place(a);
+    CHECK_INT(at.form, TUI_PLACE_BESIDE);
+    CHECK(at.box.y + at.box.h <= 20);
+    app_handle_key(a, TUI_KEY_DOWN);                          /* not a scrolling question: no key for the screen */
+    CHECK_INT(p->downs, downs + 2);
+    CHECK_INT(app_dialog_about(a), TUI_ABOUT_MARK);
+    app_handle_key(a, TUI_KEY_ESC);
+    CHECK(!a->dialog_open);
+    CHECK_INT(app_dialog_about(a), TUI_ABOUT_NOTHING);
+    a->rows = a->cols = 0;
 
     /* a popped screen's task goes on, its events no longer reach the screen */
     tui_app_start_task(a, &p->base, "waiter", waiter, NULL, NULL);

@@ -48,7 +48,7 @@ int main(void)
 {
     /* no engine answers here: the browser's listing must fail fast, not find a real one */
     setenv("DOCKER_HOST", "unix:///nonexistent/byoc-test.sock", 1);
-    byoc_globals g = {".", NULL, NULL, false, false, 0};
+    byoc_globals g = {.project_dir = "."};
     tui_app *a = app_new(&g);
 
     /* the flow state */

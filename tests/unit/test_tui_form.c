@@ -1,7 +1,8 @@
 /* Forms and the line editor: editing with cursor movement, Home/End, C-u,
  * C-w, Backspace, UTF-8; horizontal scrolling; field kinds; validation
- * (required, number range, callback) with inline messages; navigation and
- * submit. */
+ * (required, number range, callback) with inline messages, wrapped under
+ * the field by the width (a long one across the whole width, at most
+ * TUI_FORM_MSG_ROWS rows); navigation and submit. */
 #include <locale.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,10 +30,60 @@ static bool no_spaces(const tui_form *f, const tui_field *fl, const char *v, cha
     return true;
 }
 
+static bool long_rule(const tui_form *f, const tui_field *fl, const char *v, char *msg, size_t size, void *ud)
+{
+    (void)f;
+    (void)fl;
+    (void)ud;
+    if (strcmp(v, "bad") == 0)
+        snprintf(msg, size, "must match ^arn:aws[a-z-]*:iam::[0-9]{12}:role/?[A-Za-z0-9_+=,.@/-]+$ (API model "
+                            "RoleArn): 'bad' (not an ARN)");
+    else if (strcmp(v, "huge") == 0)
+        for (size_t i = 0; i + 1 < size; i++)
+            msg[i] = i % 7 == 6 ? ' ' : 'x', msg[i + 1] = '\0';
+    else if (strcmp(v, "short") == 0)
+        snprintf(msg, size, "too short");
+    else
+        return true;
+    return false;
+}
+
 static void form_type(tui_form *f, const char *s)
 {
     for (; *s; s++)
         tui_form_handle(f, (unsigned char)*s, TUI_ACT_NONE);
+}
+
+/* Values from elsewhere (tui_form_set_from): the mark holds while the value is unchanged, and
+ * the line per origin that screens show where the inline mark does not fit. */
+static void test_origins(void)
+{
+    tui_form f;
+    tui_form_init(&f);
+    tui_form_add_text(&f, "repo", "Repository", "", true, NULL, NULL);
+    tui_form_add_text(&f, "ep", "Code: entry point", "", false, NULL, NULL);
+    tui_form_add_text(&f, "role", "Execution role", "", false, NULL, NULL);
+    tui_form_add_text(&f, "tag", "Tag", "", false, NULL, NULL);
+    char buf[256];
+    tui_form_origins_text(&f, buf, sizeof buf);
+    CHECK_STR(buf, "");
+    tui_form_set_from(&f, "repo", "amazon-braket-x", "last push");
+    tui_form_set_from(&f, "ep", "julia/main.jl", "byoc.json");
+    tui_form_set_from(&f, "role", "arn:aws:iam::1:role/r", "byoc.json");
+    tui_form_set_value(&f, "tag", "v1");
+    CHECK_STR(tui_form_origin(&f, tui_form_field(&f, "repo")), "last push");
+    CHECK(tui_form_origin(&f, tui_form_field(&f, "tag")) == NULL);
+    tui_form_origins_text(&f, buf, sizeof buf);
+    CHECK_STR(buf, "From last push: Repository\nFrom byoc.json: entry point, Execution role");
+    tui_form_set_value(&f, "role", "arn:aws:iam::1:role/mine");   /* changed: the user's own */
+    CHECK(tui_form_origin(&f, tui_form_field(&f, "role")) == NULL);
+    tui_form_origins_text(&f, buf, sizeof buf);
+    CHECK_STR(buf, "From last push: Repository\nFrom byoc.json: entry point");
+    tui_form_set_value(&f, "role", "arn:aws:iam::1:role/r");      /* back to what it brought: marked again */
+    tui_form_set_from(&f, "repo", "amazon-braket-x", NULL);       /* no origin: no mark */
+    tui_form_origins_text(&f, buf, sizeof buf);
+    CHECK_STR(buf, "From byoc.json: entry point, Execution role");
+    tui_form_free(&f);
 }
 
 int main(void)
@@ -194,5 +245,39 @@ int main(void)
     tui_form_scroll(&f, 2);
     CHECK_INT(f.top, 0);
     tui_form_free(&f);
+
+    /* messages wrap under their field; the lines count them at the form's width */
+    tui_form_init(&f);
+    size_t role = tui_form_add_text(&f, "role", "Role ARN", "bad", false, long_rule, NULL);
+    tui_form_add_text(&f, "next", "Next", "", false, NULL, NULL);
+    CHECK(!tui_form_validate_field(&f, role));
+    CHECK(strstr(f.fields[role].msg, "(not an ARN)") != NULL);   /* kept whole, not cut at 160 bytes */
+    CHECK_INT(tui_form_lines(&f), 3);                             /* no width yet: one row per message */
+    int dx, w;
+    int rows = tui_form_msg_box(&f, role, 60, &dx, &w);
+    CHECK_INT(dx, 2);                                             /* too long for the value column */
+    CHECK_INT(w, 58);
+    CHECK(rows >= 2 && rows <= TUI_FORM_MSG_ROWS);
+    CHECK_INT(tui_form_lines_at(&f, 60), 2 + rows);
+    CHECK_INT(tui_form_field_lines(&f, role), 1 + rows);
+    CHECK_INT(tui_form_lines_at(&f, 200), 3);                     /* wide: one row */
+    CHECK_INT(tui_form_msg_box(&f, 1, 60, &dx, &w), 0);            /* no message, no rows */
+    tui_form_set_value(&f, "role", "short");
+    tui_form_validate_field(&f, role);
+    CHECK_INT(tui_form_msg_box(&f, role, 60, &dx, &w), 1);
+    CHECK_INT(dx, tui_form_label_columns(&f, 60) + 1);            /* a short one stays under the value */
+    tui_form_set_value(&f, "role", "huge");
+    tui_form_validate_field(&f, role);
+    CHECK_INT(tui_form_msg_box(&f, role, 60, &dx, &w), TUI_FORM_MSG_ROWS);   /* capped: the rest is cut */
+    /* the focus and its whole message stay in view */
+    tui_form_lines_at(&f, 60);
+    tui_form_focus(&f, 1);
+    tui_form_scroll(&f, 3);
+    CHECK_INT(f.top, 1 + TUI_FORM_MSG_ROWS + 1 - 3);
+    tui_form_focus(&f, role);
+    tui_form_scroll(&f, 3);                                       /* taller than the room: the field shows */
+    CHECK_INT(f.top, 0);
+    tui_form_free(&f);
+    test_origins();
     return check_done();
 }

@@ -1,10 +1,12 @@
-/* The list model: filter ("n of m"), sort (text, numeric with units, stable,
- * reversed), selection kept across changes, scroll math, column layout. */
+/* The list model: filter ("n of m"; its keys, which help shares), sort
+ * (text, numeric with units, stable, reversed), selection kept across
+ * changes, scroll math, column layout. */
 #include <locale.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
+#include "filter.h"
 #include "keys.h"
 #include "list.h"
 
@@ -153,6 +155,18 @@ int main(void)
     tui_list_end(&l);
     tui_list_set_height(&l, 30);                              /* a taller window shows more */
     CHECK_INT(l.top, 70);
+    /* where the selected row is drawn (under the header): what a question about it must not cover */
+    tui_rect drawn = {5, 2, 32, 40};                          /* 30 rows between the header and the footer */
+    tui_rect at = tui_list_selected_rect(&l, drawn);
+    CHECK_INT(at.y, 5 + 1 + 29);
+    CHECK_INT(at.h, 1);
+    CHECK_INT(at.x, 2);
+    CHECK_INT(at.w, 40);
+    tui_list_home(&l);
+    CHECK_INT(tui_list_selected_rect(&l, drawn).y, 6);
+    l.top = 1;                                                /* scrolled past it: not shown */
+    CHECK_INT(tui_list_selected_rect(&l, drawn).h, 0);
+    l.top = 0;
 
     /* keys through actions, and typing a filter */
     tui_list_home(&l);
@@ -204,5 +218,24 @@ int main(void)
     tui_list_layout(cols, 3, 5, w);
     CHECK_INT(w[0], 5);
     CHECK_INT(w[1] + w[2], 0);
+    /* the filter's keys, shared with help (filter.h): Enter keeps the text, Esc clears it */
+    tui_edit e;
+    tui_edit_init(&e, "");
+    bool typing = true;
+    CHECK(tui_filter_key(&e, &typing, 'w', TUI_ACT_NONE));
+    CHECK(tui_filter_key(&e, &typing, 'r', TUI_ACT_NONE));
+    CHECK_STR(tui_edit_text(&e), "wr");
+    CHECK(tui_filter_key(&e, &typing, TUI_KEY_BACKSPACE, TUI_ACT_DELETE_BACK));
+    CHECK_STR(tui_edit_text(&e), "w");
+    CHECK(!tui_filter_key(&e, &typing, TUI_KEY_DOWN, TUI_ACT_DOWN));   /* movement is the owner's */
+    CHECK(typing);
+    CHECK(tui_filter_key(&e, &typing, TUI_KEY_ENTER, TUI_ACT_ACCEPT));
+    CHECK(!typing);
+    CHECK_STR(tui_edit_text(&e), "w");                                  /* Enter keeps */
+    typing = true;
+    CHECK(tui_filter_key(&e, &typing, TUI_KEY_ESC, TUI_ACT_CANCEL));
+    CHECK(!typing);
+    CHECK_STR(tui_edit_text(&e), "");                                   /* Esc clears */
+    tui_edit_free(&e);
     return check_done();
 }

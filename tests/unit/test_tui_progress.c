@@ -90,7 +90,7 @@ int main(void)
 
     /* the status bar: flags win, then the environment, then defaults */
     tui_statusbar sb;
-    byoc_globals g = {".", NULL, NULL, false, false, 0};
+    byoc_globals g = {.project_dir = "."};
     tui_status_init(&sb, &g, fake_env);
     CHECK_STR(tui_status_get(&sb, TUI_SB_PROFILE), "dev");
     CHECK_STR(tui_status_get(&sb, TUI_SB_REGION), "eu-west-1");
@@ -104,11 +104,14 @@ int main(void)
     tui_status_free(&sb);
     tui_status_init(&sb, NULL, empty_env);
     CHECK_STR(tui_status_get(&sb, TUI_SB_PROFILE), "default");
-    CHECK_STR(tui_status_get(&sb, TUI_SB_REGION), "(not set)");
+    CHECK_STR(tui_status_get(&sb, TUI_SB_REGION), "not set");     /* with its fix: test_tui_statusbar */
+    CHECK(tui_status_fix(&sb, TUI_SB_REGION) != NULL);
     CHECK_STR(tui_status_get(&sb, TUI_SB_ENGINE), "unix:///var/run/docker.sock");
     tui_status_set(&sb, TUI_SB_ENGINE, "docker 24.0.5 \x1b[31m(unix)");   /* from the doctor later */
+    tui_status_set(&sb, TUI_SB_REGION, "us-east-1");
+    CHECK(tui_status_fix(&sb, TUI_SB_REGION) == NULL);
     tui_status_text(&sb, b, sizeof b);
-    CHECK_STR(b, "profile default  region (not set)  engine docker 24.0.5 (unix)");
+    CHECK_STR(b, "profile default  region us-east-1  engine docker 24.0.5 (unix)");
     tui_status_free(&sb);
     return check_done();
 }

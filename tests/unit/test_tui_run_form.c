@@ -16,6 +16,81 @@ static size_t field_index(tui_form *f, const char *key)
     return (size_t)(tui_form_field(f, key) - f->fields);
 }
 
+static void write_file(const char *dir, const char *name, const char *text)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *fp = fopen(path, "w");
+    fputs(text, fp);
+    fclose(fp);
+}
+
+/* The form starts from the job spec's defaults as `byoc run` takes them (byoc.json's job, the
+ * image of the last push), each value marked with where it came from; a Julia project's entry
+ * point is accepted with the image field emptied (issue 19 point 6, issue 17 points 1 and 5). */
+static void test_project_defaults(void)
+{
+    char dir[] = "/tmp/byoc-runform-proj-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    char sub[600];
+    snprintf(sub, sizeof sub, "%s/julia", dir);
+    CHECK(mkdir(sub, 0700) == 0);
+    write_file(sub, "main.jl", "println(1)\n");
+    write_file(dir, "byoc.json",
+               "{\"name\": \"jl\", \"recipe\": \"custom-base\", \"language\": \"julia\", "
+               "\"job\": {\"source_module\": \"julia\", \"entry_point\": \"julia/main.jl\", "
+               "\"role_arn\": \"arn:aws:iam::123456789012:role/jobs\"}, "
+               "\"pushed\": {\"image_uri\": \"123456789012.dkr.ecr.us-east-1.amazonaws.com/amazon-braket-jl:v7\"}}\n");
+    void *result = NULL;
+    void (*result_free)(void *) = NULL;
+    byoc_err err;
+    CHECK_INT(tui_run_load_task(NULL, dir, &result, &result_free, &err), 0);
+    const tui_run_loaded *l = result;
+    CHECK(l != NULL);
+    tui_form f;
+    tui_form_init(&f);
+    tui_run_form_build(&f, dir);
+    tui_run_form_from_spec(&f, &l->spec, l->origin);
+    result_free(result);
+    CHECK_STR(tui_form_value(&f, "image_uri"), "123456789012.dkr.ecr.us-east-1.amazonaws.com/amazon-braket-jl:v7");
+    CHECK_STR(tui_form_origin(&f, tui_form_field(&f, "image_uri")), "last push");
+    CHECK_STR(tui_form_value(&f, "source_module"), "julia");      /* as byoc.json has it */
+    CHECK_STR(tui_form_origin(&f, tui_form_field(&f, "source_module")), "byoc.json");
+    CHECK_STR(tui_form_origin(&f, tui_form_field(&f, "entry_point")), "byoc.json");
+    CHECK_STR(tui_form_origin(&f, tui_form_field(&f, "role_arn")), "byoc.json");
+    CHECK(tui_form_origin(&f, tui_form_field(&f, "device")) == NULL);  /* nothing filled it */
+    size_t ep = field_index(&f, "entry_point");
+    CHECK(tui_form_validate_field(&f, ep));
+
+    /* what the form remembers: the last push is not pinned as the job's image */
+    byoc_job_origin origin[BYOC_JF_COUNT];
+    tui_run_form_origins(&f, origin);
+    CHECK_INT(origin[BYOC_JF_IMAGE_URI], BYOC_JO_PUSH);
+    CHECK_INT(origin[BYOC_JF_ENTRY_POINT], BYOC_JO_PROJECT);
+    tui_form_set_value(&f, "entry_point", "julia/main.jl ");
+    tui_run_form_origins(&f, origin);
+    CHECK_INT(origin[BYOC_JF_ENTRY_POINT], BYOC_JO_NONE);          /* changed: the user's own */
+    tui_form_set_value(&f, "entry_point", "julia/main.jl");
+
+    /* the image field emptied: the launcher is still judged from the project, not Braket's */
+    tui_form_set_value(&f, "image_uri", "");
+    CHECK(tui_form_validate_field(&f, ep));
+    write_file(dir, "byoc.json", "{\"name\": \"jl\", \"recipe\": \"custom-base\", \"language\": \"julia\"}\n");
+    CHECK(tui_form_validate_field(&f, ep));                         /* no push either: the recipe decides */
+    write_file(dir, "byoc.json", "{\"name\": \"jl\", \"recipe\": \"extend-prebuilt\"}\n");
+    CHECK(!tui_form_validate_field(&f, ep));                        /* the Braket launcher: modules only */
+    CHECK(strstr(f.fields[ep].msg, "dotted") != NULL);
+    tui_form_free(&f);
+
+    char path[700];
+    snprintf(path, sizeof path, "%s/main.jl", sub);
+    unlink(path);
+    rmdir(sub);
+    snprintf(path, sizeof path, "%s/byoc.json", dir);
+    unlink(path);
+    rmdir(dir);
+}
+
 int main(void)
 {
     char dir[] = "/tmp/byoc-runform-XXXXXX";
@@ -73,7 +148,7 @@ int main(void)
     tui_form g;
     tui_form_init(&g);
     tui_run_form_build(&g, dir);
-    tui_run_form_from_spec(&g, &raw);
+    tui_run_form_from_spec(&g, &raw, NULL);
     CHECK_STR(tui_form_value(&g, "hyperparameters"), "lr=0.1 depth=3");
     CHECK_STR(tui_form_value(&g, "input_data"), "train=data/x input=s3://my-bucket/k");
     tui_form_free(&g);
@@ -124,5 +199,6 @@ int main(void)
     snprintf(data, sizeof data, "%s/data", dir);
     rmdir(data);
     rmdir(dir);
+    test_project_defaults();
     return check_done();
 }

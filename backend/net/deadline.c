@@ -1,0 +1,42 @@
+#include "net/deadline.h"
+
+#include <stdlib.h>
+
+#include "core/log.h"
+
+long byoc_net_setting_seconds(const char *name, long fallback)
+{
+    const char *v = getenv(name);
+    if (!v || !*v)
+        return fallback;
+    char *end;
+    long n = strtol(v, &end, 10);
+    if (*end || n < 1 || n > 3600) {
+        byoc_log(BYOC_LOG_WARN, "%s=%s is not a number of seconds from 1 to 3600; using %ld", name, v, fallback);
+        return fallback;
+    }
+    return n;
+}
+
+long byoc_net_api_deadline_ms(void)
+{
+    return byoc_net_setting_seconds("BYOC_API_TIMEOUT", 60) * 1000;
+}
+
+long byoc_net_transfer_stall_s(void)
+{
+    return byoc_net_setting_seconds("BYOC_TRANSFER_STALL", 60);
+}
+
+int byoc_net_timed_out(const byoc_http_opts *o, byoc_err *err)
+{
+    if (o->timeout_ms)
+        return byoc_err_set(err, BYOC_E_NET, "network",
+                            "no complete reply within %g s (the deadline of an API call; set BYOC_API_TIMEOUT=SECONDS "
+                            "to change it)",
+                            (double)o->timeout_ms / 1000.0);
+    return byoc_err_set(err, BYOC_E_NET, "network",
+                        "the transfer stalled: under %ld bytes/s for %ld s (set BYOC_TRANSFER_STALL=SECONDS to change "
+                        "it)",
+                        o->low_speed_limit > 0 ? o->low_speed_limit : 1L, o->low_speed_time_s);
+}
