@@ -391,7 +391,7 @@ class Handler(BaseHTTPRequestHandler):
         raw = self.rfile.read(n) if n else b""
         mode = STATE["mode"]
         target = self.headers.get("X-Amz-Target") or ""
-        if mode.startswith(("repeat:", "endless:")):
+        if mode.startswith(("repeat:", "endless:")) or mode == "registry":  # the well-formed listings
             if self.paging_route(raw, target, mode):
                 return
             form = {}
@@ -805,7 +805,7 @@ def test_paging_everywhere():
         print("     (%d pages in %.1f s)" % (STATE["ops"].get(op, 0), took))
 
 
-REGISTRY = {"mode": "declared", "sent": 0, "paths": []}
+REG_STATE = {"mode": "declared", "sent": 0, "paths": []}
 
 
 def read_head(sock):
@@ -831,17 +831,17 @@ def registry_conn(conn, ctx):
         req = read_head(tls)
         if req is None:
             return
-        REGISTRY["paths"].append(req.split(b" ")[1].decode())
-        length = "Content-Length: %d\r\n" % (5 << 30) if REGISTRY["mode"] == "declared" else "Connection: close\r\n"
+        REG_STATE["paths"].append(req.split(b" ")[1].decode())
+        length = "Content-Length: %d\r\n" % (5 << 30) if REG_STATE["mode"] == "declared" else "Connection: close\r\n"
         tls.sendall(("HTTP/1.1 200 OK\r\nContent-Type: %s\r\n%s\r\n" % (OCI_INDEX, length)).encode())
-        while REGISTRY["mode"] == "drip" and REGISTRY["sent"] < 400:  # ~100 s: far past the deadline set
+        while REG_STATE["mode"] == "drip" and REG_STATE["sent"] < 400:  # ~100 s: far past the deadline set
             tls.sendall(b" ")
-            REGISTRY["sent"] += 1
+            REG_STATE["sent"] += 1
             time.sleep(0.25)
         chunk = b"{" + b" " * ((1 << 20) - 1)
-        while REGISTRY["sent"] < (256 << 20):  # far past any cap; byoc without one reads all of it
+        while REG_STATE["sent"] < (256 << 20):  # far past any cap; byoc without one reads all of it
             tls.sendall(chunk)
-            REGISTRY["sent"] += len(chunk)
+            REG_STATE["sent"] += len(chunk)
             chunk = b" " * (1 << 20)
     except OSError:
         pass
@@ -878,28 +878,28 @@ def test_registry_huge():
     ENV.update({"BYOC_DOCKER_CERTS_D": certs, "HTTPS_PROXY": "http://127.0.0.1:%d" % port})
     STATE["mode"] = "registry"
     for mode in ("declared", "endless"):
-        REGISTRY.update(mode=mode, sent=0, paths=[])
+        REG_STATE.update(mode=mode, sent=0, paths=[])
         code, out, err, took = byoc("--json", "images", "--repository", REPO, timeout=90)
         try:
             image = json.loads(out)["images"][0]
         except (ValueError, KeyError, IndexError):
             image = {}
-        T.check(code == 0 and REGISTRY["paths"] == ["/v2/%s/manifests/%s" % (REPO, INDEX_DIGEST)]
+        T.check(code == 0 and REG_STATE["paths"] == ["/v2/%s/manifests/%s" % (REPO, INDEX_DIGEST)]
                 and "larger than 4194304 bytes" in image.get("platforms_error", ""),
                 "a registry index %s: images --repository lists the image, the index refused at the cap"
                 % ("declared at 5 GiB" if mode == "declared" else "that never ends"),
-                (code, REGISTRY["paths"], out[-400:], err[-300:]))
-        T.check(REGISTRY["sent"] <= (24 << 20), "a registry index %s: byoc stopped reading early" % mode,
-                "%d MiB sent" % (REGISTRY["sent"] >> 20))
+                (code, REG_STATE["paths"], out[-400:], err[-300:]))
+        T.check(REG_STATE["sent"] <= (24 << 20), "a registry index %s: byoc stopped reading early" % mode,
+                "%d MiB sent" % (REG_STATE["sent"] >> 20))
     code, out, err, _ = byoc("images", "--repository", REPO, timeout=90)
     T.check(code == 0 and b"larger than" in out + err and no_controls(out + err),
             "a registry index that never ends: plain images --repository says why its platforms are unknown",
             (code, out[-300:], err[-300:]))
     # one that drips: the API deadline (BYOC_API_TIMEOUT) ends it as it ends any API call
-    REGISTRY.update(mode="drip", sent=0, paths=[])
+    REG_STATE.update(mode="drip", sent=0, paths=[])
     ENV["BYOC_API_TIMEOUT"] = "2"
     code, out, err, took = byoc("images", "--repository", REPO, timeout=30)
-    T.check(code == 0 and b"BYOC_API_TIMEOUT" in out and REGISTRY["paths"],
+    T.check(code == 0 and b"BYOC_API_TIMEOUT" in out and REG_STATE["paths"],
             "a registry index that drips: images --repository ends at the API deadline, saying so",
             (code, round(took, 1), out[-300:], err[-300:]))
     del ENV["BYOC_API_TIMEOUT"]
