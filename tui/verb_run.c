@@ -196,6 +196,7 @@ static int run_local(const byoc_globals *g, const byoc_jobspec *spec, const byoc
         .upload = f->upload,
         .with_credentials = f->with_credentials,
         .host_network = f->host_network,
+        .origin = f->origin,
     };
     byoc_local_run_result res;
     memset(&res, 0, sizeof res);

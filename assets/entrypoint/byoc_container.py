@@ -281,6 +281,23 @@ def run_step(argv, env, cwd, what):
         raise JobError("%s failed: %s exited with code %d" % (what, argv[0], rc))
 
 
+def touch_rust_sources(root):
+    """Cargo judges a path package fresh by file times. The image's build compiled a stand-in
+    main.rs of the same package into the target directory jobs reuse, later than the job's own
+    files were written (their times come from the source archive), so cargo would run the
+    stand-in. Touching the package's files makes cargo build the job's code; the dependencies
+    compiled in the image stay fresh (they are judged by version, not by these files)."""
+    now = time.time()
+    for d, dirs, files in os.walk(root):
+        dirs[:] = [x for x in dirs if x not in ("target", ".git")]
+        for f in files:
+            if f.endswith(".rs") or f in ("Cargo.toml", "Cargo.lock"):
+                try:
+                    os.utime(os.path.join(d, f), (now, now))
+                except OSError:
+                    pass
+
+
 def plan(entry, env):
     """Return (kind, argv or python entry, cwd) for the entry point; builds what needs building."""
     target = None
@@ -306,6 +323,7 @@ def plan(entry, env):
     ext = os.path.splitext(base)[1].lower()
     if base == "Cargo.toml":
         env.setdefault("CARGO_TARGET_DIR", tempfile.mkdtemp(prefix="byoc-cargo-"))
+        touch_rust_sources(where)
         return "rust", ["cargo", "run", "--release", "--manifest-path", path], where
     if base == "CMakeLists.txt":
         build = tempfile.mkdtemp(prefix="byoc-cmake-")

@@ -121,7 +121,7 @@ static void warn_ignored(run *r)
         {s->code_location != NULL && !r->opts->upload, BYOC_JF_CODE_LOCATION},
     };
     for (size_t i = 0; i < sizeof ignored / sizeof ignored[0]; i++)
-        if (ignored[i].given)
+        if (ignored[i].given && !(r->opts->origin && r->opts->origin[ignored[i].f] == BYOC_JO_PROJECT))
             lr_warn(r, "%s is not used in local mode%s", byoc_job_field_flag(ignored[i].f),
                  ignored[i].f == BYOC_JF_CODE_LOCATION ? " without --upload" : "");
 }

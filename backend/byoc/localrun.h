@@ -75,6 +75,9 @@ typedef struct byoc_local_run_opts {
     const char *output_parent;  /* where <job-name>/ is made; NULL: the current directory */
     const char *jobs_file;      /* the local job record; NULL: localjobs.h's default */
     byoc_engine *engine;        /* NULL: one from the environment (DOCKER_HOST) */
+    const byoc_job_origin *origin; /* where each field came from (BYOC_JF_COUNT entries), or NULL:
+                                      a field byoc.json gave is meant for the AWS run, so local mode
+                                      leaves it unused without a warning */
 } byoc_local_run_opts;
 
 typedef struct byoc_local_run_result {

@@ -13,6 +13,8 @@
 #   byoc-test/python-pip:3  byoc-test/python:3 + Debian's python3-pip (apt-get in a container on the
 #                        host network, committed; saved to the cache dir) without the PEP 668
 #                        EXTERNALLY-MANAGED marker, so `pip install` behaves as in a python base image
+#   byoc-test/toolchain:1  byoc-test/python-pip:3 + g++, cmake, make, rustc, cargo, python3-numpy
+#                        (the same way, cached the same way): the journeys' offline builds
 # An image already in the engine is kept. Needs the topology's dockerd (up.sh calls this).
 # BYOC_TEST_SUITE picks the Debian suite (default: this machine's codename, else bookworm).
 set -euo pipefail
@@ -196,26 +198,45 @@ build_python() {
     fi
 }
 
-build_python_pip() {
-    local saved=$CACHE_DIR/python-pip-3.tar name=byoc-base-pip-$$
-    if [ -s "$saved" ] && tdocker load -i "$saved" >/dev/null 2>&1 && have_image "$BASE_PYTHON_PIP"; then
+# derive IMAGE FROM CACHE-NAME LABEL SCRIPT: IMAGE is FROM + what SCRIPT (sh, run in a container
+# on the host network: apt-get reaches Debian's mirror) installs, committed; saved to the cache dir
+# and loaded from there next time.
+derive() {
+    local image=$1 from=$2 saved=$CACHE_DIR/$3.tar label=$4 script=$5 name=byoc-base-$3-$$
+    if [ -s "$saved" ] && tdocker load -i "$saved" >/dev/null 2>&1 && have_image "$image"; then
         return 0
     fi
     tdocker rm -f "$name" >/dev/null 2>&1 || true
-    if ! tdocker run --name "$name" --network host "$BASE_PYTHON" sh -c \
-            'export DEBIAN_FRONTEND=noninteractive; apt-get -qq update &&
-             apt-get -qq install -y --no-install-recommends python3-pip >/dev/null &&
-             rm -rf /var/lib/apt/lists/* /var/cache/apt/*.bin /var/cache/apt/archives/*.deb &&
-             rm -f /usr/lib/python3*/EXTERNALLY-MANAGED && python3 -m pip --version' >"$WORK/pip.log" 2>&1; then
-        tail -n 30 "$WORK/pip.log" >&2
+    if ! tdocker run --name "$name" --network host "$from" sh -c "$script" >"$WORK/$3.log" 2>&1; then
+        tail -n 30 "$WORK/$3.log" >&2
         tdocker rm -f "$name" >/dev/null 2>&1 || true
-        die "base-images: installing python3-pip into $BASE_PYTHON failed"
+        die "base-images: building $image from $from failed"
     fi
-    tdocker commit --change 'CMD ["python3"]' --change 'LABEL org.byoc.test.base=python3-pip' \
-        "$name" "$BASE_PYTHON_PIP" >/dev/null
+    tdocker commit --change 'CMD ["python3"]' --change "LABEL org.byoc.test.base=$label" \
+        "$name" "$image" >/dev/null
     tdocker rm -f "$name" >/dev/null
     mkdir -p "$CACHE_DIR"
-    tdocker save -o "$saved.part" "$BASE_PYTHON_PIP" && mv "$saved.part" "$saved"
+    tdocker save -o "$saved.part" "$image" && mv "$saved.part" "$saved"
+}
+
+APT_CLEAN='rm -rf /var/lib/apt/lists/* /var/cache/apt/*.bin /var/cache/apt/archives/*.deb'
+
+build_python_pip() {
+    derive "$BASE_PYTHON_PIP" "$BASE_PYTHON" python-pip-3 python3-pip \
+        "export DEBIAN_FRONTEND=noninteractive; apt-get -qq update &&
+         apt-get -qq install -y --no-install-recommends python3-pip >/dev/null && $APT_CLEAN &&
+         rm -f /usr/lib/python3*/EXTERNALLY-MANAGED && python3 -m pip --version"
+}
+
+# The toolchains the journeys build with, offline: what byoc's C++, Rust and Python recipes
+# install (install-packages then finds them all and fetches nothing), and numpy for a project
+# that depends on it (pip finds it installed).
+build_toolchain() {
+    derive "$BASE_TOOLCHAIN" "$BASE_PYTHON_PIP" toolchain-1 toolchain \
+        "export DEBIAN_FRONTEND=noninteractive; apt-get -qq update &&
+         apt-get -qq install -y --no-install-recommends gcc libc6-dev make g++ cmake rustc cargo \
+             python3-numpy >/dev/null && $APT_CLEAN &&
+         g++ --version && cmake --version && cargo --version && python3 -c 'import numpy'"
 }
 
 if have_image "$BASE_BUSYBOX"; then
@@ -249,4 +270,10 @@ if have_image "$BASE_PYTHON_PIP"; then
 else
     log "building $BASE_PYTHON_PIP"
     build_python_pip
+fi
+if have_image "$BASE_TOOLCHAIN"; then
+    log "base image $BASE_TOOLCHAIN present"
+else
+    log "building $BASE_TOOLCHAIN (g++, cmake, rustc, cargo, numpy; first run only)"
+    build_toolchain
 fi

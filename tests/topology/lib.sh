@@ -24,6 +24,7 @@ hosts_line() { printf '127.0.0.1 %s # byoc-topology' "$1"; }
 BASE_BUSYBOX=byoc-test/busybox:1
 BASE_PYTHON=byoc-test/python:3
 BASE_PYTHON_PIP=byoc-test/python-pip:3
+BASE_TOOLCHAIN=byoc-test/toolchain:1
 BASE_BUSYBOX_ARM64=byoc-test/busybox-arm64:1
 BASE_PYTHON_ARM64=byoc-test/python-arm64:3
 
