@@ -8,11 +8,10 @@
 
 #include "byoc/dockerfile.h"
 #include "byoc/files.h"
+#include "byoc/lint_base.h"
 #include "byoc/lint_context.h"
-#include "byoc/pyspec.h"
 #include "byoc/recipe.h"
 #include "byoc/requirements.h"
-#include "byoc/scan.h"
 #include "core/buf.h"
 
 #define DOCKERFILE_MAX (4u * 1024u * 1024u)
@@ -92,58 +91,6 @@ static const char *job_instance_type(const byoc_project *p)
     return t ? t : byoc_project_job_string(p, "instanceType");
 }
 
-/* The Python series ("3.13") of a base image whose name says it: the prebuilt Braket images,
- * and python:<series>... images; NULL when the name does not tell. */
-static char *base_python(const char *root)
-{
-    if (byoc_image_is_prebuilt(root))
-        return byoc_xstrdup(BYOC_PREBUILT_PYTHON);
-    const char *colon = strrchr(root, ':'), *slash = strrchr(root, '/');
-    if (!colon || (slash && colon < slash) || strchr(root, '@'))
-        return NULL;
-    const char *name = slash ? slash + 1 : root;
-    if ((size_t)(colon - name) != 6 || strncmp(name, "python", 6) != 0)
-        return NULL;
-    const char *tag = colon + 1;
-    size_t major = strspn(tag, "0123456789");
-    if (!major || tag[major] != '.')
-        return NULL;
-    size_t minor = strspn(tag + major + 1, "0123456789");
-    return minor ? byoc_xstrndup(tag, major + 1 + minor) : NULL;
-}
-
-/* The project's Python (what decide's scan finds, else byoc.json "python") against the base's. */
-static void lint_python(const char *dir, const byoc_project *proj, const char *root, const char *df_rel, int line,
-                        byoc_lint_result *out)
-{
-    char *series = base_python(root);
-    if (!series)
-        return;
-    char *evidence = NULL, *spec = NULL;
-    byoc_scan sc;
-    byoc_err e;
-    if (byoc_scan_project(dir, &sc, &e) == 0) {
-        if (sc.python_spec) {
-            spec = byoc_xstrdup(sc.python_spec);
-            evidence = byoc_xstrdup(sc.python_evidence ? sc.python_evidence : "the project");
-        }
-        byoc_scan_free(&sc);
-    }
-    const char *want = json_string_value(json_object_get(proj->doc, "python"));
-    if (!spec && want && *want) {
-        spec = byoc_xstrdup(want);
-        evidence = byoc_xstrdup(BYOC_PROJECT_FILE " python");
-    }
-    if (spec && byoc_pyspec_allows_series(spec, series) == 0)
-        byoc_lint_add(out, BYOC_LINT_WARNING, "python-base", df_rel, line,
-                      "the project needs Python %s (%s) but the base image %s has Python %s: build on a base with "
-                      "that Python (e.g. public.ecr.aws/docker/library/python:<version>-slim-bookworm, recipe 2)",
-                      spec, evidence, root, series);
-    free(spec);
-    free(evidence);
-    free(series);
-}
-
 int byoc_lint_project(const byoc_lint_options *o, byoc_lint_result *out, byoc_err *err)
 {
     const char *dir = o->dir && *o->dir ? o->dir : ".";
@@ -191,7 +138,7 @@ int byoc_lint_project(const byoc_lint_options *o, byoc_lint_result *out, byoc_er
         const char *root = df.n_stages ? byoc_df_stage_root_image(&df, (int)df.n_stages - 1) : NULL;
         if (root && *root && !strchr(root, '$')) {
             extend = byoc_image_is_prebuilt(root);
-            lint_python(dir, &proj, root, df_rel, df.stages[df.n_stages - 1].line, out);
+            byoc_lint_base(dir, &proj, root, text, df_rel, df.stages[df.n_stages - 1].line, proj.context, out);
         }
         byoc_dockerfile_free(&df);
     }

@@ -250,11 +250,63 @@ static void test_missing_and_unreadable(void)
     free(dir);
 }
 
+/* A CUDA base has no Python: byoc's contract installs its Ubuntu's python3, so a project that
+ * needs another is warned about, unless the Dockerfile brings its own; a requirement built for
+ * another CUDA major than the base's is warned about too. */
+static void test_cuda_base(void)
+{
+    char *dir = check_tmpdir();
+    put(dir, "pyproject.toml", "[project]\nname = \"q\"\nrequires-python = \">=3.13\"\n", -1);
+    put(dir, ".dockerignore", ".git\n", -1);
+    put(dir, "Dockerfile", "FROM --platform=linux/amd64 nvidia/cuda:12.4.1-devel-ubuntu22.04\n", -1);
+    byoc_lint_result r;
+    lint(dir, "ml.g4dn.xlarge", &r);
+    const byoc_finding *py = byoc_lint_find(&r, "python-base");
+    CHECK(py && py->severity == BYOC_LINT_WARNING && py->line == 1 && strstr(py->message, ">=3.13") &&
+          strstr(py->message, "Ubuntu 22.04's python3, Python 3.10"));
+    CHECK(byoc_lint_find(&r, "cuda-base") == NULL);
+    byoc_lint_result_free(&r);
+
+    /* Ubuntu 24.04's 3.12 satisfies >=3.12; a Python the Dockerfile installs is not judged */
+    put(dir, "pyproject.toml", "[project]\nname = \"q\"\nrequires-python = \">=3.12\"\n", -1);
+    put(dir, "Dockerfile", "FROM nvidia/cuda:12.6.2-runtime-ubuntu24.04\n", -1);
+    lint(dir, "ml.g4dn.xlarge", &r);
+    CHECK(byoc_lint_find(&r, "python-base") == NULL);
+    byoc_lint_result_free(&r);
+    put(dir, "pyproject.toml", "[project]\nname = \"q\"\nrequires-python = \">=3.13\"\n", -1);
+    put(dir, "Dockerfile", "FROM nvidia/cuda:12.4.1-devel-ubuntu22.04\n"
+                           "RUN add-apt-repository ppa:deadsnakes/ppa && apt-get install -y python3.13\n", -1);
+    lint(dir, "ml.g4dn.xlarge", &r);
+    CHECK(byoc_lint_find(&r, "python-base") == NULL);
+    byoc_lint_result_free(&r);
+
+    /* CUDA majors: cupy for 11 on a 12 base (line 2), torch +cu121 on it is fine */
+    put(dir, "requirements.txt", "torch==2.3.0+cu121\ncupy-cuda11x>=13  # the GPU arrays\n", -1);
+    lint(dir, "ml.g4dn.xlarge", &r);
+    const byoc_finding *cu = byoc_lint_find(&r, "cuda-base");
+    CHECK(cu && cu->severity == BYOC_LINT_WARNING && strstr(cu->message, "requirements.txt:2 is built for CUDA 11") &&
+          strstr(cu->message, "has CUDA 12"));
+    byoc_lint_result_free(&r);
+    put(dir, "requirements.txt", "torch==2.3.0+cu121\nnvidia-cublas-cu12\ncuda-quantum-cu12\n", -1);
+    lint(dir, "ml.g4dn.xlarge", &r);
+    CHECK(byoc_lint_find(&r, "cuda-base") == NULL);
+    byoc_lint_result_free(&r);
+    /* a base whose name does not tell is not judged */
+    put(dir, "requirements.txt", "cupy-cuda11x\n", -1);
+    put(dir, "Dockerfile", "FROM registry.example.com/team/gpu-base:7\n", -1);
+    lint(dir, "ml.g4dn.xlarge", &r);
+    CHECK(byoc_lint_find(&r, "cuda-base") == NULL && byoc_lint_find(&r, "python-base") == NULL);
+    byoc_lint_result_free(&r);
+    nftw(dir, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
+    free(dir);
+}
+
 int main(void)
 {
     test_clean_project();
     test_context();
     test_requirements();
+    test_cuda_base();
     test_missing_and_unreadable();
     return check_done();
 }
