@@ -10,6 +10,7 @@ const byoc_verb byoc_verbs[] = {
     {"decide", "[--scan DIR] [--no-scan] [--answer KEY=VALUE]... [--measure [--measure-base IMAGE]]", "is your own container needed, and which recipe", VERB_DECIDE_HELP, verb_decide},
     {"init", "[DIR] [--recipe extend-prebuilt|custom-base] [--language python|julia|rust|cpp] [--arch amd64|arm64] [--gpu] [--python V] [--base IMAGE] [--answer K=V]... [--existing keep|overwrite|beside|PATH=C]... [--force] [--no-git]", "scaffold a BYOC project: what decide concludes, around your code", VERB_INIT_HELP, verb_init},
     {"lint", "[DIR] [--instance-type T] [-f DOCKERFILE]", "check the Dockerfile and build context for BYOC mistakes", VERB_LINT_HELP, verb_lint},
+    {"vendor", "[DIR]", "clone private dependencies into the build context with your ssh-agent", VERB_VENDOR_HELP, verb_vendor},
     {"build", "[DIR] [-t REF]... [--build-arg K=V]... [--platform P] [--no-cache] [--target T] [--no-lint] [--network MODE] [-f DOCKERFILE]", "lint and build the image on the Docker engine", VERB_BUILD_HELP, verb_build},
     {"images", "[--local [--all] | --repository NAME]", "list the local images, or an ECR repository's", VERB_IMAGES_HELP, verb_images},
     {"push", "REF --repository NAME [--tag T] [--create] [--docker-config]", "push an image to ECR with per-layer progress", VERB_PUSH_HELP, verb_push},

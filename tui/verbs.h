@@ -104,6 +104,21 @@ int verb_init(const byoc_globals *g, int argc, char **argv, byoc_err *err);
     "\"message\"}]}. Exit 1 if any finding is an error."
 int verb_lint(const byoc_globals *g, int argc, char **argv, byoc_err *err);
 
+#define VERB_VENDOR_HELP \
+    "Clones the project's private dependencies into its build context, so the image installs them\n" \
+    "without a key: each private git dependency of <context>/requirements.txt (git+ssh://,\n" \
+    "git@host:..., credentials in the URL) is cloned with your ssh-agent (SSH_AUTH_SOCK; no key is\n" \
+    "read or written) into <context>/vendor/<name>/ without its .git, and vendor/requirements.txt is\n" \
+    "written: requirements.txt with each of them replaced by /opt/byoc/vendor/<name>, its path in\n" \
+    "the image. The custom-base recipe with private dependencies (init --answer private_deps=yes)\n" \
+    "copies vendor/ there and installs from that list. A vendor/<name>/ already there is kept:\n" \
+    "remove it to fetch again. DIR is the project (default: --project, else .).\n" \
+    "With --json: {\"vendored\": [...], \"kept\": [...], \"skipped\": [...], \"requirements\"}.\n" \
+    "The server's host key must be in ~/.ssh/known_hosts, as for ssh. Nothing of a failed clone is\n" \
+    "left. Exit 1 when a clone fails, 2 for a vendor/ that is a link or a file, 3 without an\n" \
+    "ssh-agent or a known host key."
+int verb_vendor(const byoc_globals *g, int argc, char **argv, byoc_err *err);
+
 #define VERB_BUILD_HELP \
     "Builds the project's image on the Docker engine (DOCKER_HOST), with live output on stderr.\n" \
     "DIR is the project directory (default: --project, else .); byoc.json there gives the defaults:\n" \

@@ -494,6 +494,13 @@ int byoc_git_vendor(const char *url, const char *ref, const char *dest, bool kee
             byoc_err_set(err, BYOC_E_ENV, url, "%s", st.auth_problem);
         else
             git_fail(err, url, "cannot clone");
+        /* libgit2 checks the server's key against ~/.ssh/known_hosts, as ssh does, and says only
+         * "unknown hostkey": say how the user accepts it (never accepted here, unseen) */
+        if (strstr(err->message, "hostkey"))
+            byoc_err_set(err, BYOC_E_ENV, url,
+                         "the server's SSH host key is not in ~/.ssh/known_hosts (or does not match it): "
+                         "connect once with ssh (or ssh-keyscan the host into ~/.ssh/known_hosts) after "
+                         "checking its fingerprint, then vendor again");
         remove_tree(dest);
         gt->git_libgit2_shutdown();
         return -1;

@@ -8,6 +8,8 @@
 
 #include "byoc/dockerfile.h"
 #include "byoc/files.h"
+#include "byoc/git.h"
+#include "byoc/vendor.h"
 #include "byoc/lint_base.h"
 #include "byoc/lint_context.h"
 #include "byoc/recipe.h"
@@ -34,9 +36,44 @@ static bool installs_requirements(const char *text)
     return false;
 }
 
+/* Is the requirement's vendor/<name>/ in the context, not empty? */
+static bool vendored(const char *ctx, const byoc_requirement *it)
+{
+    byoc_git_dep dep;
+    if (byoc_git_parse_dep(it->text, &dep) != 0)
+        return false;
+    char *rel = byoc_xasprintf(BYOC_VENDOR_DIR "/%s/.", dep.name);
+    char *path = byoc_path_join(ctx, rel);
+    bool yes = byoc_path_is_dir(path);
+    free(path);
+    free(rel);
+    byoc_git_dep_free(&dep);
+    return yes;
+}
+
+/* A Dockerfile that copies vendor/ needs what `byoc vendor` writes there, or its build fails. */
+static void lint_vendor(const char *ctx, const char *df_rel, const char *text, byoc_lint_result *out)
+{
+    const char *copy = text ? strstr(text, "COPY " BYOC_VENDOR_DIR "/") : NULL;
+    if (!copy || (copy > text && copy[-1] != '\n'))
+        return;
+    char *list = byoc_path_join(ctx, BYOC_VENDOR_DIR "/requirements.txt");
+    if (!byoc_path_exists(list)) {
+        int line = 1;
+        for (const char *p = text; p < copy; p++)
+            line += *p == '\n';
+        byoc_lint_add(out, BYOC_LINT_ERROR, "vendor-missing", df_rel, line,
+                      "the Dockerfile copies vendor/, which `byoc vendor` has not written yet: run it (it clones "
+                      "the private dependencies of requirements.txt with your ssh-agent) before building");
+    }
+    free(list);
+}
+
 static void lint_requirements(const char *dir, const char *context, bool extend, const char *dockerfile_text,
                               byoc_lint_result *out)
 {
+    char *ctx = byoc_path_join(dir, context);
+    bool installs_vendor = dockerfile_text && strstr(dockerfile_text, BYOC_VENDOR_IMAGE_DIR "/requirements.txt");
     char *rel = strcmp(context, ".") ? byoc_xasprintf("%s/requirements.txt", context) : byoc_xstrdup("requirements.txt");
     char *ctxdir = byoc_path_join(dir, context);
     char *path = byoc_path_join(ctxdir, "requirements.txt");
@@ -44,6 +81,7 @@ static void lint_requirements(const char *dir, const char *context, bool extend,
     if (!byoc_path_exists(path)) {
         free(path);
         free(rel);
+        free(ctx);
         return;
     }
     char *text = NULL;
@@ -67,10 +105,11 @@ static void lint_requirements(const char *dir, const char *context, bool extend,
                 byoc_lint_add(out, BYOC_LINT_ERROR, "context-secret", rel, it->line,
                               "credentials in a URL: they travel with the source and the build context; use a "
                               "credential helper or vendor the package");
-            else if (it->private_source)
+            else if (it->private_source && !(installs_vendor && vendored(ctx, it)))
                 byoc_lint_add(out, BYOC_LINT_WARNING, "private-requirements", rel, it->line,
-                              "a private dependency (%s): nothing in a job can fetch it at start; vendor it into "
-                              "the build context (byoc clones it with your ssh-agent) and install it in the image",
+                              "a private dependency (%s): nothing in a job can fetch it at start; `byoc vendor` "
+                              "clones it into vendor/ with your ssh-agent, and a Dockerfile that installs "
+                              "vendor/requirements.txt (init --answer private_deps=yes) puts it in the image",
                               it->why_private);
         }
         if (extend && missing >= BYOC_FEW_PACKAGES && !installs_requirements(dockerfile_text ? dockerfile_text : ""))
@@ -83,6 +122,7 @@ static void lint_requirements(const char *dir, const char *context, bool extend,
     free(text);
     free(path);
     free(rel);
+    free(ctx);
 }
 
 static const char *job_instance_type(const byoc_project *p)
@@ -143,6 +183,8 @@ int byoc_lint_project(const byoc_lint_options *o, byoc_lint_result *out, byoc_er
         byoc_dockerfile_free(&df);
     }
     lint_requirements(dir, proj.context, extend, text, out);
+    if (have_df)
+        lint_vendor(ctx_path, df_rel, text, out);
     if (byoc_path_is_dir(ctx_path) && have_df) {
         char *prefix = strcmp(proj.context, ".") ? byoc_xasprintf("%s/", proj.context) : byoc_xstrdup("");
         byoc_lint_context(ctx_path, df_path, prefix, out);
