@@ -120,7 +120,7 @@ def journey(name):
     docker("tag", TOOLCHAIN, base)
 
     # ---- build offline -------------------------------------------------------------------------
-    rc, doc, err, _ = byoc(proj, "build", "-t", local_tag, "--network", "none",
+    rc, doc, err, _ = byoc(proj, "build", "-t", local_tag, "--network", "none", "--no-cache",
                            "--build-arg", "BYOC_SAGEMAKER_TRAINING=offline")
     C.check(rc == 0 and (doc or {}).get("image_id", "").startswith("sha256:"),
             "%s: build offline on the local toolchain base (FROM %s)" % (name, base), (rc, tail(err, 1500)))

@@ -117,7 +117,7 @@ set -e
 [ "$rc" != 0 ] && grep -q 'ssh-agent' "$WORK/v0.err" || fail "vendor without an agent: exit $rc: $(cat "$WORK/v0.err")"
 [ ! -e "$P/vendor/qutil" ] || fail "a failed vendor left $P/vendor/qutil"
 pass "without an ssh-agent: exit $rc naming ssh-agent, nothing left"
-"$BYOC_BIN" --json vendor "$P" >"$WORK/v1.json" 2>"$WORK/v1.err" || fail "vendor exited $?: $(cat "$WORK/v1.err")"
+"$BYOC_BIN" --json vendor "$P" >"$WORK/v1.json" 2>"$WORK/v1.err" || fail "vendor exited $?: $(cat "$WORK/v1.err" "$WORK/v1.json")"
 python3 - "$WORK/v1.json" <<'PY' || fail "vendor --json: $(cat "$WORK/v1.json")"
 import json, sys
 d = json.load(open(sys.argv[1]))
