@@ -3,13 +3,20 @@
 
 One method for every program (bench/tui_start.sh: byoc, htop, tig): the program runs in an
 80x24 pty (TERM=xterm-256color); everything it writes is fed to a terminal emulator (pyte,
-Debian's python3-pyte) and timestamped as it is read. The first complete frame is the last
-write of the first burst that leaves text on the screen's bottom rows (where all three keep a
-status or key bar; tig leaves its last row to the prompt, so the last two rows count), a burst ending when the program writes nothing for QUIET ms. The time is
-from just before exec. Then, after IDLE s without keys, the program's VmHWM and VmRSS.
+Debian's python3-pyte) and timestamped as it is read. Two times, from just before exec:
+
+first_frame_ms  the end of the first burst: the last write of the first burst that leaves text on
+                the screen's bottom rows (where all three keep a status or key bar; tig leaves its
+                last row to the prompt, so the last two rows count), a burst ending when the
+                program writes nothing for QUIET ms. Values that arrive within QUIET ms of the
+                frame (a status filled in by a background check) extend it.
+layout_ms       the first write after which every row that holds text at first_frame_ms holds
+                text: the whole first screen's layout is there, some values maybe still to come.
+
+Then, after IDLE s without keys, the program's VmHWM and VmRSS.
 
 usage: bench/pty_frames.py [--cols 80] [--rows 24] [--quiet-ms 50] [--idle 1] -- CMD...
-prints: {"first_frame_ms": F, "bytes": B, "hwm_kib": H, "rss_kib": R}
+prints: {"first_frame_ms": F, "layout_ms": L, "bytes": B, "hwm_kib": H, "rss_kib": R}
 """
 import argparse
 import fcntl
@@ -77,10 +84,13 @@ def read_for(seconds, limit=5.0):
         last = time.monotonic()
         stream.feed(data)
         read_for.bytes += len(data)
+        if read_for.rows is not None:
+            read_for.rows.append((last, frozenset(y for y, line in enumerate(screen.display) if line.strip())))
     return last
 
 
 read_for.bytes = 0
+read_for.rows = []  # (time, rows holding text) after each read, until the first frame
 frame = None
 deadline = t0 + a.deadline
 while time.monotonic() < deadline:
@@ -90,6 +100,11 @@ while time.monotonic() < deadline:
         break
     if last is None:
         select.select([master], [], [], 0.05)
+layout = None
+if frame is not None:
+    final = read_for.rows[-1][1]
+    layout = next(t for t, rows in read_for.rows if rows >= final)
+read_for.rows = None
 if frame is not None:
     read_for(a.idle, a.idle)  # idle: whatever it draws meanwhile is read, no keys are sent
 
@@ -180,7 +195,8 @@ def status(key):
         return None
 
 
-out = {"first_frame_ms": round((frame - t0) * 1000, 2) if frame else None, "bytes": read_for.bytes,
+out = {"first_frame_ms": round((frame - t0) * 1000, 2) if frame else None,
+       "layout_ms": round((layout - t0) * 1000, 2) if layout else None, "bytes": read_for.bytes,
        "hwm_kib": status("VmHWM"), "rss_kib": status("VmRSS")}
 if frame is not None and a.prelude:
     send_keys(a.prelude, False)

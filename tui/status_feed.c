@@ -7,6 +7,7 @@
 #include "aws/client.h"
 #include "background.h"
 #include "core/buf.h"
+#include "net/deadline.h"
 
 typedef struct feed_result {
     char engine[128];
@@ -98,7 +99,11 @@ static int feed_task(byoc_task *t, void *arg, void **result, void (**result_free
     byoc_err eerr;
     byoc_err_clear(&eerr);
     bool new_failed = byoc_engine_new(&e, &eerr) != 0;
-    int rc = new_failed ? -1 : byoc_engine_ping(e, t, &info, &eerr);
+    /* A plain socket rather than libcurl, whose loading would cost more than the exchange
+     * and hold the loader's lock while the UI thread starts its first tasks. */
+    int rc = new_failed ? -1 : byoc_engine_probe(e, t, (int)byoc_net_api_deadline_ms(), &info, &eerr);
+    if (rc > 0)   /* TLS: only the full client speaks it */
+        rc = byoc_engine_ping(e, t, &info, &eerr);
     byoc_engine_free(e);
     tui_status_engine_text(rc, new_failed, &info, &eerr, r->engine, sizeof r->engine);
 

@@ -1,6 +1,7 @@
 /* status_feed: puts what is true into the status bar, rather than what the
  * environment suggests. At start a background task asks the Docker engine
- * for its version (or learns why there is none) and resolves the AWS
+ * for its version (or learns why there is none; over a plain socket,
+ * byoc_engine_probe, so libcurl is not loaded for it) and resolves the AWS
  * profile and region from the config files and the environment the way
  * every AWS call will (no network). The results replace the status bar's
  * first guesses (statusbar.h) when the task ends: no region, or a profile in

@@ -228,6 +228,35 @@ static int no_engine(const byoc_engine *e, const char *why, byoc_err *err)
                         e->host, why);
 }
 
+int byoc_engine_unreachable(const byoc_engine *e, const char *why, byoc_err *err)
+{
+    char plain[300];
+    if (e->unix_path)
+        unix_why(e->unix_path, why, plain, sizeof plain);
+    else
+        snprintf(plain, sizeof plain, "%s", why);
+    return no_engine(e, plain, err);
+}
+
+bool byoc_engine_plain_address(const byoc_engine *e, const char **unix_path, char *host, size_t host_size,
+                               char *port, size_t port_size)
+{
+    *unix_path = e->unix_path;
+    if (e->unix_path)
+        return true;
+    if (strncmp(e->base_url, "http://", 7) != 0)
+        return false;
+    const char *hp = e->base_url + 7, *colon = strrchr(hp, ':');  /* the port is always there */
+    if (!colon)
+        return false;
+    const char *h = hp, *he = colon;
+    if (*h == '[' && he > h && he[-1] == ']')
+        h++, he--;
+    snprintf(host, host_size, "%.*s", (int)(he - h), h);
+    snprintf(port, port_size, "%s", colon + 1);
+    return true;
+}
+
 /* Raw exchange with a full path (no version prefix added). */
 static int raw_do(byoc_engine *e, byoc_task *t, const char *method, const char *path_and_query,
                   const byoc_engine_req *r, byoc_http_resp *resp, byoc_err *err)

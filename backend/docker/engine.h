@@ -61,6 +61,22 @@ int byoc_engine_ping(byoc_engine *e, byoc_task *t, byoc_engine_info *info, byoc_
 /* The same from the environment in one call (for `byoc doctor`). */
 int byoc_docker_ping(byoc_task *t, byoc_engine_info *info, byoc_err *err);
 
+/* The engine's version without libcurl (net/sockget.h: a plain socket, no TLS), for the TUI's
+ * status line right after its first frame: GET /version within timeout_ms. Fills info as
+ * byoc_engine_ping does, but for api_version ("": nothing is negotiated). 0; -1 with err as
+ * byoc_engine_ping's (no engine answered: BYOC_E_ENV; the engine's error: BYOC_E_FAILED with
+ * http_status; BYOC_E_CANCELLED); 1 when the host needs TLS, which only byoc_engine_ping speaks. */
+int byoc_engine_probe(const byoc_engine *e, byoc_task *t, int timeout_ms, byoc_engine_info *info, byoc_err *err);
+
+/* Where a plain (non-TLS) connection goes: *unix_path, or NULL with host and port filled (an IPv6
+ * address without brackets). false for a TLS host. */
+bool byoc_engine_plain_address(const byoc_engine *e, const char **unix_path, char *host, size_t host_size,
+                               char *port, size_t port_size);
+/* The error when no engine answered at e's host: BYOC_E_ENV, "no Docker engine at <host>: <why>;
+ * start dockerd or set DOCKER_HOST", `why` made plainer for a unix socket (missing, refused,
+ * permission denied). Returns -1. */
+int byoc_engine_unreachable(const byoc_engine *e, const char *why, byoc_err *err);
+
 /* ---- requests ---- */
 
 typedef struct byoc_engine_req {
