@@ -212,8 +212,11 @@ static void loop(tui_app *a)
                 app_layout(a);
             }
         }
-        if (fds[0].revents & (POLLHUP | POLLERR | POLLNVAL) && !(fds[0].revents & POLLIN)) {
-            a->exit_code = 128 + 1;     /* the terminal went away: as if SIGHUP */
+        /* The terminal went away: as if SIGHUP (which only the session leader may get). A hung-up
+         * tty polls readable too, and every read fails, so POLLHUP ends the loop whatever else is
+         * set; else it would spin on reads that return nothing. */
+        if (fds[0].revents & (POLLHUP | POLLERR | POLLNVAL)) {
+            a->exit_code = 128 + 1;
             break;
         }
         if (fds[2].revents & POLLIN)
