@@ -5,7 +5,8 @@
 # something is cut. Checked on a form error (the Run form's role ARN: its
 # whole rule wraps under the field and reads whole behind the key), a
 # message longer than the line, a lint finding (Enter still opens it too), a
-# build whose RUN fails (the failing step and its output), and the Build
+# build whose RUN fails (the failing step and its output), a base image that cannot be
+# pulled (the image, the cause, what to do), and the Build
 # step's 80-column hint bar, which keeps w wrap beside its own keys.
 . "$(dirname "$0")/lib.sh"
 
@@ -115,6 +116,28 @@ e2e_keys $s q
 e2e_wait_exit $s
 e2e_expect_rc $s 0
 e2e_stty_same $s
+e2e_stop $s
+
+# --- a base image that cannot be pulled (issue 17 point 7): a dialog names the image, the cause
+# and what to do, whole, not the engine's text cut at the width. 127.0.0.1:1: nothing listens
+PULL="$E2E_DIR/pull"
+mkdir -p "$PULL"
+printf 'FROM 127.0.0.1:1/braket/base:1.0\nRUN true\n' >"$PULL/Dockerfile"
+echo '{}' >"$PULL/byoc.json"
+s=pull
+e2e_open_build $s "$PULL"
+e2e_build_without_lint $s
+e2e_wait $s 'The base image cannot be pulled' "a dialog says the base cannot be pulled"
+e2e_has $s 'the base image 127.0.0.1:1/braket/base:1.0 cannot be pulled' "naming the image"
+e2e_has $s '\(offline: the engine cannot reach 127.0.0.1:1\)' "the cause"
+e2e_has $s 'put the image on this engine first' "what to do"
+e2e_has $s 'connection refused\)' "and the engine's own words, whole, at the end"
+e2e_has $s '2 Build: failed' "the build is marked failed behind it"
+e2e_keys $s Enter
+e2e_wait_gone $s 'The base image cannot be pulled' "Enter closes it"
+e2e_keys $s q
+e2e_wait_exit $s
+e2e_expect_rc $s 0
 e2e_stop $s
 
 e2e_done
