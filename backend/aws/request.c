@@ -216,6 +216,10 @@ int byoc_aws_do(const byoc_aws_ctx *ctx, const byoc_aws_call *call, byoc_aws_res
         opts.low_speed_time_s = byoc_net_transfer_stall_s();
     }
     bool too_large = false;
+    /* A small call's deadline bounds the whole call: each attempt gets what is left of it, and a
+     * back-off that would reach it ends the call at once. */
+    byoc_net_deadline deadline;
+    byoc_net_deadline_start(&deadline, opts.timeout_ms);
 
     counted_sink counted = {call->sink, call->sink_ud, 0};
     byoc_retry_policy pol;
@@ -236,6 +240,16 @@ int byoc_aws_do(const byoc_aws_ctx *ctx, const byoc_aws_call *call, byoc_aws_res
         }
         if (byoc_retry_before_attempt(&pol, ctx->task, err) != 0)
             break;
+        if (deadline.total_ms) {
+            long left = byoc_net_deadline_left_ms(&deadline);
+            if (left <= 0) {
+                byoc_net_deadline_passed(&deadline, attempts, err);
+                byoc_err_prefix(err, "%s %s", service, op);
+                attempts = 0; /* said already */
+                break;
+            }
+            opts.timeout_ms = left;
+        }
         byoc_http_req req = {0};
         build_headers(call, &pu, &req.headers);
         if (sign(ctx, call, &pu, method, payload_hash, &req.headers, err) != 0) {
@@ -264,6 +278,13 @@ int byoc_aws_do(const byoc_aws_ctx *ctx, const byoc_aws_call *call, byoc_aws_res
         bool can_retry = (!call->body_reader || call->body_rewind) && (!counted.delivered || call->sink_rewind);
         byoc_retry_class cls;
         if (hrc != 0) {
+            if (hr.timed_out && err->kind == BYOC_E_NET && deadline.total_ms) {
+                byoc_net_deadline_passed(&deadline, attempt, err);
+                byoc_http_resp_free(&hr);
+                byoc_err_prefix(err, "%s %s", service, op);
+                attempts = 0; /* said already; the deadline leaves no time for another attempt */
+                break;
+            }
             if (hr.timed_out && err->kind == BYOC_E_NET)
                 byoc_net_timed_out(&opts, err);
             too_large = hr.too_large;
@@ -296,6 +317,13 @@ int byoc_aws_do(const byoc_aws_ctx *ctx, const byoc_aws_call *call, byoc_aws_res
         long delay_ms = 0;
         if (!byoc_retry_should_retry(&pol, attempt, can_retry ? cls : BYOC_RETRY_NONE, &delay_ms))
             break;
+        if (byoc_net_deadline_too_late(&deadline, delay_ms)) {
+            byoc_log(BYOC_LOG_DEBUG, "aws %s %s: no retry, the deadline comes first: %s", service, op, err->message);
+            byoc_net_deadline_passed(&deadline, attempt, err);
+            byoc_err_prefix(err, "%s %s", service, op);
+            attempts = 0;
+            break;
+        }
         byoc_log(BYOC_LOG_INFO, "aws %s %s: retrying in %ld ms after: %s", service, op, delay_ms, err->message);
         byoc_err saved = *err;
         if (byoc_retry_sleep(ctx->task, delay_ms) != 0) {

@@ -166,6 +166,8 @@ static int registry_get(const byoc_registry_target *r, byoc_task *t, const char 
 {
     char *ca = ca_for(r);
     byoc_http_opts opts = {.ca_bundle = ca, .timeout_ms = byoc_net_api_deadline_ms(), .max_body = max_body};
+    byoc_net_deadline deadline; /* one for both GETs: the redirect gets what is left */
+    byoc_net_deadline_start(&deadline, opts.timeout_ms);
     char *url = byoc_xasprintf("%s://%s%s", r->plain_http ? "http" : "https", r->host, path);
     byoc_http_req req = {.method = "GET", .url = url, .opts = &opts, .task = t};
     if (accept)
@@ -185,7 +187,12 @@ static int registry_get(const byoc_registry_target *r, byoc_task *t, const char 
     byoc_headers_free(&req.headers);
     if (rc == 0 && resp->status >= 300 && resp->status < 400) {
         const char *loc = byoc_headers_get(&resp->headers, "Location");
-        if (loc && (strncmp(loc, "https://", 8) == 0 || strncmp(loc, "http://", 7) == 0)) {
+        bool follow = loc && (strncmp(loc, "https://", 8) == 0 || strncmp(loc, "http://", 7) == 0);
+        long left = byoc_net_deadline_left_ms(&deadline);
+        if (follow && left <= 0) {
+            rc = byoc_net_deadline_passed(&deadline, 1, err);
+        } else if (follow) {
+            opts.timeout_ms = left;
             byoc_http_req next = {.method = "GET", .url = loc, .opts = &opts, .task = t};
             byoc_http_resp second;
             memset(&second, 0, sizeof second);
@@ -195,7 +202,7 @@ static int registry_get(const byoc_registry_target *r, byoc_task *t, const char 
         }
     }
     if (rc != 0 && resp->timed_out && err->kind == BYOC_E_NET)
-        byoc_net_timed_out(&opts, err);
+        byoc_net_deadline_passed(&deadline, 1, err);
     free(url);
     free(ca);
     return rc;
