@@ -41,6 +41,27 @@ static bool well_formed_digest(const char *d)
     return true;
 }
 
+/* What may go into a registry URL's path as it is: a repository of the distribution spec's
+ * path components ([a-z0-9._/-]: no "..", no "?" or "#"), and a tag or a sha256 digest. A name or
+ * reference from a reply (an ECR listing, an index) is checked before it becomes a request. */
+static bool path_safe(const char *repository, const char *reference)
+{
+    if (!repository || !*repository || strstr(repository, "..") || repository[0] == '/')
+        return false;
+    for (const char *p = repository; *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || strchr("._/-", *p)))
+            return false;
+    if (well_formed_digest(reference))
+        return true;
+    size_t n = reference ? strlen(reference) : 0;
+    if (n < 1 || n > 128 || reference[0] == '.' || reference[0] == '-')
+        return false;
+    for (const char *p = reference; *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || strchr("_.-", *p)))
+            return false;
+    return true;
+}
+
 /* BuildKit's provenance and SBOM entries: platform unknown/unknown, or the annotation. */
 static bool is_attestation(const json_t *m)
 {
@@ -212,6 +233,10 @@ int byoc_registry_get_manifest(const byoc_registry_target *r, byoc_task *t, cons
                                const char *reference, byoc_registry_manifest *out, byoc_err *err)
 {
     memset(out, 0, sizeof *out);
+    if (!path_safe(repository, reference))
+        return byoc_err_set(err, BYOC_E_FAILED, "registry",
+                            "'%s:%s' is not a repository with a tag or sha256 digest: not fetched",
+                            repository ? repository : "", reference ? reference : "");
     char *path = byoc_xasprintf("/v2/%s/manifests/%s", repository, reference);
     byoc_http_resp resp;
     memset(&resp, 0, sizeof resp);
@@ -272,6 +297,9 @@ int byoc_registry_get_json_blob(const byoc_registry_target *r, byoc_task *t, con
                                 const char *digest, size_t max_bytes, json_t **out, byoc_err *err)
 {
     *out = NULL;
+    if (!path_safe(repository, digest) || !well_formed_digest(digest))
+        return byoc_err_set(err, BYOC_E_FAILED, "registry", "'%s@%s' is not a repository with a sha256 digest: not fetched",
+                            repository ? repository : "", digest ? digest : "");
     char *path = byoc_xasprintf("/v2/%s/blobs/%s", repository, digest);
     byoc_http_resp resp;
     memset(&resp, 0, sizeof resp);
