@@ -577,6 +577,12 @@ def test_mistyped():
             code, out, err, _ = byoc(*(flags + list(verb)))
             T.check(not crashed(code) and no_controls(out + err), "mistyped %s %s: no crash" % (verb[0], flags),
                     (code, out[:300], err[-300:]))
+    for flags in ([], ["--json"]):
+        out_dir = tempfile.mkdtemp(prefix="byoc-hostile-results-")
+        code, out, err, _ = byoc(*(flags + ["results", ARN, "-o", os.path.join(out_dir, "o")]))
+        T.check(not crashed(code) and no_controls(out + err), "mistyped results %s: no crash" % flags,
+                (code, out[-300:], err[-300:]))
+        subprocess.run(["rm", "-rf", out_dir])
     code, out, err, _ = byoc("jobs")
     T.check(code == 0 and out.count(b"\n") == 4 and b"hostile" in out,
             "mistyped jobs: the three object entries listed, the rest skipped", (code, out, err[-300:]))
@@ -660,10 +666,13 @@ def test_huge():
 def test_drip():
     STATE["mode"] = "drip"
     ENV["BYOC_API_TIMEOUT"] = "1"
-    for args in (["status", ARN], ["--json", "status", ARN], ["logs", ARN], ["cancel", ARN]):
+    out_dir = tempfile.mkdtemp(prefix="byoc-hostile-drip-")
+    for args in (["status", ARN], ["--json", "status", ARN], ["logs", ARN], ["cancel", ARN],
+                 ["results", ARN, "-o", os.path.join(out_dir, "o")], ["--json", "jobs"]):
         code, out, err, took = byoc(*args, timeout=30)
         T.check(code not in (0, "timeout") and b"BYOC_API_TIMEOUT" in err,
                 "a reply that drips: %s ends at the deadline" % " ".join(args), (code, round(took, 1), err[-300:]))
+    subprocess.run(["rm", "-rf", out_dir])
     del ENV["BYOC_API_TIMEOUT"]
 
 
@@ -705,6 +714,12 @@ class Engine(BaseHTTPRequestHandler):
             return self.send(200, raw=b"OK")
         if path == "/version":
             return self.send(200, engine_version(ENGINE["mode"]))
+        if path == "/images/json":  # byoc images (local): names with escapes, and entries of every shape
+            return self.send(200, [
+                {"Id": "sha256:" + "c" * 64, "RepoTags": [evil("src:latest")], "RepoDigests": [evil("src@sha256:1")],
+                 "Created": 1700000000, "Size": 5},
+                {"Id": evil("sha256:d"), "RepoTags": 5, "RepoDigests": None, "Created": "x", "Size": []},
+                5, None, "x", {}, {"RepoTags": [1, None, "ok:1"], "Created": 1e300, "Size": -1}])
         if path.startswith("/images/") and path.endswith("/json"):
             return self.send(200, {"Id": "sha256:" + "c" * 64, "Architecture": "amd64", "Os": "linux",
                                    "RepoTags": ["src:latest"], "Size": 5, "Created": "2026-01-01T00:00:00Z"})
@@ -778,6 +793,7 @@ def outside_verbs():
     # findings and error documents carry it made printable already)
     return [
         ("images --repository", ["images", "--repository", repo], "escape", True),
+        ("images (local)", ["images"], "escape", True),  # the engine's image list (Engine)
         ("doctor", ["doctor"], "escape", True),  # the engine's /version with escapes too (ENGINE)
         ("permit", ["permit", repo], "escape", True),
         ("permit --allow", ["permit", repo, "--allow", ROLE], "escape", True),
