@@ -91,7 +91,7 @@ typedef struct byoc_aws_call {
     void *sink_ud;
     int (*sink_rewind)(void *ud);   /* discard what the sink got, for a retry after a partial body;
                                        NULL: no retry once the sink has received bytes */
-    long timeout_ms;                /* the call's deadline, retries included: 0: the API deadline for a small call,
+    long timeout_ms;                /* one attempt's deadline: 0: the API deadline for a small call,
                                        none for a transfer (see byoc_aws_deadline_ms); < 0: none */
     size_t max_body;                /* with a sink: a body larger than this is refused (by its
                                        Content-Length before the sink sees a byte, else once passed;
@@ -111,8 +111,11 @@ typedef struct byoc_aws_call {
 #define BYOC_AWS_SMALL_BODY (1024 * 1024)
 #define BYOC_AWS_REPLY_MAX (16 * 1024 * 1024)
 #define BYOC_AWS_MIN_RATE 1024
-/* The deadline of call (all its attempts), in ms (0: none, progress-based). */
+/* The deadline of one attempt of call, in ms (0: none, progress-based). */
 long byoc_aws_deadline_ms(const byoc_aws_call *call);
+/* The deadline of a small call as a whole, its attempts and back-off included: the API deadline
+ * (0 for a transfer). An attempt gets the lesser of its own deadline and what is left of this. */
+long byoc_aws_call_deadline_ms(const byoc_aws_call *call);
 
 typedef struct byoc_aws_response {
     long status;

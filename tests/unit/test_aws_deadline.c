@@ -1,6 +1,7 @@
 /* The API deadline (BYOC_API_TIMEOUT) bounds a small AWS call as a whole, its
  * retries and their back-off included (issue 23 point 5), against a server on
- * loopback that holds its reply or answers 503 slowly. No timing assertions:
+ * loopback that holds its reply or answers 503 slowly; a call's own per-attempt
+ * deadline still retries within it. No timing assertions:
  * what ends the call and how many attempts reached the server. */
 #include "check.h"
 
@@ -17,7 +18,7 @@
 #include "core/log.h"
 #include "net/deadline.h"
 
-typedef enum { HOLD, SLOW_503 } behaviour;
+typedef enum { HOLD, SLOW_503, HOLD_FIRST } behaviour;
 
 typedef struct {
     int fd, port;
@@ -51,8 +52,12 @@ static void *serve(void *arg)
         if (c < 0)
             return NULL;
         if (read_request(c) == 0) {
-            __atomic_add_fetch(&s->served, 1, __ATOMIC_SEQ_CST);
-            if (s->how == HOLD) {
+            int nth = __atomic_add_fetch(&s->served, 1, __ATOMIC_SEQ_CST);
+            if (s->how == HOLD_FIRST && nth > 1) {
+                static const char ok[] = "HTTP/1.1 200 OK\r\nContent-Type: application/x-amz-json-1.1\r\n"
+                                         "Content-Length: 19\r\nConnection: close\r\n\r\n{\"repositories\":[]}";
+                (void)!send(c, ok, sizeof ok - 1, MSG_NOSIGNAL);
+            } else if (s->how == HOLD || s->how == HOLD_FIRST) {
                 /* a head and one byte of a body that never comes: wait for byoc to hang up */
                 static const char head[] = "HTTP/1.1 200 OK\r\nContent-Type: application/x-amz-json-1.1\r\n"
                                            "Content-Length: 100\r\n\r\n{";
@@ -171,6 +176,36 @@ static void test_slow_5xx(void)
     server_stop(&s);
 }
 
+/* A call's own per-attempt deadline (timeout_ms) shorter than the API deadline: the held
+ * attempt is abandoned and retried within the call's deadline, as before. */
+static void test_attempt_deadline(void)
+{
+    setenv("BYOC_API_TIMEOUT", "5", 1); /* the back-off after attempt 1 is under 1 s: a retry always fits */
+    server s;
+    server_start(&s, HOLD_FIRST);
+    byoc_aws_endpoint ep = {.service = (byoc_aws_service)byoc_aws_service_from_name("ecr"), .signing_name = "ecr"};
+    ep.url = byoc_xasprintf("http://127.0.0.1:%d", s.port);
+    ep.signing_region = byoc_xstrdup("us-east-1");
+    byoc_aws_ctx ctx = {.endpoint = &ep, .creds = &CREDS, .creds_origin = "test", .retry_mode = BYOC_RETRY_STANDARD,
+                        .max_attempts = 3};
+    static const char body[] = "{}";
+    byoc_aws_call call = {.protocol = BYOC_AWS_JSON, .operation = "DescribeRepositories",
+                          .target = "AmazonEC2ContainerRegistry_V20150921.DescribeRepositories", .body = body,
+                          .body_len = sizeof body - 1, .timeout_ms = 300};
+    CHECK_INT(byoc_aws_call_deadline_ms(&call), 5000);
+    CHECK_INT(byoc_aws_deadline_ms(&call), 300);
+    byoc_aws_response resp;
+    byoc_err err;
+    byoc_err_clear(&err);
+    CHECK_INT(byoc_aws_do(&ctx, &call, &resp, &err), 0);
+    CHECK_INT(__atomic_load_n(&s.served, __ATOMIC_SEQ_CST), 2);
+    CHECK_INT(resp.status, 200);
+    byoc_aws_response_free(&resp);
+    byoc_aws_endpoint_free(&ep);
+    server_stop(&s);
+    setenv("BYOC_API_TIMEOUT", "1", 1);
+}
+
 int main(void)
 {
     setenv("NO_PROXY", "127.0.0.1", 1);
@@ -179,6 +214,7 @@ int main(void)
     test_helpers();
     test_held_reply();
     test_slow_5xx();
+    test_attempt_deadline();
     byoc_http_global_cleanup();
     byoc_secret_clear_all();
     return check_done();
