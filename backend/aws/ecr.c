@@ -101,11 +101,15 @@ static char *jstr(const json_t *o, const char *key)
     return s ? byoc_xstrdup(s) : NULL;
 }
 
+/* Epoch seconds, 0 when absent or not a time: a number past the year 9999 (or before 1970) would
+ * overflow the time_t and int64_t it is later turned into. */
 static double jtime(const json_t *o, const char *key)
 {
     const json_t *v = json_object_get(o, key);
-    if (json_is_number(v))
-        return json_number_value(v);
+    if (json_is_number(v)) {
+        double d = json_number_value(v);
+        return d > 0 && d < 253402300800.0 ? d : 0;
+    }
     time_t t;
     if (json_is_string(v) && byoc_aws_parse_time(json_string_value(v), &t) == 0)
         return (double)t;
@@ -266,7 +270,7 @@ static void take_repositories(const json_t *reply, void *ud)
     size_t k;
     const json_t *r;
     l->items = byoc_xrealloc(l->items, (l->len + json_array_size(repos) + 1) * sizeof *l->items);
-    json_array_foreach(repos, k, r) repository_from_json(r, &l->items[l->len++]);
+    json_array_foreach(repos, k, r) if (json_is_object(r)) repository_from_json(r, &l->items[l->len++]);
 }
 
 int byoc_ecr_describe_repositories(byoc_aws_client *c, byoc_task *t, const char *const *names, size_t n_names,
@@ -453,12 +457,16 @@ static json_t *image_ids_json(const byoc_ecr_image_id *ids, size_t n)
 
 static void take_images(const json_t *reply, void *ud)
 {
-    byoc_ecr_image_list *l = ud;
+    byoc_ecr_images_from_reply(reply, ud);
+}
+
+void byoc_ecr_images_from_reply(const json_t *reply, byoc_ecr_image_list *l)
+{
     const json_t *details = json_object_get(reply, "imageDetails");
     l->items = byoc_xrealloc(l->items, (l->n + json_array_size(details) + 1) * sizeof *l->items);
     size_t k;
     const json_t *d;
-    json_array_foreach(details, k, d) image_from_json(d, &l->items[l->n++]);
+    json_array_foreach(details, k, d) if (json_is_object(d)) image_from_json(d, &l->items[l->n++]);
 }
 
 static int check_page_size(int page_size, byoc_err *err)
@@ -528,6 +536,8 @@ static void take_ids(const json_t *reply, void *ud)
     const json_t *d;
     json_array_foreach(ids, k, d)
     {
+        if (!json_is_object(d))
+            continue; /* a hostile or broken reply: only objects are image ids */
         l->items[l->n].digest = jstr(d, "imageDigest");
         l->items[l->n].tag = jstr(d, "imageTag");
         l->n++;

@@ -126,6 +126,9 @@ typedef struct byoc_ecr_image_list {
 } byoc_ecr_image_list;
 
 void byoc_ecr_image_list_free(byoc_ecr_image_list *l);
+/* Append the images of one DescribeImages reply to l (zeroed first by the caller): entries that are
+ * not objects are skipped; any field may be missing or of another type (then NULL, -1 or 0). */
+void byoc_ecr_images_from_reply(const json_t *reply, byoc_ecr_image_list *l);
 
 /* DescribeImages. With ids (n_ids <= 100) those images (no paging: the service
  * forbids it); else every image over every page of page_size (0: the service

@@ -180,12 +180,21 @@ static int counting_sink(const char *p, size_t n, void *ud)
     return c->sink(p, n, c->ud);
 }
 
+static bool is_transfer(const byoc_aws_call *call)
+{
+    return call->timeout_ms < 0 || call->sink || call->body_reader || call->body_len > BYOC_AWS_SMALL_BODY;
+}
+
 long byoc_aws_deadline_ms(const byoc_aws_call *call)
 {
     if (call->timeout_ms > 0)
         return call->timeout_ms;
-    bool transfer = call->timeout_ms < 0 || call->sink || call->body_reader || call->body_len > BYOC_AWS_SMALL_BODY;
-    return transfer ? 0 : byoc_net_api_deadline_ms();
+    return is_transfer(call) ? 0 : byoc_net_api_deadline_ms();
+}
+
+long byoc_aws_call_deadline_ms(const byoc_aws_call *call)
+{
+    return is_transfer(call) ? 0 : byoc_net_api_deadline_ms();
 }
 
 int byoc_aws_do(const byoc_aws_ctx *ctx, const byoc_aws_call *call, byoc_aws_response *resp, byoc_err *err)
@@ -216,6 +225,12 @@ int byoc_aws_do(const byoc_aws_ctx *ctx, const byoc_aws_call *call, byoc_aws_res
         opts.low_speed_time_s = byoc_net_transfer_stall_s();
     }
     bool too_large = false;
+    /* A small call's API deadline bounds the whole call: each attempt gets at most what is left of
+     * it, and a back-off that would reach it ends the call at once. */
+    long per_attempt = opts.timeout_ms;
+    byoc_net_deadline deadline;
+    byoc_net_deadline_start(&deadline, byoc_aws_call_deadline_ms(call));
+    bool by_deadline = false; /* the attempt's bound is what is left of the call's deadline */
 
     counted_sink counted = {call->sink, call->sink_ud, 0};
     byoc_retry_policy pol;
@@ -236,6 +251,17 @@ int byoc_aws_do(const byoc_aws_ctx *ctx, const byoc_aws_call *call, byoc_aws_res
         }
         if (byoc_retry_before_attempt(&pol, ctx->task, err) != 0)
             break;
+        if (deadline.total_ms) {
+            long left = byoc_net_deadline_left_ms(&deadline);
+            if (left <= 0) {
+                byoc_net_deadline_passed(&deadline, attempts, err);
+                byoc_err_prefix(err, "%s %s", service, op);
+                attempts = 0; /* said already */
+                break;
+            }
+            by_deadline = !per_attempt || left <= per_attempt;
+            opts.timeout_ms = by_deadline ? left : per_attempt;
+        }
         byoc_http_req req = {0};
         build_headers(call, &pu, &req.headers);
         if (sign(ctx, call, &pu, method, payload_hash, &req.headers, err) != 0) {
@@ -264,6 +290,13 @@ int byoc_aws_do(const byoc_aws_ctx *ctx, const byoc_aws_call *call, byoc_aws_res
         bool can_retry = (!call->body_reader || call->body_rewind) && (!counted.delivered || call->sink_rewind);
         byoc_retry_class cls;
         if (hrc != 0) {
+            if (hr.timed_out && err->kind == BYOC_E_NET && by_deadline) {
+                byoc_net_deadline_passed(&deadline, attempt, err);
+                byoc_http_resp_free(&hr);
+                byoc_err_prefix(err, "%s %s", service, op);
+                attempts = 0; /* said already; the deadline leaves no time for another attempt */
+                break;
+            }
             if (hr.timed_out && err->kind == BYOC_E_NET)
                 byoc_net_timed_out(&opts, err);
             too_large = hr.too_large;
@@ -296,6 +329,13 @@ int byoc_aws_do(const byoc_aws_ctx *ctx, const byoc_aws_call *call, byoc_aws_res
         long delay_ms = 0;
         if (!byoc_retry_should_retry(&pol, attempt, can_retry ? cls : BYOC_RETRY_NONE, &delay_ms))
             break;
+        if (byoc_net_deadline_too_late(&deadline, delay_ms)) {
+            byoc_log(BYOC_LOG_DEBUG, "aws %s %s: no retry, the deadline comes first: %s", service, op, err->message);
+            byoc_net_deadline_passed(&deadline, attempt, err);
+            byoc_err_prefix(err, "%s %s", service, op);
+            attempts = 0;
+            break;
+        }
         byoc_log(BYOC_LOG_INFO, "aws %s %s: retrying in %ld ms after: %s", service, op, delay_ms, err->message);
         byoc_err saved = *err;
         if (byoc_retry_sleep(ctx->task, delay_ms) != 0) {

@@ -100,7 +100,8 @@ typedef struct byoc_aws_call {
 
 /* Bounds on every call, as a hostile or stuck service would otherwise have none:
  * - a small call (no sink, no body reader, a body up to BYOC_AWS_SMALL_BODY)
- *   gets an overall deadline per attempt: BYOC_API_TIMEOUT seconds (1-3600,
+ *   gets one overall deadline for the whole call, its retries and their
+ *   back-off included: BYOC_API_TIMEOUT seconds (1-3600,
  *   default 60; botocore bounds each socket read instead, its Config
  *   read_timeout, 60 s by default, which a reply dripping a byte at a time
  *   never trips), and its reply a size cap (BYOC_AWS_REPLY_MAX);
@@ -112,6 +113,9 @@ typedef struct byoc_aws_call {
 #define BYOC_AWS_MIN_RATE 1024
 /* The deadline of one attempt of call, in ms (0: none, progress-based). */
 long byoc_aws_deadline_ms(const byoc_aws_call *call);
+/* The deadline of a small call as a whole, its attempts and back-off included: the API deadline
+ * (0 for a transfer). An attempt gets the lesser of its own deadline and what is left of this. */
+long byoc_aws_call_deadline_ms(const byoc_aws_call *call);
 
 typedef struct byoc_aws_response {
     long status;

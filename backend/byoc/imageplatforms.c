@@ -17,6 +17,9 @@ static bool split_uri(const char *uri, char **host, char **name, char **account)
     const char *dot = uri ? strchr(uri, '.') : NULL;
     if (!slash || !dot || dot > slash || !slash[1])
         return false;
+    for (const char *p = uri; p < slash; p++) /* a host name (and port): nothing else goes into a URL */
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || strchr(".-:", *p)))
+            return false;
     *host = byoc_xstrndup(uri, (size_t)(slash - uri));
     *name = byoc_xstrdup(slash + 1);
     *account = byoc_xstrndup(uri, (size_t)(dot - uri));

@@ -276,6 +276,10 @@ int byoc_jobs_page_parse(const char *data, size_t len, size_t max, byoc_jobs_pag
     if (len == 0)
         return 0;
     const char *surrogate = bad_surrogate(data, len);
+    /* yajl takes form feed and vertical tab for white space; JSON (and jansson) has neither, and
+     * no raw control character is allowed in a string either: anywhere, they make it not JSON. */
+    if (!surrogate && (memchr(data, '\f', len) || memchr(data, '\v', len)))
+        surrogate = "a form feed or vertical tab";
     if (surrogate) {
         byoc_jobs_page_clear(out);
         return byoc_err_set(err, BYOC_E_FAILED, "braket", "SearchJobs: the reply is not JSON (%s)", surrogate);

@@ -66,6 +66,8 @@ int byoc_images_list(byoc_engine *e, byoc_task *t, bool all, const char *referen
     out->items = byoc_xcalloc(n ? n : 1, sizeof *out->items);
     for (size_t i = 0; i < n; i++) {
         json_t *it = json_array_get(doc, i);
+        if (!json_is_object(it))
+            continue; /* an engine's list holds objects; anything else is no image */
         byoc_image_summary *s = &out->items[out->n++];
         s->id = dup_member(it, "Id");
         s->repo_tags = strs_from_json(json_object_get(it, "RepoTags"), "<none>:<none>", &s->n_repo_tags);

@@ -41,6 +41,27 @@ static bool well_formed_digest(const char *d)
     return true;
 }
 
+/* What may go into a registry URL's path as it is: a repository of the distribution spec's
+ * path components ([a-z0-9._/-]: no "..", no "?" or "#"), and a tag or a sha256 digest. A name or
+ * reference from a reply (an ECR listing, an index) is checked before it becomes a request. */
+static bool path_safe(const char *repository, const char *reference)
+{
+    if (!repository || !*repository || strstr(repository, "..") || repository[0] == '/')
+        return false;
+    for (const char *p = repository; *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || strchr("._/-", *p)))
+            return false;
+    if (well_formed_digest(reference))
+        return true;
+    size_t n = reference ? strlen(reference) : 0;
+    if (n < 1 || n > 128 || reference[0] == '.' || reference[0] == '-')
+        return false;
+    for (const char *p = reference; *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || strchr("_.-", *p)))
+            return false;
+    return true;
+}
+
 /* BuildKit's provenance and SBOM entries: platform unknown/unknown, or the annotation. */
 static bool is_attestation(const json_t *m)
 {
@@ -166,6 +187,8 @@ static int registry_get(const byoc_registry_target *r, byoc_task *t, const char 
 {
     char *ca = ca_for(r);
     byoc_http_opts opts = {.ca_bundle = ca, .timeout_ms = byoc_net_api_deadline_ms(), .max_body = max_body};
+    byoc_net_deadline deadline; /* one for both GETs: the redirect gets what is left */
+    byoc_net_deadline_start(&deadline, opts.timeout_ms);
     char *url = byoc_xasprintf("%s://%s%s", r->plain_http ? "http" : "https", r->host, path);
     byoc_http_req req = {.method = "GET", .url = url, .opts = &opts, .task = t};
     if (accept)
@@ -185,7 +208,12 @@ static int registry_get(const byoc_registry_target *r, byoc_task *t, const char 
     byoc_headers_free(&req.headers);
     if (rc == 0 && resp->status >= 300 && resp->status < 400) {
         const char *loc = byoc_headers_get(&resp->headers, "Location");
-        if (loc && (strncmp(loc, "https://", 8) == 0 || strncmp(loc, "http://", 7) == 0)) {
+        bool follow = loc && (strncmp(loc, "https://", 8) == 0 || strncmp(loc, "http://", 7) == 0);
+        long left = byoc_net_deadline_left_ms(&deadline);
+        if (follow && left <= 0) {
+            rc = byoc_net_deadline_passed(&deadline, 1, err);
+        } else if (follow) {
+            opts.timeout_ms = left;
             byoc_http_req next = {.method = "GET", .url = loc, .opts = &opts, .task = t};
             byoc_http_resp second;
             memset(&second, 0, sizeof second);
@@ -195,7 +223,7 @@ static int registry_get(const byoc_registry_target *r, byoc_task *t, const char 
         }
     }
     if (rc != 0 && resp->timed_out && err->kind == BYOC_E_NET)
-        byoc_net_timed_out(&opts, err);
+        byoc_net_deadline_passed(&deadline, 1, err);
     free(url);
     free(ca);
     return rc;
@@ -205,6 +233,10 @@ int byoc_registry_get_manifest(const byoc_registry_target *r, byoc_task *t, cons
                                const char *reference, byoc_registry_manifest *out, byoc_err *err)
 {
     memset(out, 0, sizeof *out);
+    if (!path_safe(repository, reference))
+        return byoc_err_set(err, BYOC_E_FAILED, "registry",
+                            "'%s:%s' is not a repository with a tag or sha256 digest: not fetched",
+                            repository ? repository : "", reference ? reference : "");
     char *path = byoc_xasprintf("/v2/%s/manifests/%s", repository, reference);
     byoc_http_resp resp;
     memset(&resp, 0, sizeof resp);
@@ -265,6 +297,9 @@ int byoc_registry_get_json_blob(const byoc_registry_target *r, byoc_task *t, con
                                 const char *digest, size_t max_bytes, json_t **out, byoc_err *err)
 {
     *out = NULL;
+    if (!path_safe(repository, digest) || !well_formed_digest(digest))
+        return byoc_err_set(err, BYOC_E_FAILED, "registry", "'%s@%s' is not a repository with a sha256 digest: not fetched",
+                            repository ? repository : "", digest ? digest : "");
     char *path = byoc_xasprintf("/v2/%s/blobs/%s", repository, digest);
     byoc_http_resp resp;
     memset(&resp, 0, sizeof resp);

@@ -1,6 +1,9 @@
 #include "net/deadline.h"
 
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/log.h"
 
@@ -39,4 +42,38 @@ int byoc_net_timed_out(const byoc_http_opts *o, byoc_err *err)
                         "the transfer stalled: under %ld bytes/s for %ld s (set BYOC_TRANSFER_STALL=SECONDS to change "
                         "it)",
                         o->low_speed_limit > 0 ? o->low_speed_limit : 1L, o->low_speed_time_s);
+}
+
+void byoc_net_deadline_start(byoc_net_deadline *d, long total_ms)
+{
+    d->total_ms = total_ms > 0 ? total_ms : 0;
+    clock_gettime(CLOCK_MONOTONIC, &d->start);
+}
+
+long byoc_net_deadline_left_ms(const byoc_net_deadline *d)
+{
+    if (!d->total_ms)
+        return LONG_MAX;
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    long elapsed = (long)(now.tv_sec - d->start.tv_sec) * 1000L + (now.tv_nsec - d->start.tv_nsec) / 1000000L;
+    return d->total_ms - elapsed;
+}
+
+bool byoc_net_deadline_too_late(const byoc_net_deadline *d, long ms)
+{
+    return d->total_ms && byoc_net_deadline_left_ms(d) <= ms;
+}
+
+int byoc_net_deadline_passed(const byoc_net_deadline *d, int attempts, byoc_err *err)
+{
+    byoc_err_set(err, BYOC_E_NET, "network",
+                 "no complete reply within %g s (the deadline of an API call, retries included; set "
+                 "BYOC_API_TIMEOUT=SECONDS to change it)",
+                 (double)d->total_ms / 1000.0);
+    if (err && attempts > 1) {
+        size_t len = strlen(err->message);
+        snprintf(err->message + len, sizeof err->message - len, " (gave up after %d attempts)", attempts);
+    }
+    return -1;
 }

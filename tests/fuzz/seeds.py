@@ -124,6 +124,33 @@ put("jobs_page", "escapes", '{"jobs": [{"jobName": "a\\u00e9\\ud83d\\ude00\\\\ud
 put("jobs_page", "surrogate", '{"jobs": [{"jobName": "\\ud800"}]}')
 put("jobs_page", "numbers", '{"jobs": [{"jobName": "n", "x": 123456789012345678901234567890, "y": -1.5e999, "z": 1e-999}]}')
 put("jobs_page", "nested", '{"o": {"jobs": [{"jobName": "no"}]}, "jobs": [[{"jobName": "no"}], {"x": {"jobName": "no"}}]}')
+# missing and mistyped fields in every reply parser (issue 23)
+put("logs_json", "missing", json.dumps({"events": [{}, {"timestamp": 1}, {"message": "m"}], "logStreams": [{}, {"creationTime": 1}]}))
+put("logs_json", "mistyped", json.dumps({"events": [{"timestamp": "t", "message": ["m"], "ingestionTime": None, "logStreamName": 5, "eventId": {}}, 3, "x"], "logStreams": [{"logStreamName": 5, "lastEventTimestamp": "x", "storedBytes": -1}, None], "nextToken": 7, "nextForwardToken": [], "nextBackwardToken": {}}))
+put("logs_json", "not_lists", json.dumps({"events": {"message": "m"}, "logStreams": "s", "nextToken": None}))
+put("jobs_page", "missing", json.dumps({"jobs": [{}, {"jobArn": "a"}, {"jobName": "n"}, {"status": "RUNNING"}]}))
+put("jobs_page", "not_list", json.dumps({"jobs": {"jobName": "n"}, "nextToken": ["t"]}))
+put("job_info", "get_job_missing", json.dumps({"jobArn": "a", "events": [{}], "queueInfo": {}, "deviceConfig": {}}))
+put("job_info", "empty", "{}")
+OCI_INDEX = "application/vnd.oci.image.index.v1+json"
+D = "sha256:" + "ab" * 32
+put("manifest_index", "oci", json.dumps({"schemaVersion": 2, "mediaType": OCI_INDEX, "manifests": [
+    {"mediaType": "application/vnd.oci.image.manifest.v1+json", "digest": D, "size": 1, "platform": {"os": "linux", "architecture": "amd64"}},
+    {"mediaType": "application/vnd.oci.image.manifest.v1+json", "digest": "sha256:" + "cd" * 32, "size": 1, "platform": {"os": "linux", "architecture": "arm64", "variant": "v8"}},
+    {"digest": "sha256:" + "ef" * 32, "platform": {"os": "unknown", "architecture": "unknown"}, "annotations": {"vnd.docker.reference.type": "attestation-manifest", "vnd.docker.reference.digest": D}}]}))
+put("manifest_index", "docker_list", json.dumps({"schemaVersion": 2, "mediaType": "application/vnd.docker.distribution.manifest.list.v2+json", "manifests": [{"digest": D, "platform": {"os": "linux", "architecture": "amd64", "features": ["sse4"]}}]}))
+put("manifest_index", "missing", json.dumps({"manifests": [{}, {"platform": {}}, {"digest": D}, {"platform": {"os": "linux"}}, {"platform": {"architecture": "amd64"}, "digest": D}]}))
+put("manifest_index", "mistyped", json.dumps({"schemaVersion": "2", "mediaType": 5, "manifests": [7, None, "x", [], {"platform": "linux/amd64"}, {"platform": {"os": 5, "architecture": None, "variant": []}}, {"digest": 5, "annotations": [], "platform": {"os": "linux", "architecture": "amd64"}}, {"digest": "sha256:AB" + "ab" * 31, "platform": {"os": "linux", "architecture": "amd64"}}, {"digest": D + "0", "platform": {"os": "linux", "architecture": "amd64"}}]}))
+put("manifest_index", "escapes", json.dumps({"mediaType": OCI_INDEX + EVIL, "manifests": [{"digest": D, "platform": {"os": "linux" + EVIL, "architecture": "amd64" + EVIL, "variant": EVIL}}, {"annotations": {"vnd.docker.reference.type": EVIL}}]}))
+put("manifest_index", "not_list", json.dumps({"manifests": {"digest": D}}))
+put("manifest_index", "not_object", "[1, \"x\", null]")
+detail = {"registryId": "123456789012", "repositoryName": "r", "imageDigest": D, "imageTags": ["v1", "latest"], "imageSizeInBytes": 1000, "imagePushedAt": 1700000000.5, "imageManifestMediaType": OCI_INDEX, "artifactMediaType": "application/vnd.oci.image.config.v1+json", "imageScanStatus": {"status": "COMPLETE"}, "imageScanFindingsSummary": {"findingSeverityCounts": {"HIGH": 3, "CRITICAL": 1}}}
+put("ecr_images", "page", json.dumps({"imageDetails": [detail, {"imageDigest": "sha256:" + "cd" * 32, "imagePushedAt": "2026-01-01T00:00:00Z"}], "nextToken": "t"}))
+put("ecr_images", "missing", json.dumps({"imageDetails": [{}, {"imageManifestMediaType": OCI_INDEX}, {"imageDigest": D}]}))
+put("ecr_images", "mistyped", json.dumps({"imageDetails": [5, None, "x", [], {"imageDigest": 7, "imageTags": "latest", "imagePushedAt": "yesterday", "imageSizeInBytes": "big", "imageManifestMediaType": 3, "imageScanStatus": "done", "imageScanFindingsSummary": []}, {"imageDigest": D, "imageTags": [1, None, "ok"], "imageManifestMediaType": OCI_INDEX, "imagePushedAt": [], "imageSizeInBytes": {}, "imageScanStatus": {"status": 5}, "imageScanFindingsSummary": {"findingSeverityCounts": {"HIGH": "3", "LOW": -1}}}], "nextToken": 5}))
+put("ecr_images", "times", json.dumps({"imageDetails": [{"imageDigest": D, "imagePushedAt": 1e300}, {"imagePushedAt": -1e300}, {"imagePushedAt": 253402300800}, {"imagePushedAt": "9999-12-31T23:59:59Z"}, {"imageSizeInBytes": 1e300}, {"imageSizeInBytes": -5}]}))
+put("ecr_images", "escapes", json.dumps({"imageDetails": [{"imageDigest": D + EVIL, "imageTags": [EVIL, "v" + EVIL], "imageManifestMediaType": OCI_INDEX, "imageScanStatus": {"status": EVIL}}]}))
+put("ecr_images", "not_list", json.dumps({"imageDetails": {"imageDigest": D}}))
 
 # ---- AWS errors and scalars ---------------------------------------------------------------
 put("aws_error", "json", "\x00x-amzn-ErrorType: ValidationException:http://internal.amazon.com/coral/com.amazonaws.braket/\nx-amzn-RequestId: 1234" + SEP + '{"message": "1 validation error detected"}')

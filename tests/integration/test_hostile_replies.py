@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
+# byoc-test: self-contained (tests/CMakeLists.txt: runs without the shared topology)
 """byoc against hostile AWS services: Braket, CloudWatch Logs, ECR, IAM, STS and S3 played by a small
 server of its own on loopback, beside a fake Docker engine; it needs none of the shared topology.
 
-Every verb that prints service fields (jobs, status, logs, cancel), plain and --json:
+Every verb that prints service fields (jobs, status, logs, cancel; images --repository and doctor in
+test_images_shapes and test_doctor_shapes), plain and --json:
 - escape sequences in every job field never reach the terminal plain; --json keeps them exactly;
 - replies with missing and mistyped fields never crash byoc;
 - SearchJobs answering the same nextToken forever: a clear error, no endless paging; distinct
@@ -17,14 +19,18 @@ Every verb that prints service fields (jobs, status, logs, cancel), plain and --
   while streaming, nothing left behind;
 - a reply far larger than any API reply: a clear error after the cap, not all of it in memory;
 - results without -o: a job name from the reply that is no job name ('../x') is refused, nothing written;
-- a reply that drips a byte at a time: the API deadline (BYOC_API_TIMEOUT, short here) ends it.
+- a reply that drips a byte at a time: the API deadline (BYOC_API_TIMEOUT, short here) ends it, and
+  it bounds the call with its retries (test_deadline_retries: five attempts allowed, one or two made);
+- images --repository against ECR listings and a registry index with escapes, missing and mistyped
+  fields, digests that are paths (never fetched); doctor against an engine and STS doing the same.
 
 And the verbs that print ECR, IAM, STS, GetDevice, CreateJob and S3 fields (permit show, --allow,
 --revoke, --check; run --dry-run and submit; preflight; push against a fake engine), on a pipe and on
 a terminal (a pty): the raw bytes of stdout and stderr hold no ESC, BEL or C1 control (U+0080-U+009F
 as UTF-8), and --json's raw bytes escape U+009B as \\u009b; a field cut to its buffer mid-character
 is still in the --json document.
-Run: tests/topology/with-env.sh python3 tests/integration/test_hostile_replies.py
+Run: python3 tests/integration/test_hostile_replies.py [CASE...] (BYOC_BIN names the byoc to test; the
+caller's AWS_*, DOCKER_* and BYOC_* settings are dropped)
 """
 
 import base64
@@ -110,6 +116,9 @@ def ecr(op, body):
 def query(action):
     """STS and IAM (query protocol, XML replies)."""
     x = XML_EVIL
+    if action == "GetCallerIdentity" and STATE["mode"] == "mistyped":  # no Account, an Arn of elements
+        return ("<GetCallerIdentityResponse><GetCallerIdentityResult><Arn><member>a</member><member>b</member>"
+                "</Arn><UserId/></GetCallerIdentityResult></GetCallerIdentityResponse>"), 200
     if action == "GetCallerIdentity":
         return ("<GetCallerIdentityResponse><GetCallerIdentityResult><Account>123456789012</Account>"
                 "<Arn>arn:aws:iam::123456789012:user/x%s</Arn><UserId>AIDA%s</UserId></GetCallerIdentityResult>"
@@ -218,6 +227,70 @@ def ecr_reply(op, body):
         return {"authorizationData": [{"authorizationToken": base64.b64encode(b"AWS:registry-secret").decode(),
                                        "expiresAt": time.time() + 3600, "proxyEndpoint": "https://" + REG_HOST}]}
     return None
+
+
+def index_body(how):
+    """An OCI index for images --repository to read: entries with escapes in every field, or of every
+    wrong type and shape (one well-formed entry among them)."""
+    if how == "escape":
+        doc = {"schemaVersion": 2, "mediaType": evil(OCI_INDEX), "manifests": [
+            {"mediaType": evil("application/vnd.oci.image.manifest.v1+json"), "digest": evil("sha256:1"), "size": 1,
+             "platform": {"os": evil("linux"), "architecture": evil("amd64"), "variant": evil("v8"),
+                          "os.version": evil("1")}},
+            {"digest": "sha256:" + "c" * 64, "platform": {"os": "unknown", "architecture": "unknown"},
+             "annotations": {"vnd.docker.reference.type": evil("attestation-manifest")}}]}
+    else:
+        doc = {"schemaVersion": "2", "mediaType": 5, "manifests": [
+            7, None, "x", [], {}, {"platform": "linux/amd64"}, {"platform": {"os": 5, "architecture": None,
+                                                                             "variant": []}},
+            {"digest": 5, "annotations": [], "platform": {"os": "linux", "architecture": "arm64"}}]}
+    return json.dumps(doc).encode()
+
+
+def images_ecr(how, op, body):
+    """ECR for images --repository: "registry" (well-formed, its index read from the registry stand-in),
+    "escape" (escapes in every field the listing shows, and a digest that is a path), "mistyped"
+    (image details of every wrong type, a token of the wrong types), "missing" (empty objects),
+    "mistyped-repo" (a repository and an image list that are not what they should be)."""
+    if how == "registry":
+        doc = ecr_reply(op, body)
+        return (doc, 200) if doc else ({"__type": "UnknownOperationException", "message": op}, 400)
+    digest = "sha256:" + __import__("hashlib").sha256(REGSTATE.get("body", b"")).hexdigest()
+    repo = {"repositoryName": REPO, "registryId": ACCOUNT, "repositoryUri": REG_HOST + "/" + REPO,
+            "repositoryArn": "arn:aws:ecr:us-east-1:%s:repository/%s" % (ACCOUNT, REPO)}
+    if how == "missing":
+        replies = {"DescribeRepositories": {"repositories": [{"repositoryUri": REG_HOST + "/" + REPO}]},
+                   "DescribeImages": {"imageDetails": [{}, {"imageManifestMediaType": OCI_INDEX},
+                                                       {"imageDigest": digest, "imageManifestMediaType": OCI_INDEX}]},
+                   "GetAuthorizationToken": {"authorizationData": [{}]}}
+        return replies.get(op, {}), 200
+    if how == "mistyped-repo":
+        replies = {"DescribeRepositories": {"repositories": [5, {"repositoryName": 3, "repositoryUri": ["x"]}]},
+                   "DescribeImages": {"imageDetails": 5, "nextToken": 5}}
+        return replies.get(op, {}), 200
+    if op == "DescribeRepositories":
+        return {"repositories": [repo]}, 200
+    if op == "GetAuthorizationToken":
+        return ecr_reply(op, body), 200
+    if op != "DescribeImages":
+        return {"__type": "UnknownOperationException", "message": op}, 400
+    if how == "escape":
+        return {"imageDetails": [
+            {"registryId": evil(ACCOUNT), "repositoryName": evil(REPO), "imageDigest": digest,
+             "imageTags": [evil("v1"), evil("v2")], "imageManifestMediaType": OCI_INDEX,
+             "imagePushedAt": 1700000000, "imageSizeInBytes": 1000, "imageScanStatus": {"status": evil("COMPLETE")},
+             "artifactMediaType": evil("x")},
+            # digests that are a path and a query: never a URL byoc fetches
+            {"imageDigest": evil("sha256:../../../v2/_catalog?n=1#"), "imageTags": [evil("path")],
+             "imageManifestMediaType": OCI_INDEX, "imagePushedAt": 1600000000, "imageSizeInBytes": 1},
+            {"imageDigest": "sha256:../../../v2/_catalog?n=1#", "imageTags": ["path2"],
+             "imageManifestMediaType": OCI_INDEX, "imagePushedAt": 1500000000, "imageSizeInBytes": 1}]}, 200
+    return {"imageDetails": [
+        5, None, "x", [],
+        {"imageDigest": 7, "imageTags": "latest", "imagePushedAt": "yesterday", "imageSizeInBytes": "big",
+         "imageManifestMediaType": 3, "imageScanStatus": "done"},
+        {"imageDigest": digest, "imageTags": [1, None, "ok"], "imageManifestMediaType": OCI_INDEX,
+         "imagePushedAt": [], "imageSizeInBytes": {}, "imageScanStatus": {"status": 5}}], "nextToken": 5}, 200
 
 
 def query_reply(form):
@@ -391,7 +464,7 @@ class Handler(BaseHTTPRequestHandler):
         raw = self.rfile.read(n) if n else b""
         mode = STATE["mode"]
         target = self.headers.get("X-Amz-Target") or ""
-        if mode.startswith(("repeat:", "endless:")) or mode == "registry":  # the well-formed listings
+        if mode.startswith(("repeat:", "endless:")):
             if self.paging_route(raw, target, mode):
                 return
             form = {}
@@ -413,6 +486,12 @@ class Handler(BaseHTTPRequestHandler):
             return self.huge()
         if mode == "drip":
             return self.drip()
+        if mode == "slow-503":  # each answer takes most of the 1 s deadline
+            time.sleep(0.7)
+            return self.reply({"__type": "ServiceUnavailableException", "message": "busy"}, 503)
+        if target.startswith("AmazonEC2ContainerRegistry") and mode.startswith("images:"):
+            obj, code = images_ecr(mode[7:], target.split(".")[-1], body)
+            return self.reply(obj, code, "application/x-amz-json-1.1")
         if target.startswith("AmazonEC2ContainerRegistry"):
             obj, code = ecr(target.split(".")[-1], body)
             return self.reply(obj, code)
@@ -498,6 +577,12 @@ def test_mistyped():
             code, out, err, _ = byoc(*(flags + list(verb)))
             T.check(not crashed(code) and no_controls(out + err), "mistyped %s %s: no crash" % (verb[0], flags),
                     (code, out[:300], err[-300:]))
+    for flags in ([], ["--json"]):
+        out_dir = tempfile.mkdtemp(prefix="byoc-hostile-results-")
+        code, out, err, _ = byoc(*(flags + ["results", ARN, "-o", os.path.join(out_dir, "o")]))
+        T.check(not crashed(code) and no_controls(out + err), "mistyped results %s: no crash" % flags,
+                (code, out[-300:], err[-300:]))
+        subprocess.run(["rm", "-rf", out_dir])
     code, out, err, _ = byoc("jobs")
     T.check(code == 0 and out.count(b"\n") == 4 and b"hostile" in out,
             "mistyped jobs: the three object entries listed, the rest skipped", (code, out, err[-300:]))
@@ -581,11 +666,27 @@ def test_huge():
 def test_drip():
     STATE["mode"] = "drip"
     ENV["BYOC_API_TIMEOUT"] = "1"
-    for args in (["status", ARN], ["--json", "status", ARN], ["logs", ARN], ["cancel", ARN]):
+    out_dir = tempfile.mkdtemp(prefix="byoc-hostile-drip-")
+    for args in (["status", ARN], ["--json", "status", ARN], ["logs", ARN], ["cancel", ARN],
+                 ["results", ARN, "-o", os.path.join(out_dir, "o")], ["--json", "jobs"]):
         code, out, err, took = byoc(*args, timeout=30)
         T.check(code not in (0, "timeout") and b"BYOC_API_TIMEOUT" in err,
                 "a reply that drips: %s ends at the deadline" % " ".join(args), (code, round(took, 1), err[-300:]))
+    subprocess.run(["rm", "-rf", out_dir])
     del ENV["BYOC_API_TIMEOUT"]
+
+
+ENGINE = {"mode": "normal"}
+
+
+def engine_version(mode):
+    if mode == "escape":
+        return {"ApiVersion": "1.43", "MinAPIVersion": evil("1.12"), "Version": evil("24.0.0"), "Os": evil("linux"),
+                "Arch": evil("amd64"), "KernelVersion": evil("6.1"), "GoVersion": evil("go")}
+    if mode == "mistyped":
+        return {"ApiVersion": "1.43", "MinAPIVersion": 1.12, "Version": [], "Os": None, "Arch": {"x": 1},
+                "KernelVersion": 6}
+    return {"ApiVersion": "1.43", "Version": "24.0.0", "Os": "linux", "Arch": "amd64"}
 
 
 class Engine(BaseHTTPRequestHandler):
@@ -612,7 +713,13 @@ class Engine(BaseHTTPRequestHandler):
         if path == "/_ping":
             return self.send(200, raw=b"OK")
         if path == "/version":
-            return self.send(200, {"ApiVersion": "1.43", "Version": "24.0.0", "Os": "linux", "Arch": "amd64"})
+            return self.send(200, engine_version(ENGINE["mode"]))
+        if path == "/images/json":  # byoc images (local): names with escapes, and entries of every shape
+            return self.send(200, [
+                {"Id": "sha256:" + "c" * 64, "RepoTags": [evil("src:latest")], "RepoDigests": [evil("src@sha256:1")],
+                 "Created": 1700000000, "Size": 5},
+                {"Id": evil("sha256:d"), "RepoTags": 5, "RepoDigests": None, "Created": "x", "Size": []},
+                5, None, "x", {}, {"RepoTags": [1, None, "ok:1"], "Created": 1e300, "Size": -1}])
         if path.startswith("/images/") and path.endswith("/json"):
             return self.send(200, {"Id": "sha256:" + "c" * 64, "Architecture": "amd64", "Os": "linux",
                                    "RepoTags": ["src:latest"], "Size": 5, "Created": "2026-01-01T00:00:00Z"})
@@ -685,6 +792,9 @@ def outside_verbs():
     # (name, arguments, the services' mode, whether --json quotes the services' text as it is: preflight's
     # findings and error documents carry it made printable already)
     return [
+        ("images --repository", ["images", "--repository", repo], "escape", True),
+        ("images (local)", ["images"], "escape", True),  # the engine's image list (Engine)
+        ("doctor", ["doctor"], "escape", True),  # the engine's /version with escapes too (ENGINE)
         ("permit", ["permit", repo], "escape", True),
         ("permit --allow", ["permit", repo, "--allow", ROLE], "escape", True),
         ("permit --allow --dry-run", ["permit", repo, "--allow", "210987654321", "--dry-run"], "escape", True),
@@ -706,6 +816,7 @@ def test_outside_fields():
     escapes do not; --json escapes them, C1 included."""
     for name, args, mode, json_quotes in outside_verbs():
         STATE["mode"] = mode
+        ENGINE["mode"] = "escape" if name == "doctor" else "normal"
         code, out, err, _ = byoc(*args)
         T.check(not crashed(code) and not raw_problems(out) and not raw_problems(err),
                 "%s: plain output on a pipe has no ESC, BEL or C1" % name,
@@ -726,6 +837,7 @@ def test_outside_fields():
                 (code, raw_problems(out), raw_problems(err), out[-400:], err[-600:]))
         T.check((b"\\u009b" in out.lower() or not json_quotes) and b"\xc2\x9b" not in out,
                 "%s --json: U+009B written as \\u009b, not as the raw code point" % name, out[-400:])
+    ENGINE["mode"] = "normal"
 
 
 def test_cut_fields():
@@ -805,7 +917,7 @@ def test_paging_everywhere():
         print("     (%d pages in %.1f s)" % (STATE["ops"].get(op, 0), took))
 
 
-REG_STATE = {"mode": "declared", "sent": 0, "paths": []}
+REGSTATE = {"mode": "declared", "sent": 0, "paths": []}
 
 
 def read_head(sock):
@@ -831,17 +943,22 @@ def registry_conn(conn, ctx):
         req = read_head(tls)
         if req is None:
             return
-        REG_STATE["paths"].append(req.split(b" ")[1].decode())
-        length = "Content-Length: %d\r\n" % (5 << 30) if REG_STATE["mode"] == "declared" else "Connection: close\r\n"
+        REGSTATE["paths"].append(req.split(b" ")[1].decode("utf-8", "replace"))
+        if REGSTATE["mode"] == "body":  # the index REGSTATE holds, whole
+            body = REGSTATE["body"]
+            tls.sendall(("HTTP/1.1 200 OK\r\nContent-Type: %s\r\nContent-Length: %d\r\nConnection: close\r\n\r\n"
+                         % (OCI_INDEX, len(body))).encode() + body)
+            return
+        length = "Content-Length: %d\r\n" % (5 << 30) if REGSTATE["mode"] == "declared" else "Connection: close\r\n"
         tls.sendall(("HTTP/1.1 200 OK\r\nContent-Type: %s\r\n%s\r\n" % (OCI_INDEX, length)).encode())
-        while REG_STATE["mode"] == "drip" and REG_STATE["sent"] < 400:  # ~100 s: far past the deadline set
+        while REGSTATE["mode"] == "drip" and REGSTATE["sent"] < 400:  # ~100 s: far past the deadline set
             tls.sendall(b" ")
-            REG_STATE["sent"] += 1
+            REGSTATE["sent"] += 1
             time.sleep(0.25)
         chunk = b"{" + b" " * ((1 << 20) - 1)
-        while REG_STATE["sent"] < (256 << 20):  # far past any cap; byoc without one reads all of it
+        while REGSTATE["sent"] < (256 << 20):  # far past any cap; byoc without one reads all of it
             tls.sendall(chunk)
-            REG_STATE["sent"] += len(chunk)
+            REGSTATE["sent"] += len(chunk)
             chunk = b" " * (1 << 20)
     except OSError:
         pass
@@ -850,6 +967,18 @@ def registry_conn(conn, ctx):
 
 
 def start_registry():
+    """The registry "proxy" (started once): its certs.d and port, which ENV then names."""
+    if "port" not in REGSTATE:
+        REGSTATE["certs"], REGSTATE["port"] = start_registry_once()
+    ENV.update({"BYOC_DOCKER_CERTS_D": REGSTATE["certs"], "HTTPS_PROXY": "http://127.0.0.1:%d" % REGSTATE["port"]})
+
+
+def stop_registry():
+    for k in ("BYOC_DOCKER_CERTS_D", "HTTPS_PROXY"):
+        ENV.pop(k, None)
+
+
+def start_registry_once():
     d = os.path.join(HOME, "registry")
     os.makedirs(os.path.join(d, "certs.d", REG_HOST))
     subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
@@ -874,36 +1003,162 @@ def start_registry():
 def test_registry_huge():
     # images --repository reads each multi-platform index from the registry: one that never ends
     # stops at the manifest cap (4 MiB), declared or not, and the listing still comes out.
-    certs, port = start_registry()
-    ENV.update({"BYOC_DOCKER_CERTS_D": certs, "HTTPS_PROXY": "http://127.0.0.1:%d" % port})
-    STATE["mode"] = "registry"
+    start_registry()
+    STATE["mode"] = "images:registry"
     for mode in ("declared", "endless"):
-        REG_STATE.update(mode=mode, sent=0, paths=[])
+        REGSTATE.update(mode=mode, sent=0, paths=[])
         code, out, err, took = byoc("--json", "images", "--repository", REPO, timeout=90)
         try:
             image = json.loads(out)["images"][0]
         except (ValueError, KeyError, IndexError):
             image = {}
-        T.check(code == 0 and REG_STATE["paths"] == ["/v2/%s/manifests/%s" % (REPO, INDEX_DIGEST)]
+        T.check(code == 0 and REGSTATE["paths"] == ["/v2/%s/manifests/%s" % (REPO, INDEX_DIGEST)]
                 and "larger than 4194304 bytes" in image.get("platforms_error", ""),
                 "a registry index %s: images --repository lists the image, the index refused at the cap"
                 % ("declared at 5 GiB" if mode == "declared" else "that never ends"),
-                (code, REG_STATE["paths"], out[-400:], err[-300:]))
-        T.check(REG_STATE["sent"] <= (24 << 20), "a registry index %s: byoc stopped reading early" % mode,
-                "%d MiB sent" % (REG_STATE["sent"] >> 20))
+                (code, REGSTATE["paths"], out[-400:], err[-300:]))
+        T.check(REGSTATE["sent"] <= (24 << 20), "a registry index %s: byoc stopped reading early" % mode,
+                "%d MiB sent" % (REGSTATE["sent"] >> 20))
     code, out, err, _ = byoc("images", "--repository", REPO, timeout=90)
     T.check(code == 0 and b"larger than" in out + err and no_controls(out + err),
             "a registry index that never ends: plain images --repository says why its platforms are unknown",
             (code, out[-300:], err[-300:]))
     # one that drips: the API deadline (BYOC_API_TIMEOUT) ends it as it ends any API call
-    REG_STATE.update(mode="drip", sent=0, paths=[])
+    REGSTATE.update(mode="drip", sent=0, paths=[])
     ENV["BYOC_API_TIMEOUT"] = "2"
     code, out, err, took = byoc("images", "--repository", REPO, timeout=30)
-    T.check(code == 0 and b"BYOC_API_TIMEOUT" in out and REG_STATE["paths"],
+    T.check(code == 0 and b"BYOC_API_TIMEOUT" in out and REGSTATE["paths"],
             "a registry index that drips: images --repository ends at the API deadline, saying so",
             (code, round(took, 1), out[-300:], err[-300:]))
     del ENV["BYOC_API_TIMEOUT"]
-    for k in ("BYOC_DOCKER_CERTS_D", "HTTPS_PROXY"):
+    stop_registry()
+
+
+def json_doc(out):
+    try:
+        return json.loads(out)
+    except ValueError:
+        return None
+
+
+def test_images_shapes():
+    """images --repository, plain (on a pipe and a terminal) and --json, against ECR replies and a
+    registry index with escapes in every field, missing fields, and fields of the wrong types."""
+    start_registry()
+    args = ["images", "--repository", REPO]
+    for how in ("escape", "mistyped", "missing", "mistyped-repo"):
+        STATE["mode"] = "images:" + how
+        REGSTATE.update(mode="body", sent=0, paths=[], body=index_body(how))
+        code, out, err, _ = byoc(*args)
+        T.check(not crashed(code) and not raw_problems(out) and not raw_problems(err),
+                "images --repository, %s replies: no crash, no ESC, BEL or C1 on a pipe" % how,
+                (code, raw_problems(out), raw_problems(err), out[-400:], err[-400:]))
+        code_t, data = run_pty(args)
+        T.check(not crashed(code_t) and not raw_problems(data, terminal=True),
+                "images --repository, %s replies: no ESC, BEL or C1 on a terminal" % how,
+                (code_t, raw_problems(data, True), data[-400:]))
+        jcode, jout, jerr, _ = byoc("--json", *args)
+        doc = json_doc(jout)
+        T.check(not crashed(jcode) and doc is not None and not raw_problems(jout) and not raw_problems(jerr),
+                "images --repository --json, %s replies: one document, raw bytes without ESC, BEL or C1" % how,
+                (jcode, jout[-400:], jerr[-400:]))
+        bad = [p for p in REGSTATE["paths"] if not re.fullmatch(r"/v2/%s/manifests/sha256:[0-9a-f]{64}" % REPO, p)]
+        T.check(not bad, "images --repository, %s replies: only well-formed digests are fetched" % how, bad)
+        images = (doc or {}).get("images") or []
+        if how == "escape":
+            T.check(code == 0 and b"31m" in out and b"linux" in out and b"attestation" in out,
+                    "images --repository, escapes: tags and the index's platforms shown, made printable",
+                    (code, out[-600:], err[-300:]))
+            T.check(jcode == 0 and any(EVIL in x for x in strings(doc)) and b"\\u009b" in jout.lower(),
+                    "images --repository --json, escapes: the service's text as it is, U+009B escaped",
+                    jout[-600:])
+            T.check(len(images) == 3 and sum("not fetched" in im.get("platforms_error", "") for im in images) == 2,
+                    "images --repository, a digest that is a path: listed, its platforms unknown, never fetched",
+                    (images, REGSTATE["paths"]))
+        elif how == "mistyped":
+            T.check(code == 0 and b"linux/arm64" in out and b"ok" in out,
+                    "images --repository, mistyped: the object entries listed, the well-formed platform shown",
+                    (code, out[-600:], err[-300:]))
+            T.check(jcode == 0 and len(images) == 2, "images --repository --json, mistyped: the two object entries",
+                    (jcode, images))
+        elif how == "missing":
+            T.check(code == 0 and jcode == 0 and len(images) == 3 and not REGSTATE["paths"]
+                    and b"no registry login" in out and b"authorizationToken" in out,
+                    "images --repository, empty objects: listed, no token: platforms unknown saying why, nothing fetched",
+                    (code, jcode, images, REGSTATE["paths"], out[-300:], err[-300:]))
+        else:
+            T.check(code in (0, 1) and jcode in (0, 1) and (not doc or "error" in doc or images == []),
+                    "images --repository, a repository and an image list of the wrong types: an empty list or "
+                    "a clear error", (code, jcode, jout[-300:], jerr[-300:]))
+    stop_registry()
+    # a reply far larger than any ECR reply, and one that drips: the cap and the API deadline
+    STATE["mode"] = "huge"
+    for flags in ([], ["--json"]):
+        code, out, err, _ = byoc(*(flags + args))
+        T.check(code not in (0, "timeout") and b"larger than" in out + err and not raw_problems(out + err),
+                "images --repository %s, a 1 GiB reply: stops at the cap with a clear error" % flags, (code, err[-300:]))
+    STATE["mode"] = "drip"
+    ENV["BYOC_API_TIMEOUT"] = "1"
+    for flags in ([], ["--json"]):
+        code, out, err, _ = byoc(*(flags + args), timeout=30)
+        T.check(code not in (0, "timeout") and b"BYOC_API_TIMEOUT" in out + err,
+                "images --repository %s, a reply that drips: ends at the deadline" % flags, (code, err[-300:]))
+    del ENV["BYOC_API_TIMEOUT"]
+
+
+def test_doctor_shapes():
+    """doctor, plain (pipe and terminal) and --json: an engine and STS answering escapes, missing and
+    mistyped fields; an STS reply far too large, one that drips."""
+    cases = [("escape", "escape"), ("mistyped", "mistyped"), ("huge", "normal"), ("drip", "normal")]
+    ENV["BYOC_API_TIMEOUT"] = "1"
+    for mode, engine_mode in cases:
+        STATE["mode"] = mode
+        ENGINE["mode"] = engine_mode
+        code, out, err, _ = byoc("doctor", timeout=60)
+        T.check(not crashed(code) and not raw_problems(out) and not raw_problems(err),
+                "doctor, %s replies: no crash, no ESC, BEL or C1 on a pipe" % mode,
+                (code, raw_problems(out), raw_problems(err), out[-600:], err[-300:]))
+        code_t, data = run_pty(["doctor"])
+        T.check(not crashed(code_t) and not raw_problems(data, terminal=True),
+                "doctor, %s replies: no ESC, BEL or C1 on a terminal" % mode, (code_t, data[-400:]))
+        jcode, jout, jerr, _ = byoc("--json", "doctor", timeout=60)
+        doc = json_doc(jout)
+        T.check(not crashed(jcode) and isinstance(doc, dict) and not raw_problems(jout) and not raw_problems(jerr),
+                "doctor --json, %s replies: one document, raw bytes without ESC, BEL or C1" % mode,
+                (jcode, jout[-400:], jerr[-300:]))
+        doc = doc if isinstance(doc, dict) else {}
+        if mode == "escape":
+            T.check(b"31m" in out and b"24.0.0" in out and doc.get("arn") and "\x9b" in doc["arn"]
+                    and EVIL in (doc.get("engine") or {}).get("server_version", ""),
+                    "doctor, escapes: the engine's and STS's words shown printable, quoted as they are in --json",
+                    (out[-600:], jout[-600:]))
+        elif mode == "mistyped":
+            T.check(code == 3 and b"identity" in out and b"FAIL" in out and doc.get("account") is None,
+                    "doctor, an identity without Account and an engine of wrong types: identity FAIL, exit 3",
+                    (code, out[-600:], jout[-400:]))
+        else:
+            want = b"larger than" if mode == "huge" else b"BYOC_API_TIMEOUT"
+            T.check(code == 3 and want in out and want.decode() in str(doc.get("identity_error")),
+                    "doctor, an STS reply that %s: identity FAIL saying why, exit 3"
+                    % ("is 1 GiB" if mode == "huge" else "drips"), (code, out[-600:], jout[-400:]))
+    ENGINE["mode"] = "normal"
+    del ENV["BYOC_API_TIMEOUT"]
+
+
+def test_deadline_retries():
+    """The API deadline bounds a call with its retries: a reply that drips, with five attempts allowed,
+    is one attempt and the deadline's error; 503s that each take most of it, one or two."""
+    ENV.update({"BYOC_API_TIMEOUT": "1", "AWS_MAX_ATTEMPTS": "5", "AWS_RETRY_MODE": "legacy"})
+    for mode, most in (("drip", 1), ("slow-503", 2)):
+        STATE["mode"] = mode
+        STATE["calls"] = 0
+        code, out, err, took = byoc("status", ARN, timeout=60)
+        T.check(code == 3 and b"BYOC_API_TIMEOUT" in err and b"retries included" in err
+                and 1 <= STATE["calls"] <= most,
+                "%s with 5 attempts allowed: status ends at the one deadline after at most %d" % (mode, most),
+                (code, STATE["calls"], round(took, 1), err[-300:]))
+    ENV.update({"AWS_MAX_ATTEMPTS": "1"})
+    for k in ("BYOC_API_TIMEOUT", "AWS_RETRY_MODE"):
         del ENV[k]
 
 
@@ -913,7 +1168,9 @@ server.handle_error = lambda request, address: None  # byoc hanging up mid-reply
 threading.Thread(target=server.serve_forever, daemon=True).start()
 URL = "http://127.0.0.1:%d" % server.server_address[1]
 HOME = tempfile.mkdtemp(prefix="byoc-hostile-")
-ENV = {k: v for k, v in os.environ.items() if not k.startswith("AWS_")}
+KEEP = ("BYOC_BIN", "BYOC_SOURCE_DIR", "BYOC_BUILD_DIR", "BYOC_SANITIZE")
+ENV = {k: v for k, v in os.environ.items()
+       if not k.startswith(("AWS_", "DOCKER_")) and (not k.startswith("BYOC_") or k in KEEP)}
 ENV.update({
     "HOME": HOME, "XDG_CONFIG_HOME": HOME, "XDG_STATE_HOME": HOME,
     "AWS_ACCESS_KEY_ID": "AKIDEXAMPLEHOSTILE", "AWS_SECRET_ACCESS_KEY": "hostile-secret",
@@ -939,7 +1196,8 @@ ENV.pop("DOCKER_CERT_PATH", None)
 ENV.pop("BRAKET_JOBS_ROLE_ARN", None)
 
 for name in sys.argv[1:] or ["escapes", "mistyped", "results_name", "results_archive", "paging", "paging_everywhere",
-                             "huge", "registry_huge", "drip", "outside_fields", "cut_fields"]:
+                             "huge", "registry_huge", "drip", "outside_fields", "cut_fields", "images_shapes",
+                             "doctor_shapes", "deadline_retries"]:
     globals()["test_" + name]()
 server.shutdown()
 engine.shutdown()
