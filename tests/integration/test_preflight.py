@@ -20,7 +20,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE = os.environ.get("BYOC_SOURCE_DIR") or os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(SOURCE, "tests", "topology"))
 
-from testkit import Checks, client, env  # noqa: E402
+from testkit import Checks, client, create_jobs_role, env  # noqa: E402
 from ecr_front import EcrFront  # noqa: E402
 from regpush import entry, push_attestation_index, push_image, push_index, push_manifest, registry, \
     wait_in_ecr, DOCKER_LIST, DOCKER_MANIFEST, OCI_MANIFEST  # noqa: E402
@@ -110,16 +110,7 @@ def build_and_push(repo, tag, dockerfile="Dockerfile"):
 def setup():
     for r in (REPO, PLAIN):
         ecr.create_repository(repositoryName=r)
-    iam.create_role(RoleName=ROLE_NAME, Path="/service-role/", AssumeRolePolicyDocument=json.dumps({
-        "Version": "2012-10-17", "Statement": [{"Effect": "Allow", "Principal": {"Service": "braket.amazonaws.com"},
-                                                "Action": "sts:AssumeRole"}]}))
-    try:
-        iam.get_policy(PolicyArn=MANAGED)
-    except iam.exceptions.NoSuchEntityException:
-        import moto.iam.aws_managed_policies as managed
-        data = json.loads(managed.aws_managed_policies_data)[MANAGED_NAME]
-        iam.create_policy(PolicyName=MANAGED_NAME, Path="/service-role/", PolicyDocument=json.dumps(data["Document"]))
-    iam.attach_role_policy(RoleName=ROLE_NAME, PolicyArn=MANAGED)
+    create_jobs_role(ROLE_NAME)
     p = subprocess.run([DOCKER, "login", "-u", "AWS", "--password-stdin", HOST], input=PASSWORD, text=True,
                        capture_output=True, env=dict(os.environ, DOCKER_CONFIG=DOCKER_CONFIG))
     if p.returncode != 0:

@@ -34,7 +34,7 @@ SOURCE = os.environ.get("BYOC_SOURCE_DIR") or os.path.dirname(os.path.dirname(HE
 sys.path.insert(0, os.path.join(SOURCE, "tests", "topology"))
 
 from ecr_front import EcrFront  # noqa: E402
-from testkit import BYOC_BIN as BYOC, Checks, client, env  # noqa: E402
+from testkit import BYOC_BIN as BYOC, Checks, MANAGED_JOBS_POLICY, client, create_jobs_role, env  # noqa: E402
 
 C = Checks("test_toolchain_journeys")
 FIX = os.path.join(SOURCE, "tests", "fixtures", "journeys")
@@ -45,8 +45,7 @@ TOOLCHAIN = os.environ.get("BYOC_TEST_BASE_TOOLCHAIN") or "byoc-test/toolchain:1
 RUN_ID = "%x" % random.getrandbits(24)
 ROLE_NAME = "AmazonBraketJobsExecutionRole-tc" + RUN_ID
 ROLE = "arn:aws:iam::%s:role/service-role/%s" % (ACCOUNT, ROLE_NAME)
-MANAGED_NAME = "AmazonBraketJobsExecutionPolicy"
-MANAGED = "arn:aws:iam::%s:policy/service-role/%s" % (ACCOUNT, MANAGED_NAME)
+MANAGED = "arn:aws:iam::%s:policy/service-role/%s" % (ACCOUNT, MANAGED_JOBS_POLICY)
 WORK = tempfile.mkdtemp(prefix="byoc-toolchain.")
 FRONT = None
 ecr = client("ecr")
@@ -84,17 +83,7 @@ def tail(text, n=600):
 
 
 def setup():
-    iam.create_role(RoleName=ROLE_NAME, Path="/service-role/", AssumeRolePolicyDocument=json.dumps({
-        "Version": "2012-10-17", "Statement": [{"Effect": "Allow", "Principal": {"Service": "braket.amazonaws.com"},
-                                                "Action": "sts:AssumeRole"}]}))
-    # moto runs without AWS's managed policies: the role gets a customer policy with the managed one's document
-    try:
-        iam.get_policy(PolicyArn=MANAGED)
-    except iam.exceptions.NoSuchEntityException:
-        import moto.iam.aws_managed_policies as managed
-        data = json.loads(managed.aws_managed_policies_data)[MANAGED_NAME]
-        iam.create_policy(PolicyName=MANAGED_NAME, Path="/service-role/", PolicyDocument=json.dumps(data["Document"]))
-    iam.attach_role_policy(RoleName=ROLE_NAME, PolicyArn=MANAGED)
+    create_jobs_role(ROLE_NAME)
 
 
 def journey(name):

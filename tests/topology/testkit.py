@@ -79,6 +79,29 @@ def client(service, **kwargs):
     return boto3.session.Session().client(service, config=config, **kwargs)
 
 
+MANAGED_JOBS_POLICY = "AmazonBraketJobsExecutionPolicy"
+
+
+def create_jobs_role(name):
+    """A /service-role/ job execution role in moto's IAM that Braket may assume, with the managed
+    jobs policy's document attached. moto runs without AWS's managed policies loaded, so that
+    document is a customer policy of the same name and path (created once). Returns the ARN."""
+    iam = client("iam")
+    role = iam.create_role(RoleName=name, Path="/service-role/", AssumeRolePolicyDocument=json.dumps({
+        "Version": "2012-10-17", "Statement": [{"Effect": "Allow", "Principal": {"Service": "braket.amazonaws.com"},
+                                                "Action": "sts:AssumeRole"}]}))["Role"]
+    arn = "arn:aws:iam::%s:policy/service-role/%s" % (env("BYOC_TEST_ACCOUNT"), MANAGED_JOBS_POLICY)
+    try:
+        iam.get_policy(PolicyArn=arn)
+    except iam.exceptions.NoSuchEntityException:
+        import moto.iam.aws_managed_policies as managed
+        data = json.loads(managed.aws_managed_policies_data)[MANAGED_JOBS_POLICY]
+        iam.create_policy(PolicyName=MANAGED_JOBS_POLICY, Path="/service-role/",
+                          PolicyDocument=json.dumps(data["Document"]))
+    iam.attach_role_policy(RoleName=name, PolicyArn=arn)
+    return role["Arn"]
+
+
 def control(method, path, body=None):
     """(status, parsed JSON) from the stand-in's control API; path is relative to /_standin."""
     url = urlsplit(env("BYOC_STANDIN_CONTROL"))

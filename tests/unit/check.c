@@ -1,7 +1,9 @@
 #include "check.h"
 
+#include <ftw.h>
 #include <stdarg.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 
 int check_passed, check_failed;
 
@@ -72,4 +74,34 @@ char *check_tmpdir(void)
     snprintf(tmpl, sizeof tmpl, "%s/byoc-test-XXXXXX", t && *t ? t : "/tmp");
     char *d = mkdtemp(tmpl);
     return d ? strdup(d) : NULL;
+}
+
+void check_write_file(const char *dir, const char *rel, const char *text, size_t len)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, rel);
+    for (char *p = path + strlen(dir) + 1; *p; p++)
+        if (*p == '/') {
+            *p = '\0';
+            mkdir(path, 0755);
+            *p = '/';
+        }
+    FILE *f = fopen(path, "wb");
+    if (!f) {
+        check_fail(__FILE__, __LINE__, "cannot write %s", path);
+        return;
+    }
+    fwrite(text, 1, len == (size_t)-1 ? strlen(text) : len, f);
+    fclose(f);
+}
+
+static int rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+{
+    (void)sb, (void)flag, (void)ftw;
+    return remove(path);
+}
+
+void check_rm_tree(const char *dir)
+{
+    nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 }

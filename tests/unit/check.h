@@ -39,5 +39,9 @@ const char *check_source_dir(void);
 const char *check_env(const char *name);
 /* A fresh temporary directory (mkdtemp under $TMPDIR), removed by the caller if it wishes. */
 char *check_tmpdir(void);
+/* dir/rel with text (len (size_t)-1: strlen), its parent directories made as needed. */
+void check_write_file(const char *dir, const char *rel, const char *text, size_t len);
+/* Remove a tree without following links (nftw, FTW_PHYS). */
+void check_rm_tree(const char *dir);
 
 #endif

@@ -1,6 +1,5 @@
 /* The lint over a project directory (byoc_lint_project): byoc.json's settings,
  * requirements.txt, and the build context rules that follow .dockerignore. */
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,25 +17,9 @@
     "COPY byoc/ /opt/ml/code/\n"                                            \
     "ENV SAGEMAKER_PROGRAM=byoc_container.py\n"
 
-static int rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
-{
-    (void)sb, (void)flag, (void)ftw;
-    return remove(path);
-}
-
 static void put(const char *dir, const char *rel, const char *text, size_t len)
 {
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%s", dir, rel);
-    for (char *p = path + strlen(dir) + 1; *p; p++)
-        if (*p == '/') {
-            *p = '\0';
-            mkdir(path, 0755);
-            *p = '/';
-        }
-    FILE *f = fopen(path, "wb");
-    fwrite(text, 1, len == (size_t)-1 ? strlen(text) : len, f);
-    fclose(f);
+    check_write_file(dir, rel, text, len);
 }
 
 static void lint(const char *dir, const char *instance_type, byoc_lint_result *r)
@@ -88,7 +71,7 @@ static void test_clean_project(void)
     lint(dir, "ml.c5.xlarge", &r);
     CHECK(byoc_lint_find(&r, "gpu-base") == NULL);
     byoc_lint_result_free(&r);
-    nftw(dir, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
+    check_rm_tree(dir);
     free(dir);
 }
 
@@ -149,7 +132,7 @@ static void test_context(void)
     lint(dir, NULL, &r);
     CHECK(byoc_lint_find(&r, "no-dockerignore") != NULL);
     byoc_lint_result_free(&r);
-    nftw(dir, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
+    check_rm_tree(dir);
     free(dir);
 }
 
@@ -190,7 +173,7 @@ static void test_requirements(void)
     lint(dir, NULL, &r);
     CHECK(byoc_lint_find(&r, "requirements-invalid") != NULL);
     byoc_lint_result_free(&r);
-    nftw(dir, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
+    check_rm_tree(dir);
     free(dir);
 }
 
@@ -246,7 +229,7 @@ static void test_missing_and_unreadable(void)
     json_t *j = byoc_lint_to_json(&r);
     CHECK(json_is_array(json_object_get(j, "findings")));
     json_decref(j);
-    nftw(dir, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
+    check_rm_tree(dir);
     free(dir);
 }
 
@@ -297,7 +280,7 @@ static void test_cuda_base(void)
     lint(dir, "ml.g4dn.xlarge", &r);
     CHECK(byoc_lint_find(&r, "cuda-base") == NULL && byoc_lint_find(&r, "python-base") == NULL);
     byoc_lint_result_free(&r);
-    nftw(dir, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
+    check_rm_tree(dir);
     free(dir);
 }
 

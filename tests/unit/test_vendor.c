@@ -2,7 +2,6 @@
  * requirements are vendored, the list written for the image (continuation lines, comments, other lines kept), a vendor/<name>/ already there kept,
  * a vendor/ that is a link refused, nothing written when nothing is private. Cloning itself is
  * test_git's (file://) and integration test_vendor_ssh's (an sshd and ssh-agent on loopback). */
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,25 +11,9 @@
 #include "byoc/vendor.h"
 #include "check.h"
 
-static int rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
-{
-    (void)sb, (void)flag, (void)ftw;
-    return remove(path);
-}
-
 static void put(const char *dir, const char *rel, const char *text)
 {
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%s", dir, rel);
-    for (char *p = path + strlen(dir) + 1; *p; p++)
-        if (*p == '/') {
-            *p = '\0';
-            mkdir(path, 0755);
-            *p = '/';
-        }
-    FILE *f = fopen(path, "w");
-    fputs(text, f);
-    fclose(f);
+    check_write_file(dir, rel, text, (size_t)-1);
 }
 
 static char *slurp(const char *dir, const char *rel)
@@ -81,7 +64,7 @@ static void test_kept_and_list(void)
                                "https://files.example.com/tools-1.0.tar.gz\nscipy\n"));
     CHECK(list && !strstr(list, "ssh://") && !strstr(list, "solver.git"));
     byoc_vendor_result_free(&r);
-    nftw(dir, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
+    check_rm_tree(dir);
     free(dir);
 }
 
@@ -103,7 +86,7 @@ static void test_nothing_private(void)
     snprintf(path, sizeof path, "%s/vendor", dir);
     CHECK(access(path, F_OK) != 0); /* nothing written */
     byoc_vendor_result_free(&r);
-    nftw(dir, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
+    check_rm_tree(dir);
     free(dir);
 }
 
@@ -123,8 +106,8 @@ static void test_link_refused(void)
     snprintf(inside, sizeof inside, "%s/requirements.txt", elsewhere);
     CHECK(access(inside, F_OK) != 0); /* nothing written through the link */
     byoc_vendor_result_free(&r);
-    nftw(dir, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
-    nftw(elsewhere, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
+    check_rm_tree(dir);
+    check_rm_tree(elsewhere);
     free(dir);
     free(elsewhere);
 }
