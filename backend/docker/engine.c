@@ -433,11 +433,20 @@ int byoc_engine_call(byoc_engine *e, byoc_task *t, const char *method, const cha
 
 /* ---- ping ---- */
 
-static void copy_str(json_t *doc, const char *key, char *dst, size_t n)
+static void copy_str(const json_t *doc, const char *key, char *dst, size_t n)
 {
     const char *v = json_string_value(json_object_get(doc, key));
     if (v)
         byoc_utf8_copy(dst, n, v);
+}
+
+void byoc_engine_info_from_version(byoc_engine_info *info, const json_t *version)
+{
+    copy_str(version, "MinAPIVersion", info->min_api_version, sizeof info->min_api_version);
+    copy_str(version, "Version", info->server_version, sizeof info->server_version);
+    copy_str(version, "Os", info->os, sizeof info->os);
+    copy_str(version, "Arch", info->arch, sizeof info->arch);
+    copy_str(version, "KernelVersion", info->kernel, sizeof info->kernel);
 }
 
 int byoc_engine_ping(byoc_engine *e, byoc_task *t, byoc_engine_info *info, byoc_err *err)
@@ -451,11 +460,7 @@ int byoc_engine_ping(byoc_engine *e, byoc_task *t, byoc_engine_info *info, byoc_
         return -1;
     snprintf(info->api_version, sizeof info->api_version, "%s", e->api_version);
     snprintf(info->server_api_version, sizeof info->server_api_version, "%s", e->server_api_version);
-    copy_str(doc, "MinAPIVersion", info->min_api_version, sizeof info->min_api_version);
-    copy_str(doc, "Version", info->server_version, sizeof info->server_version);
-    copy_str(doc, "Os", info->os, sizeof info->os);
-    copy_str(doc, "Arch", info->arch, sizeof info->arch);
-    copy_str(doc, "KernelVersion", info->kernel, sizeof info->kernel);
+    byoc_engine_info_from_version(info, doc);
     json_decref(doc);
     return 0;
 }

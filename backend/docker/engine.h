@@ -58,6 +58,10 @@ typedef struct byoc_engine_info {
 
 /* Connect (negotiating the version) and read GET /version. */
 int byoc_engine_ping(byoc_engine *e, byoc_task *t, byoc_engine_info *info, byoc_err *err);
+/* The version facts of a GET /version reply (MinAPIVersion, Version, Os, Arch, KernelVersion) into
+ * info, each cut to whole UTF-8 characters; members missing or not strings are left as they are. */
+typedef struct json_t json_t;
+void byoc_engine_info_from_version(byoc_engine_info *info, const json_t *version);
 /* The same from the environment in one call (for `byoc doctor`). */
 int byoc_docker_ping(byoc_task *t, byoc_engine_info *info, byoc_err *err);
 

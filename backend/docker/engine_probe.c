@@ -8,13 +8,6 @@
 
 #define PROBE_MAX_REPLY (64 * 1024) /* an engine's /version is about 1 KiB */
 
-static void copy_str(json_t *doc, const char *key, char *dst, size_t n)
-{
-    const char *v = json_string_value(json_object_get(doc, key));
-    if (v)
-        byoc_utf8_copy(dst, n, v);
-}
-
 int byoc_engine_probe(const byoc_engine *e, byoc_task *t, int timeout_ms, byoc_engine_info *info, byoc_err *err)
 {
     memset(info, 0, sizeof *info);
@@ -46,12 +39,10 @@ int byoc_engine_probe(const byoc_engine *e, byoc_task *t, int timeout_ms, byoc_e
         json_decref(doc);
         return byoc_err_set(err, BYOC_E_FAILED, "engine", "GET /version: the engine sent malformed JSON");
     }
-    copy_str(doc, "ApiVersion", info->server_api_version, sizeof info->server_api_version);
-    copy_str(doc, "MinAPIVersion", info->min_api_version, sizeof info->min_api_version);
-    copy_str(doc, "Version", info->server_version, sizeof info->server_version);
-    copy_str(doc, "Os", info->os, sizeof info->os);
-    copy_str(doc, "Arch", info->arch, sizeof info->arch);
-    copy_str(doc, "KernelVersion", info->kernel, sizeof info->kernel);
+    const char *api = json_string_value(json_object_get(doc, "ApiVersion"));
+    if (api)
+        byoc_utf8_copy(info->server_api_version, sizeof info->server_api_version, api);
+    byoc_engine_info_from_version(info, doc);
     json_decref(doc);
     return 0;
 }
