@@ -84,6 +84,8 @@ void app_delete(tui_app *a)
     for (size_t i = 0; i < a->ntasks; i++)
         byoc_task_release(a->tasks[i].task);
     free(a->tasks);
+    a->tasks = NULL;                    /* the screens destroyed below see no task of the app */
+    a->ntasks = a->tasks_cap = 0;
     byoc_evq_free(a->q);                /* joins what still runs, drops pending events */
     if (a->dialog_open)
         tui_dialog_free(&a->dialog);

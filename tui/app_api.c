@@ -304,6 +304,13 @@ size_t tui_app_running_tasks(const tui_app *a)
     return a->ntasks;
 }
 
+void tui_app_cancel_task(tui_app *a, uint64_t id)
+{
+    for (size_t i = 0; id && i < a->ntasks; i++)
+        if (byoc_task_id(a->tasks[i].task) == id)
+            byoc_task_cancel(a->tasks[i].task);
+}
+
 void tui_app_set_status(tui_app *a, tui_sb_field f, const char *value)
 {
     tui_status_set(&a->status, f, value);

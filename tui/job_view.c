@@ -32,8 +32,8 @@ typedef struct job_view {
     tui_page page;
     tui_logview log;
     tui_mon_shared *shared;
-    byoc_task *watch;
-    uint64_t watch_id;
+    uint64_t watch_id;           /* the watch task's id (0: not started) */
+    bool watching;               /* it runs: no DONE/ERROR event yet */
     uint64_t cancel_id, results_id;
     json_t *job;                 /* the latest state (J) */
     json_t *config;              /* the GetJob reply (C) */
@@ -167,9 +167,9 @@ static void on_watch_event(job_view *v, const byoc_event *ev)
         free(line);
     } else if (ev->kind == BYOC_EV_DONE) {
         v->ended = true;
-        v->watch = NULL;
+        v->watching = false;
     } else if (ev->kind == BYOC_EV_ERROR) {
-        v->watch = NULL;
+        v->watching = false;
         if (ev->err.kind != BYOC_E_CANCELLED) {
             free(v->error);
             v->error = byoc_xstrdup(ev->err.message);
@@ -217,7 +217,7 @@ static void start_watch(job_view *v)
     a->shared = tui_mon_shared_ref(v->shared);
     byoc_task *t = tui_app_start_background_task(v->base.app, &v->base, "watch job", tui_mon_watch_task, a, tui_mon_args_free);
     if (t) {
-        v->watch = t;
+        v->watching = true;
         v->watch_id = byoc_task_id(t);
     }
 }
@@ -390,7 +390,7 @@ static void draw(tui_screen *base, WINDOW *win, tui_rect r)
     const char *status = member(v->job, "status");
     char st[64];
     tui_job_status_text(status, st, sizeof st);
-    char *right = byoc_xasprintf("%s%s", *status ? st : "loading...", v->watch ? "" : v->ended ? "  (ended)" : "");
+    char *right = byoc_xasprintf("%s%s", *status ? st : "loading...", v->watching ? "" : v->ended ? "  (ended)" : "");
     tui_draw_fit(win, r.y, x + 1, r.x + r.w - x - 1, tui_job_status_style(status), right);
     free(right);
     int y = r.y + 1;
@@ -430,8 +430,8 @@ static void title(tui_screen *base, char *buf, size_t size)
 static void destroy(tui_screen *base)
 {
     job_view *v = (job_view *)base;
-    if (v->watch)
-        byoc_task_cancel(v->watch);
+    if (v->watching)
+        tui_app_cancel_task(v->base.app, v->watch_id);   /* not a handle: the app may have released it */
     tui_page_free(&v->page);
     tui_logview_free(&v->log);
     tui_mon_shared_unref(v->shared);

@@ -115,6 +115,11 @@ void tui_app_dialog_about(tui_app *a, tui_screen *s, tui_about about);
 byoc_task *tui_app_start_task(tui_app *a, tui_screen *owner, const char *name, byoc_task_fn fn, void *arg,
                               void (*arg_free)(void *));
 size_t tui_app_running_tasks(const tui_app *a);
+/* Cancel the app's task with this id (byoc_task_id), if it still is one: a no-op after its
+ * DONE/ERROR event was delivered, and while the app closes (its tasks are cancelled, joined and
+ * released before the screens are destroyed). A screen's destroy cancels its tasks so, never
+ * through a handle it kept. */
+void tui_app_cancel_task(tui_app *a, uint64_t id);
 /* The status bar's profile / region / engine (e.g. from the doctor). */
 void tui_app_set_status(tui_app *a, tui_sb_field f, const char *value);
 const tui_statusbar *tui_app_status(const tui_app *a);

@@ -1,7 +1,9 @@
 /* The app without a terminal: keys and `:` commands move between the steps,
  * the sidebar and help; unknown commands and keys say so; task events reach
  * the screen that started the task (or become messages); quitting while a
- * task runs asks first and defaults to No; closing cancels running tasks. */
+ * task runs asks first and defaults to No; closing cancels running tasks;
+ * a task is cancelled by its id, and a screen destroyed as the app closes
+ * sees no task of the app (its tasks were released: no handle to touch). */
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -15,12 +17,18 @@ typedef struct probe {
     tui_screen base;
     int downs, status, logs, progress, done, errors;
     int *destroyed;
+    size_t *seen;                /* set: destroy records the app's tasks and cancels its own by id */
+    uint64_t task;
 } probe;
 
 static void probe_destroy(tui_screen *s)
 {
     probe *p = (probe *)s;
     (*p->destroyed)++;
+    if (p->seen) {
+        *p->seen = tui_app_running_tasks(p->base.app);
+        tui_app_cancel_task(p->base.app, p->task);
+    }
     free(p);
 }
 
@@ -205,6 +213,18 @@ int main(void)
     CHECK_INT(p->progress, 1);
     CHECK_INT(p->done, 1);
 
+    /* a task is cancelled by its id; another id cancels nothing */
+    byoc_task *w = tui_app_start_task(a, &p->base, "waiter", waiter, NULL, NULL);
+    CHECK(w != NULL);
+    tui_app_cancel_task(a, byoc_task_id(w) + 1000);
+    tui_app_cancel_task(a, 0);
+    CHECK(!byoc_task_cancelled(w));
+    tui_app_cancel_task(a, byoc_task_id(w));
+    CHECK(byoc_task_cancelled(w));
+    drain(a, 0);
+    CHECK_INT(p->errors, 1);
+    tui_app_cancel_task(a, 1);                       /* after its end: nothing to find, nothing touched */
+
     /* a task nobody owns: its error becomes a message */
     a->msg[0] = '\0';
     tui_app_start_task(a, NULL, "push", failing, NULL, NULL);
@@ -285,6 +305,20 @@ int main(void)
     tui_app_set_status(a, TUI_SB_ENGINE, "docker 24.0 via unix socket");
     CHECK_STR(tui_status_get(tui_app_status(a), TUI_SB_ENGINE), "docker 24.0 via unix socket");
 
-    app_delete(a);                                   /* cancels and joins the waiter */
+    /* closing with a screen whose task still runs (a job's watch in Monitor): the app
+     * cancels, joins and releases its tasks, then destroys the screens, which find none */
+    int destroyed2 = 0;
+    size_t seen = 99;
+    probe *last = byoc_xcalloc(1, sizeof *last);
+    last->destroyed = &destroyed2;
+    last->seen = &seen;
+    tui_screen_init(&last->base, &probe_ops, a, TUI_CTX_STEP, -1);
+    tui_app_push(a, &last->base);
+    byoc_task *lt = tui_app_start_task(a, &last->base, "watch", waiter, NULL, NULL);
+    CHECK(lt != NULL);
+    last->task = lt ? byoc_task_id(lt) : 0;
+    app_delete(a);                                   /* cancels and joins the waiters */
+    CHECK_INT(destroyed2, 1);
+    CHECK_INT(seen, 0);
     return check_done();
 }
