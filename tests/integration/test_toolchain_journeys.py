@@ -113,6 +113,7 @@ def journey(name):
                            "--build-arg", "BYOC_SAGEMAKER_TRAINING=offline")
     C.check(rc == 0 and (doc or {}).get("image_id", "").startswith("sha256:"),
             "%s: build offline on the local toolchain base (FROM %s)" % (name, base), (rc, tail(err, 1500)))
+    built_tags = (doc or {}).get("tags") or []  # also <project>:<git sha>-dirty (init made a repository)
     if rc != 0:
         return
     C.check("install-packages: installing" not in err and "apt-get update" not in err
@@ -191,7 +192,7 @@ def journey(name):
         C.check(rc == 0 and "--instance-type is not used in local mode" in err,
                 "%s: a flag local mode does not use is warned about" % name, (rc, tail(err)))
 
-    for image in (local_tag, remote, base):
+    for image in [local_tag, remote, base] + built_tags:
         subprocess.run([DOCKER, "rmi", "-f", image], capture_output=True)
     try:
         ecr.delete_repository(repositoryName=repo, force=True)
