@@ -15,6 +15,7 @@
 #include "core/buf.h"
 #include "core/log.h"
 #include "core/utf8.h"
+#include "net/http.h"
 
 const char *byoc_pf_status_name(byoc_pf_status s)
 {
@@ -278,6 +279,7 @@ static void *group_main(void *arg)
 {
     group_run *g = arg;
     g->fn(g->c);
+    byoc_http_thread_done();
     return NULL;
 }
 

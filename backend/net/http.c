@@ -9,6 +9,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include <openssl/crypto.h>
+
 #include "net/libcurl_api.h"
 
 /* Request bodies below this size go out without "Expect: 100-continue": the
@@ -681,4 +683,9 @@ void byoc_http_resp_free(byoc_http_resp *resp)
         return;
     byoc_headers_free(&resp->headers);
     byoc_buf_free(&resp->body);
+}
+
+void byoc_http_thread_done(void)
+{
+    OPENSSL_thread_stop();
 }

@@ -99,4 +99,9 @@ void byoc_http_resp_free(byoc_http_resp *resp);
 /* Percent-encode per RFC 3986 keeping A-Za-z0-9-_.~ (and '/' when keep_slash). */
 char *byoc_url_encode(const char *s, bool keep_slash);
 
+/* A thread that made HTTPS calls ends: free what TLS keeps per thread (OpenSSL's random
+ * generators). OpenSSL frees them at thread exit on its own, but not for every thread libcurl was
+ * loaded into at run time (a leak under LeakSanitizer: e2e test_tui_journey's preflight). */
+void byoc_http_thread_done(void);
+
 #endif
