@@ -9,6 +9,7 @@
 #include <yajl/yajl_parse.h>
 
 #include "core/buf.h"
+#include "core/utf8.h"
 
 /* jansson's JSON_PARSER_MAX_DEPTH: deeper replies are refused by both parsers. */
 #define MAX_DEPTH 2048
@@ -280,6 +281,10 @@ int byoc_jobs_page_parse(const char *data, size_t len, size_t max, byoc_jobs_pag
      * no raw control character is allowed in a string either: anywhere, they make it not JSON. */
     if (!surrogate && (memchr(data, '\f', len) || memchr(data, '\v', len)))
         surrogate = "a form feed or vertical tab";
+    /* yajl's UTF-8 check lets overlong forms (C0 B1) and encoded surrogates through; JSON text is
+     * UTF-8 (RFC 8259 section 8.1), and jansson refuses them. */
+    if (!surrogate && byoc_utf8_invalid_at(data, len) < len)
+        surrogate = "invalid UTF-8";
     if (surrogate) {
         byoc_jobs_page_clear(out);
         return byoc_err_set(err, BYOC_E_FAILED, "braket", "SearchJobs: the reply is not JSON (%s)", surrogate);

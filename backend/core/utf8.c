@@ -82,6 +82,30 @@ size_t byoc_utf8_whole(const char *str, size_t n)
     return n;                       /* no lead byte at all: invalid anyway, nothing to cut */
 }
 
+size_t byoc_utf8_invalid_at(const char *s, size_t n)
+{
+    size_t i = 0;
+    while (i < n) {
+        if ((unsigned char)s[i] < 0x80) {
+            i++;
+            continue;
+        }
+        /* byoc_utf8_decode reads up to 4 bytes and stops at a NUL: give it a padded copy near the end */
+        char tail[5] = {0};
+        const char *at = s + i;
+        if (n - i < 4) {
+            memcpy(tail, at, n - i);
+            at = tail;
+        }
+        unsigned cp;
+        size_t len = byoc_utf8_decode(at, &cp);
+        if (cp == 0xFFFD && len == 1)
+            return i;
+        i += len;
+    }
+    return n;
+}
+
 size_t byoc_utf8_copy(char *dst, size_t size, const char *src)
 {
     return byoc_utf8_snprintf(dst, size, "%s", src ? src : "");

@@ -35,6 +35,11 @@ size_t byoc_utf8_vsnprintf(char *dst, size_t size, const char *fmt, va_list ap) 
 /* The length of s[0..n) without a last UTF-8 sequence that n cut short
  * (n itself when none was cut). */
 size_t byoc_utf8_whole(const char *s, size_t n);
+/* The offset of the first byte of s[0..n) that does not start a valid UTF-8
+ * sequence (overlong forms, surrogates, code points past U+10FFFF and a
+ * sequence n cuts short all count), or n when all n bytes are valid. NUL bytes
+ * are valid here and do not stop the scan. */
+size_t byoc_utf8_invalid_at(const char *s, size_t n);
 
 /* Make s one printable line, in place (it never grows): escape sequences are
  * removed, CR dropped, newlines, tabs and the other whitespace controls become

@@ -116,6 +116,12 @@ static void test_refused(void)
     same_as_jansson("control character", "{\"jobs\": [{\"jobName\": \"a\x01\"}]}");
     same_as_jansson("invalid UTF-8", "{\"jobs\": [{\"jobName\": \"\xff\xfe\"}]}");
     same_as_jansson("lone surrogate", "{\"jobs\": [{\"jobName\": \"\\ud800\"}]}");
+    /* yajl lets these through; jansson does not (found by fuzz.jobs_page) */
+    same_as_jansson("overlong UTF-8", "{\"jobs\": [{}, {\"joTtatus\": \"RUNN\xc0\xb1G\"}]}");
+    same_as_jansson("encoded surrogate", "{\"jobs\": [{\"jobName\": \"\xed\xa0\x80\"}]}");
+    same_as_jansson("past U+10FFFF", "{\"jobs\": [{\"jobName\": \"\xf4\x90\x80\x80\"}]}");
+    same_as_jansson("cut sequence", "{\"jobs\": [{\"jobName\": \"\xe2\x82\"}]}");
+    same_as_jansson("valid 4-byte", "{\"jobs\": [{\"jobName\": \"\xf0\x9f\x98\x80\"}]}");
 
     /* nesting: jansson refuses past 2048 levels; so does the reader */
     for (int depth = 2040; depth <= 2056; depth += 8) {

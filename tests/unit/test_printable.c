@@ -129,6 +129,20 @@ static void test_utf8_cut(void)
     CHECK(strchr(line, '?') == NULL);
 }
 
+static void test_utf8_invalid_at(void)
+{
+    CHECK_INT(byoc_utf8_invalid_at("", 0), 0);
+    CHECK_INT(byoc_utf8_invalid_at("plain", 5), 5);
+    CHECK_INT(byoc_utf8_invalid_at("a\0b", 3), 3);                      /* NUL does not stop it */
+    CHECK_INT(byoc_utf8_invalid_at("\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80", 9), 9);
+    CHECK_INT(byoc_utf8_invalid_at("ab\xc0\xb1", 4), 2);                /* overlong */
+    CHECK_INT(byoc_utf8_invalid_at("a\xed\xa0\x80", 4), 1);            /* encoded surrogate */
+    CHECK_INT(byoc_utf8_invalid_at("\xf4\x90\x80\x80", 4), 0);         /* past U+10FFFF */
+    CHECK_INT(byoc_utf8_invalid_at("x\xe2\x82", 3), 1);                 /* cut short by n */
+    CHECK_INT(byoc_utf8_invalid_at("x\xe2\x82\xac", 3), 1);            /* n cuts a valid one too */
+    CHECK_INT(byoc_utf8_invalid_at("\x80", 1), 0);                       /* a lone continuation */
+}
+
 int main(void)
 {
     test_text_kept();
@@ -136,5 +150,6 @@ int main(void)
     test_controls_replaced();
     test_errors();
     test_utf8_cut();
+    test_utf8_invalid_at();
     return check_done();
 }
