@@ -254,6 +254,17 @@ static const char *bad_surrogate(const char *data, size_t len)
     return NULL;
 }
 
+/* Whether any of the n bytes at s is a control character JSON never allows raw. */
+static bool has_raw_control(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c < 0x20 && c != '\t' && c != '\n' && c != '\r')
+            return true;
+    }
+    return false;
+}
+
 /* How many of the n bytes at s are JSON white space. */
 static size_t strspn_ws(const char *s, size_t n)
 {
@@ -277,10 +288,10 @@ int byoc_jobs_page_parse(const char *data, size_t len, size_t max, byoc_jobs_pag
     if (len == 0)
         return 0;
     const char *surrogate = bad_surrogate(data, len);
-    /* yajl takes form feed and vertical tab for white space; JSON (and jansson) has neither, and
-     * no raw control character is allowed in a string either: anywhere, they make it not JSON. */
-    if (!surrogate && (memchr(data, '\f', len) || memchr(data, '\v', len)))
-        surrogate = "a form feed or vertical tab";
+    /* JSON allows no raw control character but tab, LF and CR, in a string or between tokens; yajl
+     * takes form feed and vertical tab for white space and a NUL after a number for its end. */
+    if (!surrogate && has_raw_control(data, len))
+        surrogate = "a raw control character";
     /* yajl's UTF-8 check lets overlong forms (C0 B1) and encoded surrogates through; JSON text is
      * UTF-8 (RFC 8259 section 8.1), and jansson refuses them. */
     if (!surrogate && byoc_utf8_invalid_at(data, len) < len)

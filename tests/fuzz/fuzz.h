@@ -33,6 +33,36 @@ int LLVMFuzzerInitialize(int *argc, char ***argv);
         }                                                                                      \
     } while (0)
 
+/* s holds no control character: no C0, DEL, or C1 in its UTF-8 form (what the printable pass,
+ * core/utf8.h, promises for text shown on a terminal). */
+static inline void fuzz_assert_printable(const char *s)
+{
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        FUZZ_ASSERT(*p >= 0x20 && *p != 0x7F);
+        FUZZ_ASSERT(!(p[0] == 0xC2 && p[1] >= 0x80 && p[1] < 0xA0));
+    }
+}
+
+#ifdef JANSSON_H
+/* Every string and key of v (a printable copy) passes fuzz_assert_printable. */
+static inline void fuzz_assert_printable_json(const json_t *v)
+{
+    if (json_is_string(v))
+        fuzz_assert_printable(json_string_value(v));
+    size_t i;
+    json_t *e;
+    const char *key;
+    if (json_is_array(v))
+        json_array_foreach(v, i, e) fuzz_assert_printable_json(e);
+    if (json_is_object(v))
+        json_object_foreach((json_t *)v, key, e)
+        {
+            fuzz_assert_printable(key);
+            fuzz_assert_printable_json(e);
+        }
+}
+#endif
+
 /* Logging off: a parser's warnings are not findings and would drown the fuzzer's output. */
 static inline void fuzz_quiet(void)
 {

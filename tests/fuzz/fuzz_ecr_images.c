@@ -18,31 +18,6 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     return 0;
 }
 
-static void assert_printable(const char *s)
-{
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        FUZZ_ASSERT(*p >= 0x20 && *p != 0x7F);
-        FUZZ_ASSERT(!(p[0] == 0xC2 && p[1] >= 0x80 && p[1] < 0xA0)); /* C1 in UTF-8 */
-    }
-}
-
-static void assert_printable_json(const json_t *v)
-{
-    if (json_is_string(v))
-        assert_printable(json_string_value(v));
-    size_t i;
-    json_t *e;
-    const char *key;
-    if (json_is_array(v))
-        json_array_foreach(v, i, e) assert_printable_json(e);
-    if (json_is_object(v))
-        json_object_foreach((json_t *)v, key, e)
-        {
-            assert_printable(key);
-            assert_printable_json(e);
-        }
-}
-
 static bool string_or_null(const json_t *v)
 {
     return !v || json_is_string(v) || json_is_null(v);
@@ -84,12 +59,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (byoc_manifest_is_index(json_string_value(json_object_get(im, "media_type"))))
             FUZZ_ASSERT(json_is_string(json_object_get(im, "platforms_error")));
     json_t *shown = byoc_json_printable_copy(doc);
-    assert_printable_json(shown);
+    fuzz_assert_printable_json(shown);
     json_array_foreach(json_object_get(shown, "images"), i, im)
     {
         char *text = byoc_image_platforms_text(im);
         if (text)
-            assert_printable(text);
+            fuzz_assert_printable(text);
         free(text);
     }
     json_decref(shown);

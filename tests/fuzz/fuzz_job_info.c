@@ -17,39 +17,13 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 
 #define TERMINATED(f) FUZZ_ASSERT(memchr((f), 0, sizeof(f)) != NULL)
 
-static void assert_printable(const char *s)
-{
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        FUZZ_ASSERT(*p >= 0x20 && *p != 0x7F);
-        FUZZ_ASSERT(!(p[0] == 0xC2 && p[1] >= 0x80 && p[1] < 0xA0)); /* C1 in UTF-8 */
-    }
-}
-
-/* Every string and key of a printable copy. */
-static void assert_printable_json(const json_t *v)
-{
-    if (json_is_string(v))
-        assert_printable(json_string_value(v));
-    size_t i;
-    json_t *e;
-    const char *key;
-    if (json_is_array(v))
-        json_array_foreach(v, i, e) assert_printable_json(e);
-    if (json_is_object(v))
-        json_object_foreach((json_t *)v, key, e)
-        {
-            assert_printable(key);
-            assert_printable_json(e);
-        }
-}
-
 static void check_shown(const json_t *doc)
 {
     json_t *shown = byoc_json_printable_copy(doc);
-    assert_printable_json(shown);
+    fuzz_assert_printable_json(shown);
     const char *keys[] = {"job_name", "status", "created", "device", "job_arn"};
     for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
-        assert_printable(byoc_json_text(json_object_get(shown, keys[i]), "-"));
+        fuzz_assert_printable(byoc_json_text(json_object_get(shown, keys[i]), "-"));
     json_decref(shown);
 }
 
@@ -81,11 +55,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         json_decref(status);
         byoc_job_info shown;
         byoc_job_info_printable(&shown, &info);
-        assert_printable(shown.name);
-        assert_printable(shown.status);
-        assert_printable(shown.queue_position);
-        assert_printable(shown.device);
-        assert_printable_json(shown.events);
+        fuzz_assert_printable(shown.name);
+        fuzz_assert_printable(shown.status);
+        fuzz_assert_printable(shown.queue_position);
+        fuzz_assert_printable(shown.device);
+        fuzz_assert_printable_json(shown.events);
         byoc_job_info_free(&shown);
         byoc_job_info_free(&copy);
         byoc_job_info_free(&info);

@@ -19,14 +19,6 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     return 0;
 }
 
-static void assert_printable(const char *s)
-{
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        FUZZ_ASSERT(*p >= 0x20 && *p != 0x7F);
-        FUZZ_ASSERT(!(p[0] == 0xC2 && p[1] >= 0x80 && p[1] < 0xA0)); /* C1 in UTF-8 */
-    }
-}
-
 static bool sha256_digest(const char *d)
 {
     if (!d || strncmp(d, "sha256:", 7) != 0 || strlen(d) != 71)
@@ -82,7 +74,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char *text = byoc_image_platforms_text(im);
     FUZZ_ASSERT(text != NULL);
     byoc_printable_inplace(text);
-    assert_printable(text);
+    fuzz_assert_printable(text);
     free(text);
     json_object_set_new(im, "platforms_error", json_string("not read"));
     text = byoc_image_platforms_text(im);
