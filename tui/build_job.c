@@ -1,18 +1,8 @@
 #include "build_job.h"
 
-#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <time.h>
-#include <unistd.h>
 
-#include <jansson.h>
-
-#include "byoc/git.h"
 #include "core/buf.h"
-#include "docker/engine.h"
-#include "docker/platforms.h"
-#include "docker/images.h"
 
 /* ---- load ---- */
 
@@ -55,40 +45,8 @@ static void prepared_free(void *p)
 {
     tui_build_prepared *r = p;
     byoc_lint_result_free(&r->lint);
-    byoc_strv_free(&r->tags);
-    byoc_strv_free(&r->labels);
+    byoc_build_plan_clear(&r->plan);
     free(r);
-}
-
-static void git_facts(const char *dir, const char *name, tui_build_prepared *out)
-{
-    byoc_git_rev rev = {0};
-    byoc_err gerr;
-    if (byoc_git_revision(dir, &rev, &gerr) != 0 || !rev.is_repo) {
-        byoc_git_rev_free(&rev);
-        return;
-    }
-    if (name && *name) {
-        char *tag = byoc_git_image_tag(name, &rev);
-        if (tag)
-            byoc_strv_push_owned(&out->tags, tag);
-    }
-    if (!rev.unborn) {
-        json_t *labels = byoc_git_labels(&rev);
-        const char *k;
-        json_t *v;
-        json_object_foreach(labels, k, v) byoc_strv_pushf(&out->labels, "%s=%s", k, json_string_value(v));
-        json_decref(labels);
-        /* reproducible when SOURCE_DATE_EPOCH says when */
-        const char *sde = getenv("SOURCE_DATE_EPOCH");
-        time_t when = sde && *sde ? (time_t)strtoll(sde, NULL, 10) : time(NULL);
-        struct tm tm;
-        gmtime_r(&when, &tm);
-        char created[96];
-        strftime(created, sizeof created, "org.opencontainers.image.created=%Y-%m-%dT%H:%M:%SZ", &tm);
-        byoc_strv_push(&out->labels, created);
-    }
-    byoc_git_rev_free(&rev);
 }
 
 int tui_build_prepare_task(byoc_task *t, void *arg, void **result, void (**result_free)(void *), byoc_err *err)
@@ -122,8 +80,13 @@ int tui_build_prepare_task(byoc_task *t, void *arg, void **result, void (**resul
         byoc_lint_sort(&r->lint);
         r->linted = true;
     }
+    byoc_build_git_facts git = {0};
     if (req->git && !byoc_task_cancelled(t))
-        git_facts(req->project_dir, proj.name, r);
+        byoc_build_git_facts_read(req->project_dir, &git);
+    byoc_build_flags flags;
+    tui_build_flags_of(&req->settings, &flags);
+    byoc_build_plan_make(&proj, req->project_dir, &flags, req->git ? &git : NULL, &r->plan);
+    byoc_build_git_facts_clear(&git);
     byoc_project_free(&proj);
     if (byoc_task_cancelled(t)) {
         prepared_free(r);
@@ -131,79 +94,5 @@ int tui_build_prepare_task(byoc_task *t, void *arg, void **result, void (**resul
     }
     *result = r;
     *result_free = prepared_free;
-    return 0;
-}
-
-/* ---- build ---- */
-
-struct tui_build_run {
-    byoc_engine *engine;
-    byoc_build_job *job;
-    char *platform;
-};
-
-tui_build_run *tui_build_run_new(const byoc_build_opts *o, byoc_err *err)
-{
-    byoc_engine *e;
-    if (byoc_engine_new(&e, err) != 0)
-        return NULL;
-    tui_build_run *r = byoc_xcalloc(1, sizeof *r);
-    r->engine = e;
-    r->job = byoc_build_job_new(e, o);
-    r->platform = o->platform && *o->platform ? byoc_xstrdup(o->platform) : NULL;
-    return r;
-}
-
-void tui_build_run_free(void *p)
-{
-    tui_build_run *r = p;
-    byoc_build_job_free(r->job);
-    byoc_engine_free(r->engine);
-    free(r->platform);
-    free(r);
-}
-
-static void built_free(void *p)
-{
-    tui_build_built *b = p;
-    free(b->image_id);
-    byoc_strv_free(&b->tags);
-    free(b);
-}
-
-int tui_build_task(byoc_task *t, void *arg, void **result, void (**result_free)(void *), byoc_err *err)
-{
-    tui_build_run *run = arg;
-    void *res = NULL;
-    void (*res_free)(void *) = NULL;
-    if (run->platform) { /* as `byoc build` does: a platform the engine cannot run fails at its first RUN */
-        byoc_engine_info info;
-        byoc_err perr;
-        char w[768];
-        if (byoc_engine_ping(run->engine, t, &info, &perr) == 0 &&
-            byoc_platform_build_warning(run->platform, info.os, info.arch, strncmp(info.host, "unix://", 7) == 0,
-                                        getenv("BYOC_BINFMT_DIR"), w, sizeof w))
-            byoc_task_log(t, "warning: %s", w);
-    }
-    if (byoc_build_task(t, run->job, &res, &res_free, err) != 0)
-        return -1;
-    byoc_build_result *br = res;
-    tui_build_built *b = byoc_xcalloc(1, sizeof *b);
-    b->image_id = byoc_xstrdup(br->image_id);
-    for (size_t i = 0; i < br->n_tags; i++)
-        byoc_strv_push(&b->tags, br->tags[i]);
-    if (res_free)
-        res_free(res);
-    b->size = -1;
-    json_t *doc = NULL;
-    byoc_err ierr;
-    if (byoc_image_inspect(run->engine, t, b->image_id, &doc, &ierr) == 0) {
-        json_t *size = json_object_get(doc, "Size");
-        if (json_is_integer(size))
-            b->size = json_integer_value(size);
-    }
-    json_decref(doc);
-    *result = b;
-    *result_free = built_free;
     return 0;
 }

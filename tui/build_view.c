@@ -57,10 +57,10 @@ char *tui_build_join_words(const char *const *words, size_t n)
 /* ---- the form ---- */
 
 /* Each field is checked the way `byoc build` checks the flag it stands for. */
-static bool check_opts(const byoc_build_opts *o, char *msg, size_t size)
+static bool check_flags(const byoc_build_flags *f, char *msg, size_t size)
 {
     byoc_err err;
-    if (byoc_build_validate(o, &err) == 0)
+    if (byoc_build_flags_check(f, &err) == 0)
         return true;
     snprintf(msg, size, "%.*s", (int)size - 1, err.message);
     return false;
@@ -70,15 +70,15 @@ static bool check_words(const tui_field *field, const char *value, char *msg, si
 {
     byoc_strv w = BYOC_STRV_INIT;
     tui_build_split_words(value, &w);
-    byoc_build_opts o = {.context_dir = "."};
+    byoc_build_flags f = {0};
     if (strcmp(field->key, "tags") == 0) {
-        o.tags = (const char *const *)w.v;
-        o.n_tags = w.n;
+        f.tags = (const char *const *)w.v;
+        f.n_tags = w.n;
     } else {
-        o.build_args = (const char *const *)w.v;
-        o.n_build_args = w.n;
+        f.build_args = (const char *const *)w.v;
+        f.n_build_args = w.n;
     }
-    bool ok = check_opts(&o, msg, size);
+    bool ok = check_flags(&f, msg, size);
     byoc_strv_free(&w);
     return ok;
 }
@@ -91,12 +91,12 @@ static bool check_field(const tui_form *f, const tui_field *field, const char *v
     const char *k = field->key;
     if (strcmp(k, "tags") == 0 || strcmp(k, "build_args") == 0)
         return check_words(field, value, msg, size);
-    byoc_build_opts o = {.context_dir = "."};
+    byoc_build_flags fl = {0};
     if (strcmp(k, "target") == 0)
-        o.target = value;
+        fl.target = value;
     else if (strcmp(k, "platform") == 0)
-        o.platform = value;
-    return check_opts(&o, msg, size);
+        fl.platform = value;
+    return check_flags(&fl, msg, size);
 }
 
 static const char *const networks[] = {"default", "none", "host"};
@@ -254,52 +254,22 @@ bool tui_build_settings_to_project(const tui_build_settings *s, byoc_project *p)
     return changed;
 }
 
-/* ---- build options ---- */
+/* ---- build flags ---- */
 
-static const char *resolve(tui_build_opts_hold *h, const char *path, const char *project_dir)
+void tui_build_flags_of(const tui_build_settings *s, byoc_build_flags *f)
 {
-    if (path[0] == '/' || !project_dir || !*project_dir)
-        byoc_strv_push(&h->strings, path);
-    else
-        byoc_strv_pushf(&h->strings, "%s/%s", project_dir, path);
-    return h->strings.v[h->strings.n - 1];
-}
-
-void tui_build_opts_make(const tui_build_settings *s, const char *project_dir, const byoc_strv *extra_tags,
-                         const byoc_strv *labels, tui_build_opts_hold *h)
-{
-    memset(h, 0, sizeof *h);
-    byoc_build_opts *o = &h->opts;
-    o->context_dir = resolve(h, *s->context ? s->context : ".", project_dir);
-    o->dockerfile = *s->dockerfile ? resolve(h, s->dockerfile, project_dir) : NULL;
-    for (size_t i = 0; i < s->tags.n; i++)
-        byoc_strv_push(&h->tags, s->tags.v[i]);
-    for (size_t i = 0; extra_tags && i < extra_tags->n; i++)
-        if (!byoc_strv_contains(&h->tags, extra_tags->v[i]))
-            byoc_strv_push(&h->tags, extra_tags->v[i]);
-    for (size_t i = 0; i < s->build_args.n; i++)
-        byoc_strv_push(&h->args, s->build_args.v[i]);
-    for (size_t i = 0; labels && i < labels->n; i++)
-        byoc_strv_push(&h->labels, labels->v[i]);
-    o->tags = (const char *const *)h->tags.v;
-    o->n_tags = h->tags.n;
-    o->build_args = (const char *const *)h->args.v;
-    o->n_build_args = h->args.n;
-    o->labels = (const char *const *)h->labels.v;
-    o->n_labels = h->labels.n;
-    o->target = *s->target ? s->target : NULL;
-    o->platform = *s->platform ? s->platform : NULL;
-    o->network = *s->network ? s->network : NULL;
-    o->no_cache = s->no_cache;
-}
-
-void tui_build_opts_free(tui_build_opts_hold *h)
-{
-    byoc_strv_free(&h->strings);
-    byoc_strv_free(&h->tags);
-    byoc_strv_free(&h->args);
-    byoc_strv_free(&h->labels);
-    memset(h, 0, sizeof *h);
+    memset(f, 0, sizeof *f);
+    f->context = s->context;
+    f->dockerfile = s->dockerfile;
+    f->tags = (const char *const *)s->tags.v;
+    f->n_tags = s->tags.n;
+    f->build_args = (const char *const *)s->build_args.v;
+    f->n_build_args = s->build_args.n;
+    f->replace_project = true;
+    f->target = s->target;
+    f->platform = s->platform;
+    f->network = s->network;
+    f->no_cache = s->no_cache;
 }
 
 char *tui_build_lint_dockerfile(const char *dockerfile, const char *project_dir)

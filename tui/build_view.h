@@ -12,9 +12,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "byoc/buildflow.h"
 #include "byoc/project.h"
 #include "byoc/strv.h"
-#include "docker/build.h"
 #include "form.h"
 
 /* The settings as the form holds them. Paths are relative to the project
@@ -59,18 +59,10 @@ bool tui_build_settings_to_project(const tui_build_settings *s, byoc_project *p)
 void tui_build_split_words(const char *text, byoc_strv *out);
 char *tui_build_join_words(const char *const *words, size_t n);
 
-/* Build options for the settings, with paths resolved against project_dir
- * and extra tags/labels (e.g. from git) added. The strings live in `hold`
- * (free with tui_build_opts_free) as long as the options are used. */
-typedef struct tui_build_opts_hold {
-    byoc_build_opts opts;
-    byoc_strv strings;       /* context, dockerfile */
-    byoc_strv tags, args, labels;
-} tui_build_opts_hold;
-
-void tui_build_opts_make(const tui_build_settings *s, const char *project_dir, const byoc_strv *extra_tags,
-                         const byoc_strv *labels, tui_build_opts_hold *hold);
-void tui_build_opts_free(tui_build_opts_hold *hold);
+/* The settings as build flags (byoc/buildflow.h), borrowing their strings:
+ * the form holds all there is (byoc.json's values already in it), paths
+ * from the project directory. */
+void tui_build_flags_of(const tui_build_settings *s, byoc_build_flags *f);
 
 /* The Dockerfile relative to the project directory, for the lint, or NULL
  * when it lies outside it (the lint then uses its default). Pure: no

@@ -9,7 +9,8 @@
  * or always on a tall screen; one summary line otherwise), the lint line, the
  * status line, then the build log or the lint findings (f switches). Enter
  * goes to the settings, Esc comes back. Nothing starts before the screen is
- * first drawn; every disk and engine call is a task (build_job.h). */
+ * first drawn; every disk and engine call is a task (build_job.h, and the
+ * build itself byoc/buildflow.h's). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +20,6 @@
 #include "build_job.h"
 #include "build_view.h"
 #include "core/buf.h"
-#include "docker/build.h"
 #include "flow.h"
 #include "form.h"
 #include "image_text.h"
@@ -206,17 +206,15 @@ static void fill_findings(build_screen *s, const byoc_lint_result *lr)
 
 static void start_build(build_screen *s, const tui_build_prepared *p)
 {
-    tui_build_opts_hold hold;
-    tui_build_opts_make(&s->snap, tui_app_project(s->base.app), &p->tags, &p->labels, &hold);
     byoc_err err;
-    tui_build_run *run = tui_build_run_new(&hold.opts, &err);
-    tui_build_opts_free(&hold);
-    if (!run) {
+    byoc_build_flow_job *job = byoc_build_flow_job_new(&p->plan, &err);
+    if (!job) {
         s->state = B_FAILED;
         s->error = byoc_xstrdup(err.message);
         return;
     }
-    byoc_task *t = tui_app_start_task(s->base.app, &s->base, "build", tui_build_task, run, tui_build_run_free);
+    byoc_task *t = tui_app_start_task(s->base.app, &s->base, "build", byoc_build_flow_task, job,
+                                      byoc_build_flow_job_free);
     if (!t) {
         s->state = B_FAILED;
         s->error = byoc_xstrdup("could not start a task");
@@ -261,7 +259,7 @@ static void prepared(build_screen *s, const tui_build_prepared *p)
     start_build(s, p);
 }
 
-static void built(build_screen *s, const tui_build_built *b)
+static void built(build_screen *s, const byoc_build_flow_result *b)
 {
     s->state = B_DONE;
     s->end_ms = tui_now_ms();
@@ -322,14 +320,15 @@ static void on_event(tui_screen *base, const byoc_event *ev)
     switch (ev->kind) {
     case BYOC_EV_LOG: {
         log_line(s, ev->text ? ev->text : "");
-        int n, m;
-        if (ev->text && byoc_build_parse_step(ev->text, &n, &m)) {
+        byoc_build_event be;
+        byoc_build_event_decode(ev, &be);
+        if (be.kind == BYOC_BUILD_EV_STEP) {
             s->step_seq = s->log.ring.first_seq + s->log.ring.count - 1;
             s->have_step = true;
             free(s->step_line);
             s->step_line = byoc_xstrdup(ev->text);
-            s->step = n;
-            s->steps = m;
+            s->step = be.step;
+            s->steps = be.steps;
         }
         break;
     }

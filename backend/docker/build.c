@@ -385,6 +385,11 @@ void byoc_build_job_free(void *job)
     free(j);
 }
 
+const byoc_build_opts *byoc_build_job_opts(const byoc_build_job *j)
+{
+    return &j->opts;
+}
+
 static void result_free(void *p)
 {
     byoc_build_result_free(p);

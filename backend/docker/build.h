@@ -60,6 +60,8 @@ void byoc_build_result_free(byoc_build_result *r);
 typedef struct byoc_build_job byoc_build_job;
 byoc_build_job *byoc_build_job_new(byoc_engine *e, const byoc_build_opts *o);
 void byoc_build_job_free(void *job);
+/* The job's copy of the options. */
+const byoc_build_opts *byoc_build_job_opts(const byoc_build_job *j);
 /* byoc_task_fn: arg is a byoc_build_job; the result is a byoc_build_result*. */
 int byoc_build_task(byoc_task *t, void *arg, void **result, void (**result_free)(void *), byoc_err *err);
 

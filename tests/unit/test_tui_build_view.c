@@ -1,6 +1,6 @@
 /* The Build screen's model: the settings form filled from byoc.json (parsed
  * by the real project module), checked like `byoc build` checks its flags,
- * written back; the build options it makes; the default tag; quoting of
+ * written back; the build plan its settings make; the default tag; quoting of
  * space-separated fields; the lint's Dockerfile path; error lines. */
 #include <stdlib.h>
 #include <string.h>
@@ -92,21 +92,20 @@ int main(void)
     CHECK(s.lint);
     CHECK(!s.no_cache);
     CHECK(!tui_build_settings_to_project(&s, &p));       /* nothing changed */
-    byoc_strv extra = BYOC_STRV_INIT, labels = BYOC_STRV_INIT;
-    byoc_strv_push(&extra, "qaoa:abc1234");
-    byoc_strv_push(&extra, "qaoa:1");                    /* already there: once only */
-    byoc_strv_push(&labels, "org.opencontainers.image.revision=abc");
-    tui_build_opts_hold h;
-    tui_build_opts_make(&s, "/proj", &extra, &labels, &h);
-    CHECK_STR(h.opts.context_dir, "/proj/src");
-    CHECK_STR(h.opts.dockerfile, "/proj/src/Dockerfile");
-    CHECK_INT(h.opts.n_tags, 3);
-    CHECK_STR(h.opts.tags[2], "qaoa:abc1234");
-    CHECK_INT(h.opts.n_labels, 1);
-    CHECK(h.opts.network == NULL);
-    CHECK(h.opts.target == NULL);
-    CHECK_INT(byoc_build_validate(&h.opts, &err), 0);
-    tui_build_opts_free(&h);
+    byoc_build_flags fl;
+    tui_build_flags_of(&s, &fl);
+    byoc_build_plan plan;
+    byoc_build_plan_make(&p, "/proj", &fl, NULL, &plan);
+    CHECK_STR(plan.opts.context_dir, "/proj/src");
+    CHECK_STR(plan.opts.dockerfile, "/proj/src/Dockerfile");
+    CHECK_INT(plan.opts.n_tags, 2);
+    CHECK_STR(plan.opts.tags[1], "qaoa:latest");
+    CHECK_INT(plan.opts.n_build_args, 1);                /* the form's, not byoc.json's again */
+    CHECK_INT(plan.opts.n_labels, 0);
+    CHECK(plan.opts.network == NULL);
+    CHECK(plan.opts.target == NULL);
+    CHECK_INT(byoc_build_validate(&plan.opts, &err), 0);
+    byoc_build_plan_clear(&plan);
     tui_build_settings_free(&s);
 
     /* edits: checked as the flags are */
@@ -155,15 +154,14 @@ int main(void)
     free(text);
     json_decref(doc);
     CHECK(!tui_build_settings_to_project(&s, &p));       /* a second time: nothing new */
-    tui_build_opts_make(&s, "/proj", NULL, NULL, &h);
-    CHECK_STR(h.opts.network, "host");
-    CHECK_STR(h.opts.platform, "linux/amd64");
-    CHECK(h.opts.no_cache);
-    CHECK_STR(h.opts.dockerfile, "/proj/docker/Dockerfile.gpu");
-    tui_build_opts_free(&h);
+    tui_build_flags_of(&s, &fl);
+    byoc_build_plan_make(&p, "/proj", &fl, NULL, &plan);
+    CHECK_STR(plan.opts.network, "host");
+    CHECK_STR(plan.opts.platform, "linux/amd64");
+    CHECK(plan.opts.no_cache);
+    CHECK_STR(plan.opts.dockerfile, "/proj/docker/Dockerfile.gpu");
+    byoc_build_plan_clear(&plan);
     tui_build_settings_free(&s);
-    byoc_strv_free(&extra);
-    byoc_strv_free(&labels);
 
     /* a project without tags gets the suggestion; byoc.json's own dockerfile wins */
     byoc_project q;
