@@ -7,11 +7,8 @@
 #include "aws/client.h"
 #include "aws/ecr.h"
 #include "byoc/permit.h"
-#include "byoc/project.h"
-#include "byoc/pushflow.h"
 #include "byoc/strv.h"
 #include "core/buf.h"
-#include "docker/engine.h"
 
 static char *dup_or_null(const char *s)
 {
@@ -33,10 +30,6 @@ void tui_push_args_free(void *args)
         return;
     free(a->profile);
     free(a->region);
-    free(a->source);
-    free(a->repository);
-    free(a->tag);
-    free(a->project_dir);
     free(a);
 }
 
@@ -69,41 +62,6 @@ int tui_push_repos_task(byoc_task *t, void *arg, void **result, void (**result_f
     byoc_ecr_repositories_free(repos, n);
     *result = list;
     *result_free = json_decref_ptr;
-    return 0;
-}
-
-static void push_result_free(void *p)
-{
-    byoc_push_result_free(p);
-    free(p);
-}
-
-int tui_push_task(byoc_task *t, void *arg, void **result, void (**result_free)(void *), byoc_err *err)
-{
-    tui_push_args *a = arg;
-    byoc_aws_client *c;
-    if (client(a, &c, err) != 0)
-        return -1;
-    byoc_engine *e = NULL;
-    if (byoc_engine_new(&e, err) < 0) {
-        byoc_aws_client_free(c);
-        return -1;
-    }
-    byoc_push_opts o = {.source = a->source, .repository = a->repository, .tag = a->tag, .create = a->create};
-    byoc_push_result *r = byoc_xcalloc(1, sizeof *r);
-    int rc = byoc_push_run(c, e, NULL, t, &o, r, err);
-    byoc_engine_free(e);
-    byoc_aws_client_free(c);
-    if (rc != 0) {
-        push_result_free(r);
-        return -1;
-    }
-    byoc_err perr;
-    byoc_err_clear(&perr);
-    if (a->project_dir && byoc_project_record_push(a->project_dir, r->image_uri, r->digest, &perr) != 0)
-        byoc_task_log(t, "warning: byoc.json not updated: %s", perr.message);
-    *result = r;
-    *result_free = push_result_free;
     return 0;
 }
 

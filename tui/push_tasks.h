@@ -1,15 +1,10 @@
 /* push_tasks: the Push and Permit steps' backend work as tasks for
- * tui_app_start_task. Each task makes its own AWS client (and engine) from
- * the profile and region it is given, so nothing it borrows can go away.
+ * tui_app_start_task. Each task makes its own AWS client from the profile and
+ * region it is given, so nothing it borrows can go away. (The push itself is
+ * byoc/pushflow.h's task, byoc_push_task, as `byoc push` runs it.)
  *
  *   repos   DescribeRepositories, every page. DONE result: json_t * array
  *           of {"name", "uri"}.
- *   push    byoc_push_run (byoc/pushflow.h): STATUS per step, PROGRESS per
- *           layer (key = layer id, text = its status), LOG for warnings;
- *           then the push is recorded in the project's byoc.json as
- *           `byoc push` records it (byoc_project_record_push), so Run's
- *           default image is the last push whichever way it was made.
- *           DONE result: a byoc_push_result *.
  *   permit  byoc_permit_run (byoc/permit.h): view (no change), allow or
  *           revoke the given principals, as a dry run or for real.
  *           DONE result: a byoc_permit_result *.
@@ -28,9 +23,6 @@
 
 typedef struct tui_push_args {
     char *profile, *region;
-    char *source, *repository, *tag;
-    char *project_dir;            /* push: where byoc.json records it; NULL: not recorded */
-    bool create;
 } tui_push_args;
 
 tui_push_args *tui_push_args_new(const char *profile, const char *region);
@@ -52,6 +44,5 @@ void tui_permit_args_free(void *args);
 int tui_permit_task(byoc_task *t, void *arg, void **result, void (**result_free)(void *), byoc_err *err);
 
 int tui_push_repos_task(byoc_task *t, void *arg, void **result, void (**result_free)(void *), byoc_err *err);
-int tui_push_task(byoc_task *t, void *arg, void **result, void (**result_free)(void *), byoc_err *err);
 
 #endif

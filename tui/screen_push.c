@@ -8,8 +8,9 @@
  * digest; u puts the URI into the job form (flow.h) and goes to Run. The
  * source comes from Build or the image browser (flow.h); fields still empty
  * start from byoc.json (source, repository) and the tag from what the push
- * gives, each marked with where it came from. The push is recorded in
- * byoc.json as `byoc push` records it (push_tasks.h). */
+ * gives, each marked with where it came from. The push is pushflow's task
+ * (byoc/pushflow.h), as `byoc push` runs it: it records the push in byoc.json
+ * too, and its typed events drive the status line and the layer bars. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -265,14 +266,16 @@ static void start_push(push_screen *s)
         return;
     }
     const byoc_globals *g = tui_app_globals(a);
-    tui_push_args *args = tui_push_args_new(g->profile, g->region);
-    args->source = byoc_xstrdup(tui_form_value(&s->form, "source"));
-    args->repository = byoc_xstrdup(tui_form_value(&s->form, "repository"));
     const char *tag = tui_form_value(&s->form, "tag");
-    args->tag = tag && *tag ? byoc_xstrdup(tag) : NULL;
-    args->create = strcmp(tui_form_value(&s->form, "create"), "true") == 0;
-    args->project_dir = byoc_xstrdup(tui_app_project(a));
-    byoc_task *t = tui_app_start_task(a, &s->base, "push", tui_push_task, args, tui_push_args_free);
+    byoc_push_opts o = {
+        .source = tui_form_value(&s->form, "source"),
+        .repository = tui_form_value(&s->form, "repository"),
+        .tag = tag && *tag ? tag : NULL,
+        .create = strcmp(tui_form_value(&s->form, "create"), "true") == 0,
+        .project_dir = tui_app_project(a),
+    };
+    byoc_task *t = tui_app_start_task(a, &s->base, "push", byoc_push_task, byoc_push_job_new(g->profile, g->region, &o),
+                                      byoc_push_job_free);
     if (!t) {
         tui_app_error(a, "could not start a task");
         return;
@@ -333,34 +336,34 @@ static void on_event(tui_screen *base, const byoc_event *ev)
         tui_screen_dirty(base);
         return;
     }
-    if (!s->running || ev->task_id != s->running_id)
+    byoc_push_event pe;
+    if (!s->running || ev->task_id != s->running_id || !byoc_push_event_from(ev, &pe))
         return;
-    switch (ev->kind) {
-    case BYOC_EV_STATUS: replace(&s->status, ev->text); break;
-    case BYOC_EV_LOG:
-        if (ev->text && strncmp(ev->text, "warning: ", 9) == 0)
-            tui_app_message(base->app, "%s", ev->text);
-        break;
-    case BYOC_EV_PROGRESS:
-        if (ev->key) {
-            layer_bar *l = layer(s, ev->key);
-            if (l) {
-                snprintf(l->status, sizeof l->status, "%s", ev->text ? ev->text : "");
-                if (ev->total > 0 || ev->current > 0)
-                    tui_progress_update(&l->bar, ev->current, ev->total, tui_now_ms());
-            }
+    switch (pe.kind) {
+    case BYOC_PUSH_EV_STEP: replace(&s->status, pe.text); break;
+    case BYOC_PUSH_EV_WARNING: tui_app_message(base->app, "warning: %s", pe.text ? pe.text : ""); break;
+    case BYOC_PUSH_EV_LAYER: {
+        layer_bar *l = layer(s, pe.layer);
+        if (l) {
+            snprintf(l->status, sizeof l->status, "%s", pe.text ? pe.text : "");
+            if (pe.total > 0 || pe.current > 0)
+                tui_progress_update(&l->bar, pe.current, pe.total, tui_now_ms());
         }
         break;
-    case BYOC_EV_DONE:
+    }
+    case BYOC_PUSH_EV_DONE:
         s->running = NULL;
-        pushed(s, ev->result);
+        pushed(s, pe.result);
         break;
-    case BYOC_EV_ERROR:
+    case BYOC_PUSH_EV_FAILED:
         s->running = NULL;
         s->state = P_FAILED;
-        replace(&s->error, ev->err.kind == BYOC_E_CANCELLED ? "cancelled" : ev->err.message);
+        replace(&s->error, pe.err->kind == BYOC_E_CANCELLED ? "cancelled" : pe.err->message);
         break;
-    case BYOC_EV_CHECK:      /* a push posts no checks */
+    case BYOC_PUSH_EV_NOTE:        /* the engine's own lines: the layer bars say it */
+    case BYOC_PUSH_EV_REPOSITORY:
+    case BYOC_PUSH_EV_LOGIN:
+    case BYOC_PUSH_EV_DIGEST:
         break;
     }
     tui_screen_dirty(base);

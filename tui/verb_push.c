@@ -1,9 +1,7 @@
-/* byoc push: a local image into an ECR repository (backend/byoc/pushflow.h),
- * with each layer's progress on stderr and the image URI and digest on
- * stdout. Ctrl-C cancels the push. */
+/* byoc push: a local image into an ECR repository (backend/byoc/pushflow.h's
+ * task, as the Push screen runs it), with each layer's progress on stderr and
+ * the image URI and digest on stdout. Ctrl-C cancels the push (cli_task.h). */
 #include <getopt.h>
-#include <signal.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,13 +9,10 @@
 
 #include <jansson.h>
 
-#include "aws/client.h"
-#include "byoc/project.h"
 #include "byoc/pushflow.h"
 #include "core/buf.h"
 #include "core/jsonprint.h"
-#include "core/log.h"
-#include "docker/engine.h"
+#include "cli_task.h"
 #include "verbs.h"
 
 /* ---- progress on stderr ---- */
@@ -68,95 +63,56 @@ static seen_layer *seen(printer *p, const char *id)
     return l;
 }
 
-static void print_event(printer *p, const byoc_event *ev)
+static void print_event(printer *p, const byoc_push_event *ev)
 {
-    if (ev->kind == BYOC_EV_LOG || ev->kind == BYOC_EV_STATUS) {
+    if (ev->kind == BYOC_PUSH_EV_NOTE || ev->kind == BYOC_PUSH_EV_STEP) {
         close_line(p);
         fprintf(stderr, "%s\n", ev->text ? ev->text : "");
-    } else if (ev->kind == BYOC_EV_PROGRESS && ev->key) {
-        seen_layer *l = seen(p, ev->key);
+    } else if (ev->kind == BYOC_PUSH_EV_WARNING) {
+        close_line(p);
+        fprintf(stderr, "warning: %s\n", ev->text ? ev->text : "");
+    } else if (ev->kind == BYOC_PUSH_EV_LAYER) {
+        seen_layer *l = seen(p, ev->layer);
         char word[32];
         status_word(ev->text ? ev->text : "", word, sizeof word);
         if (strcmp(word, l->word) != 0) {
             snprintf(l->word, sizeof l->word, "%s", word);
             close_line(p);
-            fprintf(stderr, "%s: %s\n", ev->key, ev->text ? ev->text : "");
+            fprintf(stderr, "%s: %s\n", ev->layer, ev->text ? ev->text : "");
         } else if (p->tty && strcmp(word, "Pushing") == 0 && ev->current >= 0) {
             if (ev->total > 0)
-                fprintf(stderr, "\r\033[K%s: Pushing %.1f / %.1f MiB", ev->key, (double)ev->current / 1048576.0,
+                fprintf(stderr, "\r\033[K%s: Pushing %.1f / %.1f MiB", ev->layer, (double)ev->current / 1048576.0,
                         (double)ev->total / 1048576.0);
             else
-                fprintf(stderr, "\r\033[K%s: Pushing %.1f MiB", ev->key, (double)ev->current / 1048576.0);
+                fprintf(stderr, "\r\033[K%s: Pushing %.1f MiB", ev->layer, (double)ev->current / 1048576.0);
             p->line_open = true;
         }
     }
     fflush(stderr);
 }
 
-/* The push runs on this thread (byoc_task_run_sync): no second thread, no
- * event queue, so the command stays small. Ctrl-C cancels it: setting the
- * task's cancel flag is a single atomic store, safe in a signal handler. */
-static _Atomic(byoc_task *) running;
-
-static void on_signal(int sig)
+static void on_task_event(void *ud, const byoc_event *ev)
 {
-    (void)sig;
-    byoc_task_cancel(atomic_load(&running));
+    byoc_push_event pe;
+    if (byoc_push_event_from(ev, &pe))
+        print_event(ud, &pe);
 }
 
-typedef struct {
-    byoc_aws_client *aws;
-    byoc_engine *engine;
-    const byoc_push_opts *opts;
-} push_args;
-
-static int push_fn(byoc_task *t, void *arg, void **result, void (**result_free)(void *), byoc_err *err)
+/* The push is pushflow's task, on a worker thread while this one prints its
+ * events and turns Ctrl-C into the task's cancel. */
+static int run_push(const byoc_globals *g, const byoc_push_opts *o, byoc_push_result **res, byoc_err *err)
 {
-    push_args *a = arg;
-    atomic_store(&running, t);
-    byoc_push_result *r = byoc_xcalloc(1, sizeof *r);
-    *result = r;
-    *result_free = NULL;
-    int rc = byoc_push_run(a->aws, a->engine, NULL, t, a->opts, r, err);
-    atomic_store(&running, NULL);
-    return rc;
-}
-
-static void sink(const byoc_event *ev, void *ud)
-{
-    print_event(ud, ev);
-}
-
-static int run_push(byoc_aws_client *aws, byoc_engine *e, const byoc_push_opts *o, byoc_push_result **res,
-                    byoc_err *err)
-{
-    struct sigaction sa = {.sa_handler = on_signal}, old_int, old_term;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, &old_int);
-    sigaction(SIGTERM, &sa, &old_term);
     printer p = {.tty = isatty(STDERR_FILENO)};
-    push_args a = {aws, e, o};
     void *result = NULL;
-    void (*result_free)(void *) = NULL;
-    int rc = byoc_task_run_sync("push", push_fn, &a, &result, &result_free, err, sink, &p);
+    int rc = byoc_cli_run_task("push", byoc_push_task, byoc_push_job_new(g->profile, g->region, o),
+                               byoc_push_job_free, on_task_event, &p, &result, err);
     close_line(&p);
     free(p.layers);
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGTERM, &old_term, NULL);
     *res = result;
     return rc;
 }
 
 /* ---- the verb ---- */
-
-/* The project's last push is run's default image (only a project with a byoc.json remembers). */
-static void remember_push(const byoc_globals *g, const byoc_push_result *res)
-{
-    byoc_err e;
-    byoc_err_clear(&e);
-    if (byoc_project_record_push(g->project_dir, res->image_uri, res->digest, &e) != 0)
-        byoc_log(BYOC_LOG_WARN, "byoc.json not updated: %s", e.message);
-}
 
 int verb_push(const byoc_globals *g, int argc, char **argv, byoc_err *err)
 {
@@ -228,14 +184,10 @@ int verb_push(const byoc_globals *g, int argc, char **argv, byoc_err *err)
     o.source = argv[optind];
     o.create_opts.tags = tags;
     o.create_opts.n_tags = n_tags;
+    o.project_dir = g->project_dir;
 
-    byoc_aws_client *aws = NULL;
-    byoc_engine *engine = NULL;
     byoc_push_result *res = NULL;
-    byoc_aws_config_opts copts = {.profile = g->profile, .region = g->region};
-    if (byoc_aws_client_new(&copts, &aws, err) != 0 || byoc_engine_new(&engine, err) < 0) {
-        rc = byoc_err_exit_code(err->kind);
-    } else if (run_push(aws, engine, &o, &res, err) < 0) {
+    if (run_push(g, &o, &res, err) < 0) {
         rc = byoc_err_exit_code(err->kind);
     } else {
         json_t *doc = byoc_push_result_json(res);
@@ -248,15 +200,12 @@ int verb_push(const byoc_globals *g, int argc, char **argv, byoc_err *err)
                    byoc_json_text(json_object_get(shown, "digest"), ""));
             json_decref(shown);
         }
-        remember_push(g, res);
         rc = 0;
     }
     if (res) {
         byoc_push_result_free(res);
         free(res);
     }
-    byoc_engine_free(engine);
-    byoc_aws_client_free(aws);
 out:
     free(tags);
     return rc;

@@ -9,6 +9,7 @@
 #include "core/strpool.h"
 #include "core/buf.h"
 #include "core/log.h"
+#include "byoc/project.h"
 #include "docker/images.h"
 #include "docker/reference.h"
 #include "docker/registry_auth.h"
@@ -46,9 +47,86 @@ static void warn(byoc_push_result *r, byoc_task *t, const char *fmt, ...)
     byoc_buf b = BYOC_BUF_INIT;
     byoc_buf_vprintf(&b, fmt, ap);
     va_end(ap);
-    byoc_task_log(t, "warning: %s", byoc_buf_str(&b));
+    byoc_push_post(t, &(byoc_push_event){.kind = BYOC_PUSH_EV_WARNING, .text = byoc_buf_str(&b)});
     r->warnings = byoc_xrealloc(r->warnings, (r->n_warnings + 1) * sizeof *r->warnings);
     r->warnings[r->n_warnings++] = byoc_buf_steal(&b);
+}
+
+/* ---- typed events ----
+ * On the task's wire: STEP a STATUS, NOTE a LOG, LAYER a PROGRESS keyed by the
+ * layer id (as docker/push.c posts them), and the rest a CHECK named
+ * EVENT_KEY whose status is the kind, doubled, plus one when its flag is set. */
+
+#define EVENT_KEY "byoc.push"
+
+static bool wire_kind(byoc_push_ev_kind k)
+{
+    return k == BYOC_PUSH_EV_WARNING || k == BYOC_PUSH_EV_REPOSITORY || k == BYOC_PUSH_EV_LOGIN ||
+           k == BYOC_PUSH_EV_DIGEST;
+}
+
+void byoc_push_post(byoc_task *t, const byoc_push_event *ev)
+{
+    switch (ev->kind) {
+    case BYOC_PUSH_EV_STEP: byoc_task_status(t, "%s", ev->text ? ev->text : ""); break;
+    case BYOC_PUSH_EV_NOTE: byoc_task_log(t, "%s", ev->text ? ev->text : ""); break;
+    case BYOC_PUSH_EV_LAYER: byoc_task_progress(t, ev->layer, ev->current, ev->total, ev->text); break;
+    case BYOC_PUSH_EV_WARNING:
+    case BYOC_PUSH_EV_REPOSITORY:
+    case BYOC_PUSH_EV_LOGIN:
+    case BYOC_PUSH_EV_DIGEST: {
+        bool flag = ev->kind == BYOC_PUSH_EV_REPOSITORY ? ev->created
+                  : ev->kind == BYOC_PUSH_EV_LOGIN    ? ev->retried
+                  : ev->kind == BYOC_PUSH_EV_DIGEST   ? ev->verified
+                                                      : false;
+        byoc_task_check(t, EVENT_KEY, (int)ev->kind * 2 + flag, ev->text ? ev->text : "", NULL);
+        break;
+    }
+    case BYOC_PUSH_EV_DONE:
+    case BYOC_PUSH_EV_FAILED: break;
+    }
+}
+
+bool byoc_push_event_from(const byoc_event *ev, byoc_push_event *out)
+{
+    memset(out, 0, sizeof *out);
+    out->text = ev->text;
+    switch (ev->kind) {
+    case BYOC_EV_STATUS: out->kind = BYOC_PUSH_EV_STEP; return true;
+    case BYOC_EV_LOG: out->kind = BYOC_PUSH_EV_NOTE; return true;
+    case BYOC_EV_PROGRESS:
+        if (!ev->key)
+            return false;
+        out->kind = BYOC_PUSH_EV_LAYER;
+        out->layer = ev->key;
+        out->current = ev->current;
+        out->total = ev->total;
+        return true;
+    case BYOC_EV_CHECK: {
+        if (!ev->key || strcmp(ev->key, EVENT_KEY) != 0 || ev->current < 0)
+            return false;
+        byoc_push_ev_kind k = (byoc_push_ev_kind)(ev->current / 2);
+        if (!wire_kind(k))
+            return false;
+        bool flag = ev->current % 2;
+        out->kind = k;
+        out->created = k == BYOC_PUSH_EV_REPOSITORY && flag;
+        out->retried = k == BYOC_PUSH_EV_LOGIN && flag;
+        out->verified = k == BYOC_PUSH_EV_DIGEST && flag;
+        return true;
+    }
+    case BYOC_EV_DONE:
+        out->kind = BYOC_PUSH_EV_DONE;
+        out->text = NULL;
+        out->result = ev->result;
+        return true;
+    case BYOC_EV_ERROR:
+        out->kind = BYOC_PUSH_EV_FAILED;
+        out->text = NULL;
+        out->err = &ev->err;
+        return true;
+    }
+    return false;
 }
 
 json_t *byoc_push_result_json(const byoc_push_result *r)
@@ -164,6 +242,14 @@ static int inspect_source(byoc_engine *e, byoc_task *t, const byoc_push_opts *o,
     return 0;
 }
 
+static int repository_there(byoc_task *t, const byoc_push_opts *o, const byoc_ecr_repository *repo, bool created)
+{
+    byoc_push_post(t, &(byoc_push_event){.kind = BYOC_PUSH_EV_REPOSITORY,
+                                         .text = repo->uri ? repo->uri : o->repository,
+                                         .created = created});
+    return 0;
+}
+
 static int ensure_repository(byoc_aws_client *aws, byoc_task *t, const byoc_push_opts *o, byoc_push_result *r,
                              byoc_ecr_repository *repo, byoc_err *err)
 {
@@ -171,7 +257,7 @@ static int ensure_repository(byoc_aws_client *aws, byoc_task *t, const byoc_push
     byoc_err local;
     byoc_err_clear(&local);
     if (byoc_ecr_describe_repository(aws, t, o->repository, repo, &local) == 0)
-        return 0;
+        return repository_there(t, o, repo, false);
     if (strcmp(local.code, "RepositoryNotFoundException") != 0) {
         if (err)
             *err = local;
@@ -189,7 +275,7 @@ static int ensure_repository(byoc_aws_client *aws, byoc_task *t, const byoc_push
         return -1;
     r->created_repository = true;
     byoc_task_log(t, "Created repository %s", repo->uri ? repo->uri : o->repository);
-    return 0;
+    return repository_there(t, o, repo, true);
 }
 
 static char *uri_host(const char *uri)
@@ -282,6 +368,7 @@ static int push_with_login(byoc_engine *e, byoc_ecr_auth *auth, byoc_task *t, by
         byoc_task_status(t, attempt ? "Logging in again to %s" : "Logging in to %s", r->registry);
         if (byoc_ecr_auth_get(auth, t, time(NULL), attempt > 0, &tok, err) < 0)
             return -1;
+        byoc_push_post(t, &(byoc_push_event){.kind = BYOC_PUSH_EV_LOGIN, .text = r->registry, .retried = attempt > 0});
         char *header = byoc_registry_auth_header(tok.username, tok.password, r->registry);
         byoc_ecr_token_free(&tok);
         byoc_push_report_free(&r->report);
@@ -303,8 +390,21 @@ static int push_with_login(byoc_engine *e, byoc_ecr_auth *auth, byoc_task *t, by
     }
 }
 
-int byoc_push_run(byoc_aws_client *aws, byoc_engine *engine, byoc_ecr_auth *auth, byoc_task *t,
-                  const byoc_push_opts *o, byoc_push_result *r, byoc_err *err)
+/* The project's last push is Run's default image (only a project with a byoc.json remembers). */
+static void record_push(byoc_task *t, const byoc_push_opts *o, const byoc_push_result *r)
+{
+    byoc_err perr;
+    byoc_err_clear(&perr);
+    if (!o->project_dir || byoc_project_record_push(o->project_dir, r->image_uri, r->digest, &perr) == 0)
+        return;
+    byoc_buf b = BYOC_BUF_INIT;
+    byoc_buf_printf(&b, "byoc.json not updated: %s", perr.message);
+    byoc_push_post(t, &(byoc_push_event){.kind = BYOC_PUSH_EV_WARNING, .text = byoc_buf_str(&b)});
+    byoc_buf_free(&b);
+}
+
+static int push_body(byoc_aws_client *aws, byoc_engine *engine, byoc_ecr_auth *auth, byoc_task *t,
+                     const byoc_push_opts *o, byoc_push_result *r, byoc_err *err)
 {
     memset(r, 0, sizeof *r);
     r->report.size = -1;
@@ -374,8 +474,11 @@ int byoc_push_run(byoc_aws_client *aws, byoc_engine *engine, byoc_ecr_auth *auth
         r->digest = byoc_xstrdup(r->report.digest);
         rc = verify(aws, t, o, r, err);
     }
-    if (rc == 0)
+    if (rc == 0) {
+        byoc_push_post(t, &(byoc_push_event){.kind = BYOC_PUSH_EV_DIGEST, .text = r->digest, .verified = r->verified});
         byoc_task_status(t, "Pushed %s@%s", r->image_uri, r->digest);
+        record_push(t, o, r);
+    }
     free(target);
     byoc_ecr_auth_free(own);
     free(repo_host);
@@ -384,29 +487,64 @@ int byoc_push_run(byoc_aws_client *aws, byoc_engine *engine, byoc_ecr_auth *auth
     return rc;
 }
 
-/* ---- as a task ---- */
+/* ---- the plain call ---- */
 
-struct byoc_push_job {
+typedef struct {
     byoc_aws_client *aws;
     byoc_engine *engine;
     byoc_ecr_auth *auth;
+    const byoc_push_opts *opts;
+    byoc_push_result *out;
+    byoc_push_event_fn on_event;
+    void *ud;
+} plain_call;
+
+static int plain_fn(byoc_task *t, void *arg, void **result, void (**rfree)(void *), byoc_err *err)
+{
+    plain_call *c = arg;
+    *result = NULL;
+    *rfree = NULL;
+    return push_body(c->aws, c->engine, c->auth, t, c->opts, c->out, err);
+}
+
+static void plain_sink(const byoc_event *ev, void *ud)
+{
+    plain_call *c = ud;
+    byoc_push_event pe;
+    if (!c->on_event || !byoc_push_event_from(ev, &pe))
+        return;
+    if (pe.kind == BYOC_PUSH_EV_DONE)
+        pe.result = c->out;  /* the caller's, not the task's */
+    c->on_event(&pe, c->ud);
+}
+
+int byoc_push_run(byoc_aws_client *aws, byoc_engine *engine, byoc_ecr_auth *auth, const byoc_push_opts *o,
+                  byoc_push_event_fn on_event, void *ud, byoc_push_result *out, byoc_err *err)
+{
+    plain_call c = {aws, engine, auth, o, out, on_event, ud};
+    return byoc_task_run_sync("push", plain_fn, &c, NULL, NULL, err, plain_sink, &c);
+}
+
+/* ---- as a task ---- */
+
+struct byoc_push_job {
+    const char *profile, *region;
     byoc_push_opts opts;
     byoc_ecr_tag *tags;
     byoc_strpool pool; /* everything the copy owns */
 };
 
-byoc_push_job *byoc_push_job_new(byoc_aws_client *aws, byoc_engine *engine, byoc_ecr_auth *auth,
-                                 const byoc_push_opts *o)
+byoc_push_job *byoc_push_job_new(const char *profile, const char *region, const byoc_push_opts *o)
 {
     byoc_push_job *j = byoc_xcalloc(1, sizeof *j);
-    j->aws = aws;
-    j->engine = engine;
-    j->auth = auth;
+    j->profile = byoc_strpool_dup(&j->pool, profile);
+    j->region = byoc_strpool_dup(&j->pool, region);
     j->opts = *o;
     j->opts.source = byoc_strpool_dup(&j->pool, o->source);
     j->opts.repository = byoc_strpool_dup(&j->pool, o->repository);
     j->opts.tag = byoc_strpool_dup(&j->pool, o->tag);
     j->opts.docker_config_path = byoc_strpool_dup(&j->pool, o->docker_config_path);
+    j->opts.project_dir = byoc_strpool_dup(&j->pool, o->project_dir);
     j->opts.create_opts.name = NULL;
     j->opts.create_opts.encryption_type = byoc_strpool_dup(&j->pool, o->create_opts.encryption_type);
     j->opts.create_opts.kms_key = byoc_strpool_dup(&j->pool, o->create_opts.kms_key);
@@ -440,8 +578,20 @@ static void result_free(void *p)
 int byoc_push_task(byoc_task *t, void *arg, void **result, void (**rfree)(void *), byoc_err *err)
 {
     byoc_push_job *j = arg;
+    byoc_aws_config_opts co = {.profile = j->profile, .region = j->region};
+    byoc_aws_client *aws = NULL;
+    byoc_engine *engine = NULL;
+    if (byoc_aws_client_new(&co, &aws, err) != 0)
+        return -1;
+    if (byoc_engine_new(&engine, err) < 0) {
+        byoc_aws_client_free(aws);
+        return -1;
+    }
     byoc_push_result *r = byoc_xcalloc(1, sizeof *r);
-    if (byoc_push_run(j->aws, j->engine, j->auth, t, &j->opts, r, err) < 0) {
+    int rc = push_body(aws, engine, NULL, t, &j->opts, r, err);
+    byoc_engine_free(engine);
+    byoc_aws_client_free(aws);
+    if (rc < 0) {
         result_free(r);
         return -1;
     }
