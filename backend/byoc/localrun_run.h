@@ -5,7 +5,8 @@
  *   localrun_aws.c        --upload, s3:// input channels, --with-credentials
  *   localrun_files.c      the files put into the container (source, hyperparameters, inputs)
  *   localrun_container.c  the container: user, environment, create, run with a time limit
- *   localrun_copy.c       copying the results out */
+ *   localrun_copy.c       copying the results out
+ * Below it: localrun_result.h (the run's options and result) and docker/container_files.h. */
 #ifndef BYOC_BYOC_LOCALRUN_RUN_H
 #define BYOC_BYOC_LOCALRUN_RUN_H
 #include <stdbool.h>
