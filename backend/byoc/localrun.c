@@ -6,78 +6,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "byoc/localrun_aws.h"
+#include "byoc/localrun_container.h"
+#include "byoc/localrun_copy.h"
+#include "byoc/localrun_files.h"
+#include "byoc/localrun_run.h"
 #include "byoc/source_archive.h"
+#include "core/fs.h"
 #include "docker/containers.h"
 #include "docker/images.h"
-#include "byoc/localrun_internal.h"
-#include "core/fs.h"
-#include "core/fs.h"
-
-/* ---- the result --------------------------------------------------------------------------- */
-
-void byoc_local_run_result_free(byoc_local_run_result *r)
-{
-    if (!r)
-        return;
-    free(r->job_name);
-    free(r->job_arn);
-    free(r->image);
-    free(r->image_id);
-    free(r->container_id);
-    free(r->status);
-    free(r->failure_reason);
-    free(r->output_dir);
-    free(r->log_path);
-    free(r->source_uri);
-    byoc_strv_free(&r->warnings);
-    byoc_strv_free(&r->not_copied);
-    byoc_job_problems_free(&r->problems);
-    memset(r, 0, sizeof *r);
-}
-
-json_t *byoc_local_run_result_json(const byoc_local_run_result *r)
-{
-    json_t *o = json_object();
-    json_object_set_new(o, "job_arn", r->job_arn ? json_string(r->job_arn) : json_null());
-    json_object_set_new(o, "job_name", r->job_name ? json_string(r->job_name) : json_null());
-    json_object_set_new(o, "status", r->status ? json_string(r->status) : json_null());
-    json_object_set_new(o, "output_dir", r->output_dir ? json_string(r->output_dir) : json_null());
-    json_object_set_new(o, "exit_code", r->has_exit_code ? json_integer(r->exit_code) : json_null());
-    if (r->failure_reason)
-        json_object_set_new(o, "failure_reason", json_string(r->failure_reason));
-    json_object_set_new(o, "image", r->image ? json_string(r->image) : json_null());
-    json_object_set_new(o, "log", r->log_path ? json_string(r->log_path) : json_null());
-    json_object_set_new(o, "source_uri", r->source_uri ? json_string(r->source_uri) : json_null());
-    json_object_set_new(o, "first_output_seconds",
-                        r->has_first_output ? json_real(r->first_output_seconds) : json_null());
-    json_t *w = json_array();
-    for (size_t i = 0; i < r->warnings.n; i++)
-        json_array_append_new(w, json_string(r->warnings.v[i]));
-    json_object_set_new(o, "warnings", w);
-    json_t *nc = json_array();
-    for (size_t i = 0; i < r->not_copied.n; i++)
-        json_array_append_new(nc, json_string(r->not_copied.v[i]));
-    json_object_set_new(o, "not_copied", nc);
-    return o;
-}
-
-void lr_warn(run *r, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    byoc_buf b = BYOC_BUF_INIT;
-    byoc_buf_vprintf(&b, fmt, ap);
-    va_end(ap);
-    byoc_task_log(r->t, "warning: %s", byoc_buf_str(&b));
-    byoc_strv_push(&r->out->warnings, byoc_buf_str(&b));
-    byoc_buf_free(&b);
-}
-
-void lr_set_str(char **dst, const char *v)
-{
-    free(*dst);
-    *dst = v ? byoc_xstrdup(v) : NULL;
-}
 
 /* ---- 1. what local mode uses ----------------------------------------------------------------- */
 
@@ -305,35 +242,7 @@ static int inspect_image(run *r, byoc_err *err)
     return 0;
 }
 
-/* ---- 7/8. status and record ---------------------------------------------------------------------------- */
-
-void lr_record(run *r)
-{
-    byoc_local_job *j = &r->record;
-    lr_set_str(&j->name, r->out->job_name);
-    if (!j->created)
-        lr_set_str(&j->created, r->created);
-    lr_set_str(&j->image, r->out->image);
-    lr_set_str(&j->image_id, r->out->image_id);
-    lr_set_str(&j->device, r->device);
-    lr_set_str(&j->status, r->out->status ? r->out->status : "RUNNING");
-    lr_set_str(&j->output_dir, r->out->output_dir);
-    lr_set_str(&j->container_id, r->out->container_id);
-    lr_set_str(&j->failure_reason, r->out->failure_reason);
-    j->has_exit_code = r->out->has_exit_code;
-    j->exit_code = r->out->exit_code;
-    j->has_first_output = r->out->has_first_output;
-    j->first_output_seconds = r->out->first_output_seconds;
-    j->pid = r->out->status ? 0 : (long)getpid();
-    if (r->out->status) {
-        char now[32];
-        byoc_local_job_now(now, sizeof now);
-        lr_set_str(&j->ended, now);
-    }
-    byoc_err e;
-    if (byoc_localjobs_put(r->opts->jobs_file, j, &e) != 0)
-        lr_warn(r, "the local job record was not updated: %s", e.message);
-}
+/* ---- 7. status ---------------------------------------------------------------------------------- */
 
 static void decide(run *r, const run_outcome *o, const char *put_error)
 {
@@ -426,13 +335,7 @@ static void run_free(run *r)
     for (size_t i = 0; i < r->env.n; i++)
         byoc_wipe(r->env.v[i], strlen(r->env.v[i])); /* credentials may be among them */
     byoc_strv_free(&r->env);
-    for (size_t i = 0; i < r->n_items; i++) {
-        free(r->items[i].path);
-        free(r->items[i].host);
-        free(r->items[i].data);
-    }
-    free(r->items);
-    byoc_strv_free(&r->item_dirs);
+    byoc_put_list_clear(&r->files);
     byoc_local_job_free(&r->record);
     if (r->own_engine)
         byoc_engine_free(r->engine);

@@ -1,5 +1,5 @@
-/* localrun_aws: the AWS part of a local run (localrun_internal.h). */
-#include "byoc/localrun_internal.h"
+/* localrun_aws: the AWS part of a local run (localrun_aws.h). */
+#include "byoc/localrun_aws.h"
 
 #include <errno.h>
 #include <string.h>
@@ -9,8 +9,6 @@
 #include "core/log.h"
 
 /* ---- 3. AWS: upload, S3 input channels, credentials ---------------------------------------------- */
-
-bool lr_is_s3(const char *s) { return strncasecmp(s, "s3://", 5) == 0 || strncmp(s, "https://", 8) == 0; }
 
 static bool needs_aws(const run *r)
 {
@@ -83,20 +81,6 @@ static int mkdir_parents(const char *file_path)
     return rc;
 }
 
-bool lr_safe_relative(const char *rel)
-{
-    if (!*rel || rel[0] == '/')
-        return false;
-    for (const char *s = rel; *s;) {
-        const char *e = strchr(s, '/');
-        size_t n = e ? (size_t)(e - s) : strlen(s);
-        if (n == 0 || (n == 1 && s[0] == '.') || (n == 2 && s[0] == '.' && s[1] == '.'))
-            return false;
-        s += n + (e ? 1 : 0);
-    }
-    return true;
-}
-
 /* An s3:// channel, downloaded as LocalQuantumJob does: a "directory" prefix
  * gives its contents, another prefix paths relative to its parent. */
 static int download_channel(run *r, const byoc_job_channel *c, byoc_err *err)
@@ -140,9 +124,9 @@ static int download_channel(run *r, const byoc_job_channel *c, byoc_err *err)
             rc = byoc_s3_get_object_to_file(r->aws, r->t, bucket, k, local, NULL, err); /* the disk bounds it */
         }
         if (rc == 0) {
-            lr_add_dir_chain(r, base, rel);
+            byoc_put_list_add_dir_chain(&r->files, base, rel);
             char *path = byoc_xasprintf("%s/%s", base, rel);
-            lr_add_item(r, ITEM_FILE, path, local, NULL, 0);
+            byoc_put_list_add(&r->files, BYOC_PUT_FILE, path, local, NULL, 0);
             free(path);
             found++;
         }
@@ -156,11 +140,6 @@ static int download_channel(run *r, const byoc_job_channel *c, byoc_err *err)
     free(bucket);
     free(prefix);
     return rc;
-}
-
-void lr_add_env(run *r, const char *key, const char *value)
-{
-    byoc_strv_push_owned(&r->env, byoc_xasprintf("%s=%s", key, value));
 }
 
 static int pass_credentials(run *r, byoc_err *err)

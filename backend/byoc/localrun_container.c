@@ -1,66 +1,17 @@
-/* localrun_container: the container of a local run (localrun_internal.h). */
-#include "byoc/localrun_internal.h"
+/* localrun_container: the container of a local run (localrun_container.h). */
+#include "byoc/localrun_container.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "byoc/jobsubmit.h"
-#include "core/libarchive_api.h"
 #include "core/log.h"
+#include "docker/container_files.h"
 #include "docker/containers.h"
-
-/* ---- reading small files out of the container ------------------------------------------------------ */
-
-typedef struct {
-    byoc_buf b;
-    size_t max;
-} capped;
-
-static int capped_sink(const char *p, size_t n, void *ud)
-{
-    capped *c = ud;
-    if (c->b.len < c->max)
-        byoc_buf_append(&c->b, p, c->b.len + n <= c->max ? n : c->max - c->b.len);
-    return 0;
-}
-
-/* The first regular file of the archive of path, up to max bytes of its tar.
- * 1 with *content (malloc'd, NUL-terminated), 0 when the path does not exist, -1 on errors. */
-int lr_read_container_file(run *r, const char *id, const char *path, size_t max, char **content, byoc_err *err)
-{
-    *content = NULL;
-    const byoc_archive_api *ar = byoc_archive_api_get(err);
-    if (!ar)
-        return -1;
-    capped c = {.max = max};
-    if (byoc_container_archive_get(r->engine, NULL, id, path, capped_sink, &c, err) != 0) {
-        byoc_buf_free(&c.b);
-        return err->http_status == 404 ? 0 : -1;
-    }
-    struct archive *a = ar->archive_read_new();
-    ar->archive_read_support_format_tar(a);
-    ar->archive_read_support_format_gnutar(a);
-    struct archive_entry *e;
-    int found = 0;
-    if (c.b.len && ar->archive_read_open_memory(a, c.b.data, c.b.len) == ARCHIVE_OK) {
-        while (!found && ar->archive_read_next_header(a, &e) == ARCHIVE_OK) {
-            if (ar->archive_entry_filetype(e) != AE_IFREG)
-                continue;
-            byoc_buf text = BYOC_BUF_INIT;
-            char buf[8192];
-            la_ssize_t got;
-            while ((got = ar->archive_read_data(a, buf, sizeof buf)) > 0)
-                byoc_buf_append(&text, buf, (size_t)got); /* a cut-short archive still gives its beginning */
-            byoc_buf_puts(&text, "");
-            *content = byoc_buf_steal(&text);
-            found = 1;
-        }
-    }
-    ar->archive_read_free(a);
-    byoc_buf_free(&c.b);
-    return found;
-}
 
 /* ---- 5. the container ---------------------------------------------------------------------------- */
 
@@ -111,7 +62,7 @@ void lr_resolve_user(run *r, const char *id)
         byoc_err e;
         char *passwd = NULL;
         unsigned uid = 0, gid = 0;
-        if (lr_read_container_file(r, id, "/etc/passwd", 1 << 20, &passwd, &e) > 0 &&
+        if (byoc_container_read_file(r->engine, NULL, id, "/etc/passwd", 1 << 20, &passwd, &e) > 0 &&
             lookup_db(passwd, user, &uid, &gid)) {
             r->uid = uid;
             if (!group)
@@ -125,7 +76,7 @@ void lr_resolve_user(run *r, const char *id)
         byoc_err e;
         char *groups = NULL;
         unsigned gid = 0;
-        if (lr_read_container_file(r, id, "/etc/group", 1 << 20, &groups, &e) > 0 && lookup_db(groups, group, &gid, NULL))
+        if (byoc_container_read_file(r->engine, NULL, id, "/etc/group", 1 << 20, &groups, &e) > 0 && lookup_db(groups, group, &gid, NULL))
             r->gid = gid;
         else
             resolved = false;

@@ -1,57 +1,18 @@
-/* localrun_copy: copying the results out of the container (localrun_internal.h). */
-#include "byoc/localrun_internal.h"
+/* localrun_copy: copying the results out of the container (localrun_copy.h). */
+#include "byoc/localrun_copy.h"
 
 #include <dirent.h>
 #include <errno.h>
-#include <pthread.h>
 #include <string.h>
-#include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "byoc/results.h"
 #include "core/fs.h"
 #include "core/log.h"
-#include "docker/containers.h"
+#include "docker/container_files.h"
 
 /* ---- 6. copying the results out -------------------------------------------------------------------- */
-
-/* The engine's tar goes from a thread that downloads it into one end of a
- * socket pair straight to the unpacker reading the other: nothing is spooled,
- * and the unpacker's limits stop the download as soon as they are passed. */
-typedef struct feed {
-    run *r;
-    const char *ctr_path;
-    int fd;
-    int rc;
-    bool stopped;   /* the unpacker stopped reading first */
-    byoc_err err;
-} feed;
-
-static int feed_sink(const char *p, size_t n, void *ud)
-{
-    feed *f = ud;
-    while (n) {
-        ssize_t w = send(f->fd, p, n, MSG_NOSIGNAL);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w < 0) {
-            f->stopped = true; /* the unpacker stopped reading */
-            return 1;
-        }
-        p += w;
-        n -= (size_t)w;
-    }
-    return 0;
-}
-
-static void *feed_main(void *arg)
-{
-    feed *f = arg;
-    f->rc = byoc_container_archive_get(f->r->engine, NULL, f->r->out->container_id, f->ctr_path, feed_sink, f, &f->err);
-    shutdown(f->fd, SHUT_WR);
-    return NULL;
-}
 
 static void not_copied(run *r, const char *ctr_path, const char *rel, const char *why)
 {
@@ -91,31 +52,24 @@ void lr_copy_out(run *r, const char *ctr_path, const char *as_name)
         free(tmp);
         return;
     }
-    int sv[2];
-    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) {
+    /* The engine's tar goes from a thread straight to the unpacker: its limits
+     * stop the download as soon as they are passed. */
+    byoc_container_feed f;
+    if (byoc_container_feed_start(&f, r->engine, r->out->container_id, ctr_path) != 0) {
         lr_warn(r, "cannot copy %s: %s", ctr_path, strerror(errno));
         byoc_strv_push(&r->out->not_copied, ctr_path);
         byoc_remove_tree(tmp);
         free(tmp);
         return;
     }
-    feed f = {.r = r, .ctr_path = ctr_path, .fd = sv[0]};
-    byoc_err_clear(&f.err);
-    pthread_t th;
-    bool fed = pthread_create(&th, NULL, feed_main, &f) == 0;
-    if (!fed)
-        shutdown(sv[0], SHUT_WR);
+    bool fed = f.started;
     char *unpacked_dir = byoc_xasprintf("%s/unpacked", tmp);
     byoc_unpacked u = {0};
     byoc_unpack_limits lim = {.skip_unsafe = true, .strip_top = true};
     byoc_err e;
     byoc_err_clear(&e);
-    int rc = byoc_results_unpack_fd(sv[1], ctr_path, unpacked_dir, &lim, NULL, &u, &e);
-    shutdown(sv[1], SHUT_RDWR); /* a download still under way stops at its next block */
-    if (fed)
-        pthread_join(th, NULL);
-    close(sv[0]);
-    close(sv[1]);
+    int rc = byoc_results_unpack_fd(f.fd, ctr_path, unpacked_dir, &lim, NULL, &u, &e);
+    byoc_container_feed_end(&f);
     if (fed && f.rc != 0 && f.err.http_status == 404) {
         /* nothing at ctr_path: nothing to copy */
     } else if (!fed || rc != 0) {
@@ -172,7 +126,7 @@ char *lr_failure_text(run *r)
 {
     char *text = NULL;
     byoc_err e;
-    if (lr_read_container_file(r, r->out->container_id, FAILURE_FILE, 256 * 1024, &text, &e) <= 0)
+    if (byoc_container_read_file(r->engine, NULL, r->out->container_id, FAILURE_FILE, 256 * 1024, &text, &e) <= 0)
         return NULL;
     size_t n = strlen(text);
     while (n && (text[n - 1] == '\n' || text[n - 1] == '\r' || text[n - 1] == ' ' || text[n - 1] == '\t'))

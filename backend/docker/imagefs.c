@@ -7,7 +7,7 @@
 #include <openssl/evp.h>
 
 #include "core/buf.h"
-#include "core/libarchive_api.h"
+#include "docker/container_files.h"
 #include "docker/containers.h"
 
 struct byoc_imagefs {
@@ -144,19 +144,6 @@ int byoc_imagefs_stat(byoc_imagefs *fs, const char *path, byoc_imagefs_info *st,
     return 0;
 }
 
-typedef struct {
-    byoc_buf b;
-    size_t max;
-} capped;
-
-static int capped_sink(const char *p, size_t n, void *ud)
-{
-    capped *c = ud;
-    if (c->b.len < c->max)
-        byoc_buf_append(&c->b, p, c->b.len + n <= c->max ? n : c->max - c->b.len);
-    return 0;
-}
-
 int byoc_imagefs_read(byoc_imagefs *fs, const char *path, size_t max, char **content, size_t *len, byoc_err *err)
 {
     *content = NULL;
@@ -170,42 +157,9 @@ int byoc_imagefs_read(byoc_imagefs *fs, const char *path, size_t max, char **con
         free(real);
         return 0;
     }
-    const byoc_archive_api *ar = byoc_archive_api_get(err);
-    if (!ar) {
-        free(real);
-        return -1;
-    }
-    capped c = {.max = max + 4096};
-    int rc = byoc_container_archive_get(fs->engine, fs->task, fs->id, real, capped_sink, &c, err);
+    int rc = byoc_container_read_entry(fs->engine, fs->task, fs->id, real, max + 4096, max, content, len, err);
     free(real);
-    if (rc != 0) {
-        byoc_buf_free(&c.b);
-        return -1;
-    }
-    struct archive *a = ar->archive_read_new();
-    ar->archive_read_support_format_tar(a);
-    ar->archive_read_support_format_gnutar(a);
-    struct archive_entry *e;
-    int found = 0;
-    if (c.b.len && ar->archive_read_open_memory(a, c.b.data, c.b.len) == ARCHIVE_OK) {
-        while (!found && ar->archive_read_next_header(a, &e) == ARCHIVE_OK) {
-            if (ar->archive_entry_filetype(e) != AE_IFREG)
-                continue;
-            byoc_buf text = BYOC_BUF_INIT;
-            char buf[8192];
-            la_ssize_t got;
-            while (text.len < max && (got = ar->archive_read_data(a, buf, sizeof buf)) > 0)
-                byoc_buf_append(&text, buf, text.len + (size_t)got <= max ? (size_t)got : max - text.len);
-            if (len)
-                *len = text.len;
-            byoc_buf_puts(&text, "");
-            *content = byoc_buf_steal(&text);
-            found = 1;
-        }
-    }
-    ar->archive_read_free(a);
-    byoc_buf_free(&c.b);
-    return found;
+    return rc;
 }
 
 int byoc_imagefs_which(byoc_imagefs *fs, const char *path_var, const char *name, char **found, byoc_err *err)
