@@ -1,6 +1,8 @@
 /* app: byoc_tui_run and the main loop: one poll() over the terminal, the
  * signal self-pipe and the task event queue; keys and events change state
- * and mark parts dirty; a frame is drawn only when something changed. */
+ * and mark parts dirty; a frame is drawn only when something changed. The
+ * top of the app: it makes the step screens (at start and for another
+ * project) over the layers below (app_keys, app_draw, app_api). */
 #include "app.h"
 
 #include <curses.h>
@@ -13,7 +15,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "app_internal.h"
+#include "app_api.h"
+#include "app_draw.h"
+#include "app_keys.h"
 #include "byoc/files.h"
 #include "core/buf.h"
 #include "flow.h"
@@ -41,7 +45,8 @@ static bool want_colour(const byoc_globals *g)
     return !(g && g->no_color);
 }
 
-void app_make_steps(tui_app *a)
+/* A new screen for each step. */
+static void make_steps(tui_app *a)
 {
     for (int i = 0; i < TUI_STEP_COUNT; i++)
         a->steps[i] = step_ctors[i](a);
@@ -71,10 +76,51 @@ tui_app *app_new(const byoc_globals *g)
     tui_edit_init(&a->prompt, "");
     a->prompt.max_len = 200;
     a->q = byoc_evq_new();
-    app_make_steps(a);
+    make_steps(a);
     a->step = 0;
     a->dirty = DIRTY_ALL;
     return a;
+}
+
+/* Runs between keys and events, when no screen is on the call stack: the
+ * screens it closes and replaces are not in the middle of anything. */
+static void apply_project(tui_app *a)
+{
+    char *dir = a->next_project;
+    if (!dir)
+        return;
+    a->next_project = NULL;
+    char *abs = realpath(dir, NULL);
+    if (!abs || chdir(abs) != 0) {
+        tui_app_error(a, "Cannot work in %s: %s", dir, strerror(errno));
+        free(abs);
+        free(dir);
+        return;
+    }
+    free(dir);
+    app_close_steps(a);
+    free(a->project);
+    a->project = abs;
+    tui_flow_free(a->flow);
+    a->flow = NULL;
+    make_steps(a);
+    a->step = 0;
+    a->sidebar_focus = false;
+    app_resize_steps(a);
+    app_show(a->steps[0]);
+    a->dirty = DIRTY_ALL;
+}
+
+void app_handle_key(tui_app *a, int key)
+{
+    app_route_key(a, key);
+    apply_project(a);
+}
+
+void app_dispatch_event(tui_app *a, byoc_event *ev)
+{
+    app_route_event(a, ev);
+    apply_project(a);
 }
 
 void app_delete(tui_app *a)

@@ -1,16 +1,15 @@
 /* app_api: the services shell.h offers screens: navigation, messages,
- * dialogs, tasks and the status values. */
-#include <errno.h>
+ * dialogs, tasks and the status values; and the calls on the app's state
+ * that its other files share (app_api.h). It opens no screen: what makes
+ * screens (the steps, help, the image browser) sits above, in app.c and
+ * app_keys.c. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "app_internal.h"
-#include "background.h"
+#include "app_api.h"
 #include "core/buf.h"
 #include "core/log.h"
-#include "flow.h"
 
 void tui_screen_init(tui_screen *s, const tui_screen_ops *ops, tui_app *app, tui_ctx ctx, int step)
 {
@@ -33,12 +32,17 @@ const byoc_globals *tui_app_globals(const tui_app *a)
     return a->g;
 }
 
+const char *tui_app_project(const tui_app *a)
+{
+    return a->project;
+}
+
 tui_screen *app_top(const tui_app *a)
 {
     return a->depth > 0 ? a->stack[a->depth - 1] : a->steps[a->step];
 }
 
-static void show(tui_screen *s)
+void app_show(tui_screen *s)
 {
     if (s->ops->enter)
         s->ops->enter(s);
@@ -73,7 +77,7 @@ void tui_app_push(tui_app *a, tui_screen *s)
     hide(app_top(a));
     a->stack[a->depth++] = s;
     a->sidebar_focus = false;
-    show(s);
+    app_show(s);
     a->dirty = DIRTY_ALL;
 }
 
@@ -86,7 +90,7 @@ void tui_app_pop(tui_app *a)
     forget_owner(a, s);
     if (s->ops->destroy)
         s->ops->destroy(s);
-    show(app_top(a));
+    app_show(app_top(a));
     a->dirty = DIRTY_ALL;
 }
 
@@ -99,7 +103,7 @@ void app_set_step(tui_app *a, int step)
     if (step != a->step) {
         hide(a->steps[a->step]);
         a->step = step;
-        show(a->steps[step]);
+        app_show(a->steps[step]);
     }
     a->dirty = DIRTY_ALL;
 }
@@ -116,22 +120,8 @@ void tui_app_open_project(tui_app *a, const char *dir)
     a->next_project = byoc_xstrdup(dir);
 }
 
-/* Runs between keys and events, when no screen is on the call stack: the
- * screens it closes and replaces are not in the middle of anything. */
-void app_apply_project(tui_app *a)
+void app_close_steps(tui_app *a)
 {
-    char *dir = a->next_project;
-    if (!dir)
-        return;
-    a->next_project = NULL;
-    char *abs = realpath(dir, NULL);
-    if (!abs || chdir(abs) != 0) {
-        tui_app_error(a, "Cannot work in %s: %s", dir, strerror(errno));
-        free(abs);
-        free(dir);
-        return;
-    }
-    free(dir);
     while (a->depth > 0)
         tui_app_pop(a);
     hide(a->steps[a->step]);
@@ -142,16 +132,6 @@ void app_apply_project(tui_app *a)
         forget_owner(a, a->steps[i]);
         a->steps[i]->ops->destroy(a->steps[i]);
     }
-    free(a->project);
-    a->project = abs;
-    tui_flow_free(a->flow);
-    a->flow = NULL;
-    app_make_steps(a);
-    a->step = 0;
-    a->sidebar_focus = false;
-    app_resize_steps(a);
-    show(a->steps[0]);
-    a->dirty = DIRTY_ALL;
 }
 
 int tui_app_current_step(const tui_app *a)
@@ -279,7 +259,7 @@ byoc_task *tui_app_start_task(tui_app *a, tui_screen *owner, const char *name, b
         a->tasks_cap = a->tasks_cap ? a->tasks_cap * 2 : 8;
         a->tasks = byoc_xrealloc(a->tasks, a->tasks_cap * sizeof *a->tasks);
     }
-    a->tasks[a->ntasks++] = (app_task){t, owner, false};
+    a->tasks[a->ntasks++] = (app_task){t, owner, NULL, false};
     a->dirty |= DIRTY_STATUS | DIRTY_SIDEBAR;   /* the sidebar lists what runs */
     return t;
 }
@@ -290,6 +270,15 @@ byoc_task *tui_app_start_background_task(tui_app *a, tui_screen *owner, const ch
     byoc_task *t = tui_app_start_task(a, owner, name, fn, arg, arg_free);
     if (t)
         a->tasks[a->ntasks - 1].background = true;
+    return t;
+}
+
+byoc_task *tui_app_start_background_feed(tui_app *a, const char *name, byoc_task_fn fn, void *arg,
+                                         void (*arg_free)(void *), tui_task_event_fn on_event)
+{
+    byoc_task *t = tui_app_start_background_task(a, NULL, name, fn, arg, arg_free);
+    if (t)
+        a->tasks[a->ntasks - 1].on_event = on_event;
     return t;
 }
 
@@ -341,7 +330,7 @@ void tui_app_redraw(tui_app *a)
     clearok(curscr, TRUE);
 }
 
-void app_dispatch_event(tui_app *a, byoc_event *ev)
+void app_route_event(tui_app *a, byoc_event *ev)
 {
     size_t i = 0;
     while (i < a->ntasks && byoc_task_id(a->tasks[i].task) != ev->task_id)
@@ -352,6 +341,8 @@ void app_dispatch_event(tui_app *a, byoc_event *ev)
         owner->ops->on_event(owner, ev);
         if (owner == app_top(a))
             a->dirty |= DIRTY_CONTENT;
+    } else if (rec && rec->on_event) {
+        rec->on_event(a, ev);
     } else if (rec) {
         const char *name = byoc_task_name(rec->task);
         if (ev->kind == BYOC_EV_STATUS && ev->text)
@@ -366,7 +357,6 @@ void app_dispatch_event(tui_app *a, byoc_event *ev)
         a->tasks[i] = a->tasks[--a->ntasks];
         a->dirty |= DIRTY_STATUS | DIRTY_SIDEBAR;
     }
-    app_apply_project(a);
 }
 
 /* The key contexts in force, innermost first: a dialog, a prompt, the sidebar or the

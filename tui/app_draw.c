@@ -1,10 +1,11 @@
 /* app_draw: the layout (top bar, sidebar, content box, status bar, bottom
  * line) and the drawing of everything but the screens' insides. Only the
  * parts marked dirty are drawn; one doupdate() per frame. */
+#include "app_draw.h"
+
 #include <stdio.h>
 #include <string.h>
 
-#include "app_internal.h"
 #include "hintbar.h"
 #include "progress.h"
 #include "text.h"
@@ -54,7 +55,8 @@ tui_dialog_place app_dialog_place(const tui_app *a)
     return tui_dialog_place_for(&a->dialog, about, a->cols, a->rows, full_content_box(a), mark);
 }
 
-tui_rect app_content_box(const tui_app *a)
+/* The content box with its border; shorter while a dialog is docked under it. */
+static tui_rect content_box(const tui_app *a)
 {
     tui_rect box = full_content_box(a);
     if (app_dialog_about(a) == TUI_ABOUT_PANE)  /* the docked question takes the box's last rows */
@@ -65,7 +67,7 @@ tui_rect app_content_box(const tui_app *a)
 /* The inside of the content box: what a screen draws into. */
 tui_rect app_content_rect(const tui_app *a)
 {
-    return tui_rect_inset(app_content_box(a), 1);
+    return tui_rect_inset(content_box(a), 1);
 }
 
 static void draw_top(tui_app *a)
@@ -122,7 +124,7 @@ static void draw_sidebar(tui_app *a)
 
 static void draw_content(tui_app *a)
 {
-    tui_rect box = app_content_box(a);
+    tui_rect box = content_box(a);
     tui_screen *s = app_top(a);
     char title[128];
     if (s->ops->title)

@@ -1,10 +1,12 @@
 /* app_keys: from a key (or a `:` command) to what happens: dialogs and the
  * prompt first, then the focused screen, then the app's own actions. */
+#include "app_keys.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "app_internal.h"
+#include "app_draw.h"
 #include "cmdline.h"
 #include "core/buf.h"
 #include "keys.h"
@@ -19,7 +21,7 @@ static void quit_answer(tui_app *a, bool yes, void *ud)
         a->quit = true;
 }
 
-void app_request_quit(tui_app *a)
+static void request_quit(tui_app *a)
 {
     size_t busy = 0;                    /* background tasks only look: they are not worth a question */
     for (size_t i = 0; i < a->ntasks; i++)
@@ -82,7 +84,7 @@ static void back(tui_app *a, int key)
     if (key == TUI_KEY_ESC)
         tui_app_message(a, "On the top level: q quits, ? shows the keys");
     else
-        app_request_quit(a);
+        request_quit(a);
 }
 
 static void history_add(tui_app *a, const char *line)
@@ -202,7 +204,7 @@ static void run_action(tui_app *a, const tui_keyev *ev)
     case TUI_ACT_IMAGES: open_images(a); break;
     case TUI_ACT_BACK:
     case TUI_ACT_CANCEL: back(a, ev->key ? ev->key : 'q'); break;
-    case TUI_ACT_QUIT: app_request_quit(a); break;
+    case TUI_ACT_QUIT: request_quit(a); break;
     case TUI_ACT_COMMAND:
         a->prompting = true;
         a->history_pos = a->nhistory;
@@ -246,7 +248,7 @@ static void run_action(tui_app *a, const tui_keyev *ev)
     }
 }
 
-static void handle_key(tui_app *a, int key)
+void app_route_key(tui_app *a, int key)
 {
     if (key == TUI_KEY_NONE || key == TUI_KEY_RESIZE)
         return;
@@ -281,7 +283,7 @@ static void handle_key(tui_app *a, int key)
     if (a->too_small) {                 /* only leaving and redrawing make sense */
         /* q quits here, as the notice says; Esc never quits (elsewhere it only goes back) */
         if (ev.action == TUI_ACT_QUIT || (ev.action == TUI_ACT_BACK && key != TUI_KEY_ESC))
-            app_request_quit(a);
+            request_quit(a);
         else if (ev.action == TUI_ACT_REDRAW)
             tui_app_redraw(a);
         return;
@@ -296,10 +298,4 @@ static void handle_key(tui_app *a, int key)
         return;
     }
     run_action(a, &ev);
-}
-
-void app_handle_key(tui_app *a, int key)
-{
-    handle_key(a, key);
-    app_apply_project(a);
 }

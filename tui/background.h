@@ -14,5 +14,9 @@ byoc_task *tui_app_start_background_task(tui_app *a, tui_screen *owner, const ch
 /* A background task that reads the project (its arg: a copy of the project directory, freed
  * with free), as the forms that start from byoc.json do: its id, or 0 when it did not start. */
 uint64_t tui_app_read_project(tui_app *a, tui_screen *owner, const char *name, byoc_task_fn fn);
+/* A background task that no screen owns (the status bar's feed): its events go to on_event. */
+typedef void (*tui_task_event_fn)(tui_app *a, const byoc_event *ev);
+byoc_task *tui_app_start_background_feed(tui_app *a, const char *name, byoc_task_fn fn, void *arg,
+                                         void (*arg_free)(void *), tui_task_event_fn on_event);
 
 #endif

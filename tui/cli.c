@@ -10,7 +10,6 @@
 
 #include <jansson.h>
 
-#include "app.h"
 #include "byoc/scaffold.h"
 #include "cli_doc.h"
 #include "complete.h"

@@ -2,7 +2,7 @@
 
 #include <stdlib.h>
 
-#include "app_internal.h"
+#include "app_api.h"
 #include "core/buf.h"
 
 static tui_flow *flow_of(tui_app *a)
@@ -56,9 +56,4 @@ void tui_flow_free(tui_flow *f)
     free(f->image_digest);
     free(f->job_arn);
     free(f);
-}
-
-const char *tui_app_project(const tui_app *a)
-{
-    return a->project;
 }

@@ -34,7 +34,4 @@ void tui_flow_set_job(tui_app *a, const char *job_arn);
 /* For the app when it ends. */
 void tui_flow_free(tui_flow *f);
 
-/* The project directory the app works on (absolute when it exists). */
-const char *tui_app_project(const tui_app *a);
-
 #endif

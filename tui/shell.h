@@ -83,6 +83,8 @@ void tui_screen_dirty(tui_screen *s);
 
 /* --- the app, as screens see it ------------------------------------------- */
 const byoc_globals *tui_app_globals(const tui_app *a);
+/* The project directory the app works on (absolute when it exists). */
+const char *tui_app_project(const tui_app *a);
 /* Show s above the current screen (q/Esc pops it); the app owns it then. */
 void tui_app_push(tui_app *a, tui_screen *s);
 void tui_app_pop(tui_app *a);

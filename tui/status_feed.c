@@ -135,48 +135,30 @@ static int feed_task(byoc_task *t, void *arg, void **result, void (**result_free
     return 0;
 }
 
-/* The task's events need an owner; the feed has no screen, so a still one
- * stands in (one app per process runs the feed). */
-static tui_screen feed_owner;
-
-static void feed_event(tui_screen *s, const byoc_event *ev)
+static void feed_event(tui_app *a, const byoc_event *ev)
 {
     if (ev->kind != BYOC_EV_DONE || !ev->result)
         return;
     const feed_result *r = ev->result;
-    tui_app_set_status(s->app, TUI_SB_ENGINE, r->engine);
+    tui_app_set_status(a, TUI_SB_ENGINE, r->engine);
     if (r->profile)
-        tui_app_set_status(s->app, TUI_SB_PROFILE, r->profile);
+        tui_app_set_status(a, TUI_SB_PROFILE, r->profile);
     if (r->region)
-        tui_app_set_status(s->app, TUI_SB_REGION, r->region);
+        tui_app_set_status(a, TUI_SB_REGION, r->region);
     else if (r->aws_ok)
-        tui_status_region_missing(tui_app_status_edit(s->app));
+        tui_status_region_missing(tui_app_status_edit(a));
     if (r->missing_profile)
-        tui_status_profile_missing(tui_app_status_edit(s->app), r->missing_profile, r->missing_origin);
-    tui_app_status_changed(s->app);
+        tui_status_profile_missing(tui_app_status_edit(a), r->missing_profile, r->missing_origin);
+    tui_app_status_changed(a);
     if (r->aws_why)
-        tui_app_error(s->app, "%s", r->aws_why);
+        tui_app_error(a, "%s", r->aws_why);
 }
-
-static void feed_draw(tui_screen *s, WINDOW *win, tui_rect r)
-{
-    (void)s;
-    (void)win;
-    (void)r;
-}
-
-static const tui_screen_ops feed_ops = {
-    .name = "status-feed",
-    .draw = feed_draw,
-    .on_event = feed_event,
-};
 
 void tui_status_feed_start(tui_app *a)
 {
-    tui_screen_init(&feed_owner, &feed_ops, a, TUI_CTX_GLOBAL, -1);
     const byoc_globals *g = tui_app_globals(a);
     feed_args *fa = byoc_xcalloc(1, sizeof *fa);
     fa->profile = g && g->profile ? byoc_xstrdup(g->profile) : NULL;
     fa->region = g && g->region ? byoc_xstrdup(g->region) : NULL;
-    tui_app_start_background_task(a, &feed_owner, "status", feed_task, fa, feed_args_free);
+    tui_app_start_background_feed(a, "status", feed_task, fa, feed_args_free, feed_event);
 }

@@ -8,7 +8,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "app_internal.h"
+#include "app.h"
+#include "app_api.h"
+#include "app_draw.h"
 #include "check.h"
 #include "core/buf.h"
 #include "keys.h"

@@ -6,7 +6,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "app_internal.h"
+#include "app.h"
+#include "app_api.h"
 #include "background.h"
 #include "check.h"
 #include "core/buf.h"

@@ -10,7 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "app_internal.h"
+#include "app.h"
+#include "app_api.h"
 #include "byoc/files.h"
 #include "check.h"
 #include "core/buf.h"

@@ -1,9 +1,12 @@
-/* app_internal: the app's state, shared by app.c (the loop), app_keys.c
- * (key and command dispatch), app_draw.c (layout and chrome) and app_api.c
- * (what shell.h offers screens). Not for screens. */
-#ifndef BYOC_TUI_APP_INTERNAL_H
-#define BYOC_TUI_APP_INTERNAL_H
+/* app_api: the app's state, and the calls on it that the app's own files
+ * share beside what shell.h offers screens (app_api.c implements both). The
+ * low layer of the app: it opens no screen and knows nothing of the loop
+ * (app.c), the keys (app_keys.c) or the layout (app_draw.c), which sit above
+ * it; flow.c keeps the flow in it. Not for screens. */
+#ifndef BYOC_TUI_APP_API_H
+#define BYOC_TUI_APP_API_H
 
+#include "background.h"
 #include "dialog.h"
 #include "editline.h"
 #include "shell.h"
@@ -24,6 +27,7 @@ enum {
 typedef struct app_task {
     byoc_task *task;
     tui_screen *owner;
+    tui_task_event_fn on_event;         /* where the events go without an owner (background.h), or NULL */
     bool background;                    /* only reads: quitting does not ask about it (background.h) */
 } app_task;
 
@@ -72,34 +76,22 @@ struct tui_app {
     bool too_small;
 };
 
-/* app.c: the state without the terminal (tests drive it directly) */
-tui_app *app_new(const byoc_globals *g);
-void app_delete(tui_app *a);       /* cancels and joins running tasks */
-void app_make_steps(tui_app *a);   /* a new screen for each step */
-/* A directory without byoc.json that --project did not name: someone may be
- * new here, so the welcome page opens above Decide. Returns whether it did. */
-bool app_welcome_if_new(tui_app *a);
-/* app_draw.c */
-void app_layout(tui_app *a);
-void app_resize_steps(tui_app *a);   /* tell the steps their rectangle (after app_layout) */
-void app_draw(tui_app *a);
-tui_rect app_content_rect(const tui_app *a);
-/* The content box with its border; shorter while a dialog is docked under it. */
-tui_rect app_content_box(const tui_app *a);
-/* Where the open dialog goes now. */
-tui_dialog_place app_dialog_place(const tui_app *a);
+tui_screen *app_top(const tui_app *a);
+/* The key contexts in force, innermost first (at most max). */
+size_t app_chain(tui_app *a, tui_ctx *chain, size_t max);
 /* What the open dialog is about, as far as the screen shown can tell:
  * NOTHING unless its asker is the screen on top. */
 tui_about app_dialog_about(const tui_app *a);
-/* app_keys.c */
-void app_handle_key(tui_app *a, int key);
-void app_request_quit(tui_app *a);
-/* app_api.c */
-tui_screen *app_top(const tui_app *a);
-size_t app_chain(tui_app *a, tui_ctx *chain, size_t max);
 void app_close_dialog(tui_app *a, tui_dialog_result r);
-void app_dispatch_event(tui_app *a, byoc_event *ev);
+/* A task's event to its owner (a screen or a callback), or as a message;
+ * the task is forgotten after its last event. */
+void app_route_event(tui_app *a, byoc_event *ev);
 void app_set_step(tui_app *a, int step);
-void app_apply_project(tui_app *a);   /* what tui_app_open_project asked, if anything */
+/* Now shown: enter() and a redraw. */
+void app_show(tui_screen *s);
+/* Closes every screen for good, the overlays, then the steps (tui_app_open_project):
+ * what a step started is cancelled, it was for the old directory. a->steps
+ * points at nothing until app.c makes new steps. */
+void app_close_steps(tui_app *a);
 
 #endif
