@@ -399,7 +399,8 @@ int tui_form_lines_at(tui_form *f, int width)
     return tui_form_lines(f);
 }
 
-int tui_form_focus_line(const tui_form *f)
+/* Line of the focused field from the top of the form. */
+static int tui_form_focus_line(const tui_form *f)
 {
     int n = 0;
     for (size_t i = 0; i < f->focus && i < f->count; i++)

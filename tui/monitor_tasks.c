@@ -69,7 +69,8 @@ void tui_mon_args_free(void *args)
     free(a);
 }
 
-double tui_mon_time(const json_t *v)
+/* Epoch seconds of a service time (ISO 8601 string or a number); NAN if none. */
+static double tui_mon_time(const json_t *v)
 {
     if (json_is_number(v))
         return json_number_value(v);

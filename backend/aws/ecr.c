@@ -827,7 +827,7 @@ static char *dup_or_null(const char *s)
     return s ? byoc_xstrdup(s) : NULL;
 }
 
-void byoc_ecr_token_copy(byoc_ecr_token *dst, const byoc_ecr_token *src)
+static void byoc_ecr_token_copy(byoc_ecr_token *dst, const byoc_ecr_token *src)
 {
     *dst = *src;
     dst->username = dup_or_null(src->username);

@@ -68,7 +68,8 @@ const byoc_question *byoc_question_find(const char *key)
     return NULL;
 }
 
-const char *byoc_question_keys(void)
+/* "languages, python_version, ..." for error messages. Static. */
+static const char *byoc_question_keys(void)
 {
     return "languages, python_version, missing_packages, private_deps, license_server, large_stack, "
            "distribute, arch, gpu";
@@ -298,17 +299,17 @@ const char *byoc_answer_str(const byoc_answers *a, byoc_question_id q)
     return a->a[q].value ? a->a[q].value : "";
 }
 
-bool byoc_answer_bool(const byoc_answers *a, byoc_question_id q)
+static bool byoc_answer_bool(const byoc_answers *a, byoc_question_id q)
 {
     return strcmp(byoc_answer_str(a, q), "true") == 0;
 }
 
-long byoc_answer_count(const byoc_answers *a, byoc_question_id q)
+static long byoc_answer_count(const byoc_answers *a, byoc_question_id q)
 {
     return strtol(byoc_answer_str(a, q), NULL, 10);
 }
 
-bool byoc_answer_has(const byoc_answers *a, byoc_question_id q, const char *item)
+static bool byoc_answer_has(const byoc_answers *a, byoc_question_id q, const char *item)
 {
     const char *s = byoc_answer_str(a, q);
     size_t n = strlen(item);

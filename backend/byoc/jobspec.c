@@ -40,8 +40,8 @@ static const field_names FIELDS[BYOC_JF_COUNT] = {
 };
 
 const char *byoc_job_field_flag(byoc_job_field f) { return f < BYOC_JF_COUNT ? FIELDS[f].flag : "?"; }
-const char *byoc_job_field_api(byoc_job_field f) { return f < BYOC_JF_COUNT ? FIELDS[f].api : "?"; }
-const char *byoc_job_field_key(byoc_job_field f) { return f < BYOC_JF_COUNT ? FIELDS[f].key : "?"; }
+static const char *byoc_job_field_api(byoc_job_field f) { return f < BYOC_JF_COUNT ? FIELDS[f].api : "?"; }
+static const char *byoc_job_field_key(byoc_job_field f) { return f < BYOC_JF_COUNT ? FIELDS[f].key : "?"; }
 
 /* ---- storage -------------------------------------------------------------------- */
 

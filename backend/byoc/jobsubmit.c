@@ -27,7 +27,7 @@ static const char *const BRAKET_REGIONS[] = {"us-east-1", "us-west-1", "us-west-
 
 /* ---- plan and result storage --------------------------------------------------------- */
 
-void byoc_job_plan_free(byoc_job_plan *p)
+static void byoc_job_plan_free(byoc_job_plan *p)
 {
     free(p->region);
     free(p->account);
@@ -380,8 +380,12 @@ static int derive(run_ctx *r, byoc_err *err)
 
 /* ---- step 4: S3 ---------------------------------------------------------------------------- */
 
-int byoc_job_check_bucket(byoc_aws_client *c, byoc_task *t, const char *bucket, const char *region, long *status,
-                          byoc_err *err)
+/* check: HEAD the bucket (status 200 when it exists, 404 when not); one in
+ * another region (301) or not ours (403) is an error. create: create it in
+ * region, then, unless we already owned it, block public access and put
+ * Braket's bucket policy. */
+static int byoc_job_check_bucket(byoc_aws_client *c, byoc_task *t, const char *bucket, const char *region, long *status,
+                                 byoc_err *err)
 {
     char where[64] = "";
     if (byoc_s3_head_bucket(c, t, bucket, status, where, err) != 0)
@@ -397,7 +401,8 @@ int byoc_job_check_bucket(byoc_aws_client *c, byoc_task *t, const char *bucket, 
     return 0;
 }
 
-int byoc_job_create_bucket(byoc_aws_client *c, byoc_task *t, const char *bucket, const char *region, byoc_err *err)
+static int byoc_job_create_bucket(byoc_aws_client *c, byoc_task *t, const char *bucket, const char *region,
+                                  byoc_err *err)
 {
     byoc_task_status(t, "creating bucket %s", bucket);
     bool owned = false;
@@ -513,8 +518,9 @@ static long poll_interval(long ms)
     return n > 0 ? n : 5000;
 }
 
-int byoc_job_wait(byoc_aws_client *c, byoc_task *t, const char *job_arn, long poll_ms, byoc_job_result *out,
-                  byoc_err *err)
+/* Follow a job until it ends (step 6): out->status, failure_reason, job. */
+static int byoc_job_wait(byoc_aws_client *c, byoc_task *t, const char *job_arn, long poll_ms, byoc_job_result *out,
+                         byoc_err *err)
 {
     long ms = poll_interval(poll_ms);
     size_t events_seen = 0;
@@ -721,7 +727,7 @@ void byoc_job_submit_args_free(void *args)
     free(a);
 }
 
-void byoc_job_result_free_ptr(void *result)
+static void byoc_job_result_free_ptr(void *result)
 {
     if (!result)
         return;

@@ -180,7 +180,8 @@ static char *get_str(const json_t *o, const char *key)
     return v ? byoc_xstrdup(v) : NULL;
 }
 
-int byoc_local_job_from_json(const json_t *o, byoc_local_job *out)
+/* The reverse of byoc_local_job_json; -1 when a required member (job_name, status) is missing. */
+static int byoc_local_job_from_json(const json_t *o, byoc_local_job *out)
 {
     memset(out, 0, sizeof *out);
     if (!json_is_object(o))

@@ -18,14 +18,6 @@
 #define PREBUILT_REPO "/amazon-braket-base-jobs:"
 #define JOBS_PLATFORM "linux/amd64"
 
-void byoc_measure_base_free(byoc_measure_base *b)
-{
-    free(b->ref);
-    free(b->id);
-    free(b->note);
-    memset(b, 0, sizeof *b);
-}
-
 /* 0 with the image's id in *id; 1 when the engine does not have the image; -1 on another error. */
 static int local_id(byoc_engine *e, byoc_task *t, const char *ref, char **id, byoc_err *err)
 {

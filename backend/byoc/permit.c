@@ -32,7 +32,7 @@ static void strv_add(char ***v, size_t *n, const char *s)
     (*v)[(*n)++] = byoc_xstrdup(s);
 }
 
-void byoc_permit_result_free(byoc_permit_result *r)
+static void byoc_permit_result_free(byoc_permit_result *r)
 {
     if (!r)
         return;

@@ -52,7 +52,7 @@ const char *byoc_assets_dir(void)
     return found;
 }
 
-const char *byoc_existing_name(byoc_existing e)
+static const char *byoc_existing_name(byoc_existing e)
 {
     return e == BYOC_EXISTING_OVERWRITE ? "overwrite" : e == BYOC_EXISTING_BESIDE ? "beside" : "keep";
 }
@@ -68,7 +68,9 @@ int byoc_existing_parse(const char *s, byoc_existing *out)
     return -1;
 }
 
-char *byoc_default_base_image(byoc_recipe r, byoc_language l, bool gpu, const char *python, const char *region)
+/* The default base image of a recipe; python is the series of a Python base (NULL: the
+ * prebuilt's). Caller frees. */
+static char *byoc_default_base_image(byoc_recipe r, byoc_language l, bool gpu, const char *python, const char *region)
 {
     if (r != BYOC_RECIPE_CUSTOM_BASE)
         return byoc_prebuilt_image_uri(region, gpu);
@@ -408,16 +410,6 @@ int byoc_init_render(const byoc_init_options *o, byoc_init_plan *plan, byoc_err 
     if (rc != 0)
         byoc_init_plan_free(plan);
     return rc;
-}
-
-void byoc_init_existing(const char *dir, const byoc_init_plan *plan, byoc_strv *out)
-{
-    for (size_t i = 0; i < plan->n; i++) {
-        char *p = byoc_path_join(dir, plan->files[i].path);
-        if (byoc_path_exists(p))
-            byoc_strv_push(out, plan->files[i].path);
-        free(p);
-    }
 }
 
 void byoc_init_conflicts(const char *dir, const byoc_init_plan *plan, byoc_strv *out)
