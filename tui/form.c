@@ -7,6 +7,7 @@
 #include <strings.h>
 
 #include "core/buf.h"
+#include "core/str.h"
 #include "keys.h"
 #include "text.h"
 
@@ -102,7 +103,7 @@ void tui_form_set_help(tui_form *f, size_t index, const char *help)
     if (index >= f->count)
         return;
     free(f->fields[index].help);
-    f->fields[index].help = help ? byoc_xstrdup(help) : NULL;
+    f->fields[index].help = byoc_xstrdup_opt(help);
 }
 
 bool tui_form_set_from(tui_form *f, const char *key, const char *value, const char *origin)
@@ -112,7 +113,7 @@ bool tui_form_set_from(tui_form *f, const char *key, const char *value, const ch
         return false;
     free(fl->origin);
     free(fl->origin_value);
-    fl->origin = origin ? byoc_xstrdup(origin) : NULL;
+    fl->origin = byoc_xstrdup_opt(origin);
     fl->origin_value = origin ? byoc_xstrdup(tui_form_value(f, key)) : NULL;
     return true;
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/buf.h"
+#include "core/str.h"
 
 struct byoc_aws_client {
     byoc_aws_config *cfg;
@@ -33,7 +34,7 @@ int byoc_aws_client_new(const byoc_aws_config_opts *opts, byoc_aws_client **out,
     byoc_aws_client *c = byoc_xcalloc(1, sizeof *c);
     c->cfg = cfg;
     const char *region = byoc_aws_config_region(cfg, &c->region_origin);
-    c->region = region ? byoc_xstrdup(region) : NULL;
+    c->region = byoc_xstrdup_opt(region);
     c->retry_mode = mode;
     c->max_attempts = attempts;
     for (int s = 0; s < BYOC_AWS_SERVICE_COUNT; s++)

@@ -17,6 +17,7 @@
 #include "byoc/template.h"
 #include "core/buf.h"
 #include "core/log.h"
+#include "core/str.h"
 
 #ifndef BYOC_ASSETS_DIR
 #define BYOC_ASSETS_DIR "assets"
@@ -297,14 +298,14 @@ static char *render_project_file(const byoc_init_options *o, const char *base, c
         byoc_project_free(&p);
         byoc_project_init(&p); /* an invalid byoc.json is replaced (only with --force: it exists) */
     }
-    byoc_project_set(&p.name, name);
-    byoc_project_set(&p.recipe, byoc_recipe_name(o->recipe));
-    byoc_project_set(&p.language, byoc_language_name(o->language));
-    byoc_project_set(&p.arch, byoc_arch_name(o->arch));
+    byoc_str_set(&p.name, name);
+    byoc_str_set(&p.recipe, byoc_recipe_name(o->recipe));
+    byoc_str_set(&p.language, byoc_language_name(o->language));
+    byoc_str_set(&p.arch, byoc_arch_name(o->arch));
     p.gpu = o->gpu;
-    byoc_project_set(&p.base_image, base);
-    byoc_project_set(&p.dockerfile, dockerfile);
-    byoc_project_set(&p.context, ".");
+    byoc_str_set(&p.base_image, base);
+    byoc_str_set(&p.dockerfile, dockerfile);
+    byoc_str_set(&p.context, ".");
     json_object_set_new(p.job, "source_module", json_string(plan->source_module));
     json_object_set_new(p.job, "entry_point", json_string(plan->entry_point));
     if (o->python && *o->python && o->language == BYOC_LANG_PYTHON)
