@@ -21,14 +21,13 @@ DOCKER=${BYOC_TEST_DOCKER_CLI:-/usr/bin/docker}
 RUNS=${RUNS:-3}
 SIZES=${SIZES:-"400 800"}
 WORK=${BENCH_DIR:-/tmp/byoc-bench-context}
-TIME=/usr/bin/time
 BASE=${BENCH_BASE_IMAGE:-byoc-test/busybox:1}
 
 if [ -z "${DOCKER_HOST:-}" ] && [ -r /tmp/byoc-topology/env.sh ]; then
     . /tmp/byoc-topology/env.sh
 fi
 [ -x "$BYOC" ] || { echo "build_context.sh: no byoc binary at $BYOC (set BYOC_BIN)" >&2; exit 2; }
-[ -x "$TIME" ] || { echo "build_context.sh: GNU time ($TIME) is needed: apt-get install time" >&2; exit 2; }
+[ -x "$BENCH_GNU_TIME" ] || { echo "build_context.sh: GNU time ($BENCH_GNU_TIME) is needed: apt-get install time" >&2; exit 2; }
 "$DOCKER" image inspect "$BASE" >/dev/null 2>&1 ||
     { echo "build_context.sh: base image $BASE missing (run tests/topology/up.sh)" >&2; exit 3; }
 
@@ -60,21 +59,15 @@ EOF
 
 # measure NAME DIR: one run; appends "wall_s rss_kb" to $WORK/NAME.times
 measure() {
-    local name=$1 dir=$2 tfile
-    tfile=$(mktemp)
+    local name=$1 dir=$2 got
     if [ "$name" = byoc ]; then
-        "$TIME" -f '%e %M' -o "$tfile" "$BYOC" build "$dir" -t byoc-bench/ctx:byoc --network none --no-lint \
-            >/dev/null 2>"$WORK/byoc.err" || { cat "$WORK/byoc.err" >&2; exit 1; }
+        got=$(bench_time /dev/null "$BYOC" build "$dir" -t byoc-bench/ctx:byoc --network none --no-lint) || exit 1
     else
-        "$TIME" -f '%e %M' -o "$tfile" "$DOCKER" build -q -t byoc-bench/ctx:cli --network none "$dir" \
-            >/dev/null 2>"$WORK/cli.err" || { cat "$WORK/cli.err" >&2; exit 1; }
+        got=$(bench_time /dev/null "$DOCKER" build -q -t byoc-bench/ctx:cli --network none "$dir") || exit 1
     fi
-    tail -1 "$tfile" >>"$WORK/$name.times"
-    [ "${VERBOSE:-0}" = 0 ] || echo "  $name $(tail -1 "$tfile")" >&2
-    rm -f "$tfile"
+    echo "$got" | awk '{print $1, $3}' >>"$WORK/$name.times"
+    [ "${VERBOSE:-0}" = 0 ] || echo "  $name $(tail -1 "$WORK/$name.times")" >&2
 }
-
-maxcol() { awk -v c="$1" 'BEGIN {m=0} $c > m {m=$c} END {print m}'; }
 
 mkdir -p "$WORK"
 trap '[ "${KEEP:-0}" = 1 ] || rm -rf "$WORK"; "$DOCKER" rmi -f byoc-bench/ctx:byoc byoc-bench/ctx:cli >/dev/null 2>&1 || true' EXIT
@@ -92,8 +85,8 @@ for mb in $SIZES; do
     done
     bw=$(cut -d' ' -f1 "$WORK/byoc.times" | median)
     cw=$(cut -d' ' -f1 "$WORK/cli.times" | median)
-    br=$(maxcol 2 <"$WORK/byoc.times")
-    cr=$(maxcol 2 <"$WORK/cli.times")
+    br=$(cut -d' ' -f2 "$WORK/byoc.times" | maxof)
+    cr=$(cut -d' ' -f2 "$WORK/cli.times" | maxof)
     rss_list="$rss_list $br"
     awk -v mb="$mb" -v d="$desc" -v bw="$bw" -v cw="$cw" -v br="$br" -v cr="$cr" 'BEGIN {
         printf "%-8s %-22s %10.2f %10.2f %8.2f %10.1f %10.1f %8.2f\n", mb " MB", d, bw, cw, bw / cw,

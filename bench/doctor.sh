@@ -15,23 +15,14 @@ aws=/usr/bin/aws
 [ -x "$byoc" ] || { echo "bench: build byoc first (scripts/build.sh)" >&2; exit 3; }
 [ -x "$aws" ] || { echo "bench: the AWS CLI is missing (apt-get install awscli)" >&2; exit 3; }
 
-rss_file=$(mktemp)
 started=0
 env_file=${BYOC_TOPO_DIR:-/tmp/byoc-topology}/env
 if [ ! -f "$env_file" ]; then
   "$root/tests/topology/up.sh" >&2
   started=1
 fi
-trap 'rm -f "$rss_file"; [ $started = 1 ] && "$root/tests/topology/down.sh" >&2 || true' EXIT
+trap '[ $started = 1 ] && "$root/tests/topology/down.sh" >&2 || true' EXIT
 set -a; . "$env_file"; set +a
-
-measure() { # prints "<wall seconds> <max rss KiB>"; output of the command is discarded
-  local t0 t1
-  t0=$(date +%s%N)
-  /usr/bin/time -f '%M' -o "$rss_file" "$@" >/dev/null 2>&1
-  t1=$(date +%s%N)
-  echo "$(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.4f", (b - a) / 1e9}') $(tail -1 "$rss_file")"
-}
 
 # Warm-up (page cache, moto's first-request costs) and a correctness check of both.
 "$byoc" doctor --json >/dev/null || { echo "bench: byoc doctor failed" >&2; exit 1; }
@@ -39,8 +30,9 @@ measure() { # prints "<wall seconds> <max rss KiB>"; output of the command is di
 
 bw=(); bm=(); aw=(); am=()
 for ((i = 0; i < runs; i++)); do
-  read -r w m < <(measure "$byoc" doctor --json); bw+=("$w"); bm+=("$m")
-  read -r w m < <(measure "$aws" sts get-caller-identity --endpoint-url "$AWS_ENDPOINT_URL" --output json); aw+=("$w"); am+=("$m")
+  read -r w _ m < <(bench_time /dev/null "$byoc" doctor --json); bw+=("$w"); bm+=("$m")
+  read -r w _ m < <(bench_time /dev/null "$aws" sts get-caller-identity --endpoint-url "$AWS_ENDPOINT_URL" --output json)
+  aw+=("$w"); am+=("$m")
 done
 
 bwm=$(median "${bw[@]}"); awm=$(median "${aw[@]}")

@@ -32,25 +32,15 @@ export AWS_ACCESS_KEY_ID=AKIDBENCHJOBS AWS_SECRET_ACCESS_KEY=bench-jobs-secret A
   AWS_EC2_METADATA_DISABLED=true XDG_STATE_HOME=$work/state
 unset AWS_PROFILE AWS_SESSION_TOKEN
 
-measure() { # measure OUT CMD...: runs CMD > OUT; prints "<wall s> <cpu s> <max rss KiB>"
-  local out=$1; shift
-  local t0 t1 u s m
-  t0=$(date +%s%N)
-  /usr/bin/time -f '%U %S %M' -o "$work/time" "$@" >"$out" 2>"$work/stderr" || { cat "$work/stderr" >&2; return 1; }
-  t1=$(date +%s%N)
-  read -r u s m <"$work/time"
-  awk -v a="$t0" -v b="$t1" -v u="$u" -v s="$s" -v m="$m" 'BEGIN {printf "%.3f %.2f %d\n", (b - a) / 1e9, u + s, m}'
-}
-
 echo "jobs listing benchmark: $runs interleaved runs each, medians"
 for n in $sizes; do
   python3 "$root/bench/searchjobs_server.py" "$n" >"$work/port" &
   server=$!
   for _ in $(seq 100); do [ -s "$work/port" ] && break; sleep 0.1; done
   url=http://127.0.0.1:$(cat "$work/port")
-  run_byoc() { AWS_ENDPOINT_URL_BRAKET=$url measure "$work/byoc.json" "$byoc" jobs --json --max 100000; }
+  run_byoc() { AWS_ENDPOINT_URL_BRAKET=$url bench_time "$work/byoc.json" "$byoc" jobs --json --max 100000; }
   run_aws() {
-    measure "$work/aws.json" "$aws" braket search-jobs --filters '[]' --page-size 100 --output json --endpoint-url "$url"
+    bench_time "$work/aws.json" "$aws" braket search-jobs --filters '[]' --page-size 100 --output json --endpoint-url "$url"
   }
 
   run_byoc >/dev/null; run_aws >/dev/null
@@ -70,7 +60,7 @@ for n in $sizes; do
       read -r w c m < <(run_aws); aw+=("$w"); ac+=("$c"); am+=("$m")
       read -r w c m < <(run_byoc); bw+=("$w"); bc+=("$c"); bm+=("$m")
     fi
-    read -r w c m < <(measure /dev/null "$work/floor"); fm+=("$m")
+    read -r w c m < <(bench_time /dev/null "$work/floor"); fm+=("$m")
     [ -n "${VERBOSE:-}" ] && echo "  $n run $i: byoc ${bw[-1]} s ${bc[-1]} s ${bm[-1]} KiB, aws ${aw[-1]} s ${ac[-1]} s ${am[-1]} KiB, floor ${fm[-1]} KiB" >&2
   done
   kill "$server"; wait "$server" 2>/dev/null || true; server=

@@ -21,7 +21,7 @@ cc -O2 -o "$work/floor" "$root/bench/curl_floor.c" -lcurl
 mkdir -p "$work/project"
 [ -n "${AWS_ENDPOINT_URL:-}" ] && where="the topology" || where="no topology: doctor's checks fail fast"
 
-hwm() { /usr/bin/time -f '%M' -o "$work/time" "$@" >/dev/null 2>&1 || true; tail -1 "$work/time"; }
+hwm() { { bench_time /dev/null "$@" 2>/dev/null || true; } | awk '{print $3}'; }   # doctor may fail: measured all the same
 tui() {
   (cd "$work/project" && XDG_STATE_HOME="$work/state" /usr/bin/python3 "$root/bench/pty_frames.py" --idle 1 -- "$byoc") |
     /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["hwm_kib"])'

@@ -14,6 +14,7 @@
 # usage: bench/monitor_logs.sh [LINES]      (default 1000000)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+. "$(dirname "$0")/lib.sh"
 lines=${1:-1000000}
 byoc=${BYOC_BIN:-$root/build/byoc}
 aws=$(command -v aws || true)
@@ -74,16 +75,6 @@ for k in (1, 2):
         logs.put_log_events(logGroupName=group, logStreamName=stream, logEvents=events)
 EOF
 
-measure() { # measure OUT CMD...: runs CMD > OUT; prints "<wall s> <cpu s> <max rss KiB>"
-  local out=$1; shift
-  local t0 t1
-  t0=$(date +%s%N)
-  /usr/bin/time -f '%U %S %M' -o "$work/time" "$@" >"$out" 2>"$work/stderr" || { cat "$work/stderr" >&2; return 1; }
-  t1=$(date +%s%N)
-  read -r u s m <"$work/time"
-  awk -v a="$t0" -v b="$t1" -v u="$u" -v s="$s" -v m="$m" 'BEGIN {printf "%.2f %.2f %d\n", (b - a) / 1e9, u + s, m}'
-}
-
 cat >"$work/peer_botocore.py" <<'EOF'
 # The Braket SDK's tailing shape: one page generator per stream, merged by timestamp.
 import heapq, os, sys
@@ -116,6 +107,7 @@ cat >"$work/peer_awscli.sh" <<'EOF'
 # Prints "<wall> <cpu> <max rss>" of the aws invocations alone to fd 3.
 set -euo pipefail
 job=$1 url=$2 work=$3
+. "$4"   # bench/lib.sh
 wall=0 cpu=0 rss=0
 for s in $(aws logs describe-log-streams --endpoint-url "$url" --log-group-name /aws/braket/jobs \
              --log-stream-name-prefix "$job/" --query 'logStreams[].logStreamName' --output text); do
@@ -124,12 +116,9 @@ for s in $(aws logs describe-log-streams --endpoint-url "$url" --log-group-name 
     args=(logs get-log-events --endpoint-url "$url" --log-group-name /aws/braket/jobs --log-stream-name "$s"
           --start-from-head --output json)
     [ -n "$token" ] && args+=(--next-token "$token")
-    t0=$(date +%s%N)
-    /usr/bin/time -f '%U %S %M' -o "$work/t1" aws "${args[@]}" >"$work/page.json"
-    t1=$(date +%s%N)
-    read -r u sy m <"$work/t1"
-    wall=$(awk -v w="$wall" -v a="$t0" -v b="$t1" 'BEGIN {print w + (b - a) / 1e9}')
-    cpu=$(awk -v c="$cpu" -v u="$u" -v s="$sy" 'BEGIN {print c + u + s}')
+    read -r w c m < <(bench_time "$work/page.json" aws "${args[@]}")
+    wall=$(awk -v a="$wall" -v b="$w" 'BEGIN {print a + b}')
+    cpu=$(awk -v a="$cpu" -v b="$c" 'BEGIN {print a + b}')
     [ "$m" -gt "$rss" ] && rss=$m
     jq -r '.events[].message' "$work/page.json"
     next=$(jq -r '.nextForwardToken' "$work/page.json")
@@ -141,11 +130,11 @@ printf '%.2f %.2f %d\n' "$wall" "$cpu" "$rss" >&3
 EOF
 
 echo "bench: byoc logs" >&2
-read -r bw bc bm < <(measure "$work/byoc.out" "$byoc" logs "$job")
+read -r bw bc bm < <(bench_time "$work/byoc.out" "$byoc" logs "$job")
 echo "bench: botocore (SDK-style merge)" >&2
-read -r pw pc pm < <(measure "$work/peer.out" python3 "$work/peer_botocore.py" "$job")
+read -r pw pc pm < <(bench_time "$work/peer.out" python3 "$work/peer_botocore.py" "$job")
 echo "bench: aws logs get-log-events, page by page" >&2
-read -r aw ac am < <(bash "$work/peer_awscli.sh" "$job" "$logs_url" "$work" 3>&1 >"$work/aws.out")
+read -r aw ac am < <(bash "$work/peer_awscli.sh" "$job" "$logs_url" "$work" "$root/bench/lib.sh" 3>&1 >"$work/aws.out")
 
 check() { # check FILE LABEL: 1,000,000 lines, each once
   local n u

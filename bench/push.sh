@@ -103,21 +103,11 @@ big=$("$docker" image inspect -f '{{index .RootFS.Layers 1}}' "$src" | cut -c8-1
 registry_py password | DOCKER_CONFIG=$login_cfg "$docker" login -u AWS --password-stdin "$BYOC_TEST_REGISTRY" >/dev/null 2>&1 ||
   { echo "bench: docker login to $BYOC_TEST_REGISTRY failed" >&2; exit 1; }
 
-rss_file=$work/rss
-measure() { # measure OUT CMD...: prints "<wall seconds> <max rss KiB>"; the command's output goes to OUT
-  local out=$1 t0 t1
-  shift
-  t0=$(date +%s%N)
-  /usr/bin/time -f '%M' -o "$rss_file" "$@" >"$out" 2>&1
-  t1=$(date +%s%N)
-  echo "$(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.3f", (b - a) / 1e9}') $(tail -1 "$rss_file")"
-}
-
 run_byoc() { # run_byoc I
   local repo=amazon-braket-bench/byoc-$$-$1 w m
   repos+=("$repo")
   registry_py create "$repo"
-  read -r w m < <(DOCKER_CONFIG=$byoc_cfg measure "$work/byoc.out" "$byoc" --json push "$src" --repository "$repo" --tag 1)
+  read -r w _ m < <(DOCKER_CONFIG=$byoc_cfg bench_time -2 "$work/byoc.out" "$byoc" --json push "$src" --repository "$repo" --tag 1)
   grep -q "\"id\": \"$big\"" "$work/byoc.out" && grep -q "$big: Pushed" "$work/byoc.out" ||
     { echo "bench: byoc run $1 did not upload $big:" >&2; tail -5 "$work/byoc.out" >&2; exit 1; }
   registry_py drop "$repo"
@@ -128,7 +118,7 @@ run_docker() { # run_docker I
   local repo=amazon-braket-bench/docker-$$-$1 w m
   repos+=("$repo")
   "$docker" tag "$src" "$BYOC_TEST_REGISTRY/$repo:1"
-  read -r w m < <(DOCKER_CONFIG=$login_cfg measure "$work/docker.out" "$docker" push "$BYOC_TEST_REGISTRY/$repo:1")
+  read -r w _ m < <(DOCKER_CONFIG=$login_cfg bench_time -2 "$work/docker.out" "$docker" push "$BYOC_TEST_REGISTRY/$repo:1")
   grep -q "$big: Pushed" "$work/docker.out" ||
     { echo "bench: docker run $1 did not upload $big:" >&2; tail -5 "$work/docker.out" >&2; exit 1; }
   registry_py drop "$repo"

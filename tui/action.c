@@ -276,7 +276,8 @@ const char *tui_ctx_title(tui_ctx ctx)
     return (unsigned)ctx < TUI_CTX_COUNT ? titles[ctx] : "?";
 }
 
-bool tui_ctx_is_text(tui_ctx ctx)
+/* Whether printable keys are text in this context (EDIT, PROMPT). */
+static bool tui_ctx_is_text(tui_ctx ctx)
 {
     return ctx == TUI_CTX_EDIT || ctx == TUI_CTX_PROMPT;
 }

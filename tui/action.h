@@ -113,8 +113,6 @@ const tui_action *tui_actions(size_t *count);
 const int *tui_action_keys(size_t row);
 /* Human name of a context ("Lists"). */
 const char *tui_ctx_title(tui_ctx ctx);
-/* Whether printable keys are text in this context (EDIT, PROMPT). */
-bool tui_ctx_is_text(tui_ctx ctx);
 
 /* The row that key triggers along the chain (most specific first), or NULL.
  * If chain[0] is a text context and the key is printable, NULL. */

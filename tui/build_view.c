@@ -9,6 +9,7 @@
 
 #include "byoc/shellword.h"
 #include "core/buf.h"
+#include "core/str.h"
 #include "docker/reference.h"
 
 void tui_build_settings_free(tui_build_settings *s)
@@ -205,7 +206,7 @@ static bool set_if_changed(char **field, const char *v)
 {
     if (*field && strcmp(*field, v) == 0)
         return false;
-    byoc_project_set(field, v);
+    byoc_str_set(field, v);
     return true;
 }
 

@@ -129,7 +129,7 @@ tui_style tui_decide_verdict_style(byoc_verdict v)
     }
 }
 
-const char *tui_decide_recipe_text(byoc_recipe r)
+static const char *tui_decide_recipe_text(byoc_recipe r)
 {
     switch (r) {
     case BYOC_RECIPE_PREBUILT: return "a prebuilt Braket image + requirements.txt in the source directory";

@@ -35,8 +35,6 @@ size_t tui_decide_form_apply(tui_form *f, byoc_answers *a);
 /* "BYOC is not needed" / "BYOC is recommended" / "BYOC is required", and its style. */
 const char *tui_decide_verdict_text(byoc_verdict v);
 tui_style tui_decide_verdict_style(byoc_verdict v);
-/* "recipe 1: FROM a prebuilt Braket image, add software" and the like. */
-const char *tui_decide_recipe_text(byoc_recipe r);
 /* "byoc init DIR --recipe custom-base --language rust --arch amd64 [--gpu]". Caller frees. */
 char *tui_decide_init_command(const byoc_decision *d, const char *dir);
 /* The source column: "scanned", "user", "default". */

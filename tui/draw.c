@@ -12,11 +12,6 @@ void tui_draw_set_utf8(bool utf8)
     utf8_locale = utf8;
 }
 
-bool tui_draw_utf8(void)
-{
-    return utf8_locale;
-}
-
 int tui_draw_ntext(WINDOW *w, int y, int x, int maxw, tui_style sty, const char *text, size_t n)
 {
     if (maxw <= 0 || !text)

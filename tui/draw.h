@@ -37,6 +37,5 @@ int tui_draw_highlight(WINDOW *w, int y, int x, int maxw, tui_style sty, tui_sty
                        const char *text, const char *needle);
 /* Whether the locale can show UTF-8 (set by the terminal layer). */
 void tui_draw_set_utf8(bool utf8);
-bool tui_draw_utf8(void);
 
 #endif

@@ -7,19 +7,15 @@
 #include "byoc/imagecheck.h"
 #include "byoc/imageplatforms.h"
 #include "core/buf.h"
+#include "core/str.h"
 #include "docker/engine.h"
 #include "docker/images.h"
-
-static char *dup_or_null(const char *s)
-{
-    return s ? byoc_xstrdup(s) : NULL;
-}
 
 tui_ecr_args *tui_ecr_args_new(const char *profile, const char *region)
 {
     tui_ecr_args *a = byoc_xcalloc(1, sizeof *a);
-    a->profile = dup_or_null(profile);
-    a->region = dup_or_null(region);
+    a->profile = byoc_xstrdup_opt(profile);
+    a->region = byoc_xstrdup_opt(region);
     return a;
 }
 
@@ -65,7 +61,7 @@ int tui_ecr_repos_task(byoc_task *t, void *arg, void **result, void (**result_fr
     if (client(a, a->region, &c, err) != 0)
         return -1;
     tui_ecr_repos_result *r = byoc_xcalloc(1, sizeof *r);
-    r->region = dup_or_null(byoc_aws_client_region(c));
+    r->region = byoc_xstrdup_opt(byoc_aws_client_region(c));
     if (byoc_ecr_describe_repositories(c, t, NULL, 0, &r->repos, &r->n, err) != 0) {
         byoc_aws_client_free(c);
         repos_result_free(r);

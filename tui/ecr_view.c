@@ -6,10 +6,10 @@
 #include <string.h>
 
 #include "core/buf.h"
+#include "core/str.h"
 #include "core/utf8.h"
 #include "docker/manifest.h"
 #include "image_text.h"
-#include "progress.h"
 
 const tui_column tui_ecr_repo_columns[6] = {
     {"Name", 24, 3, TUI_ALIGN_LEFT, TUI_SORT_TEXT},    /* the URI differs only by the name: Name first */
@@ -194,8 +194,8 @@ static tui_ecr_image_entry *image_entry(const char *repo_uri, const byoc_ecr_ima
     e->uri = im->n_tags ? byoc_xasprintf("%s:%s", repo_uri, im->tags[0]) : byoc_xasprintf("%s@%s", repo_uri, e->digest);
     e->size = im->size;
     e->pushed_at = im->pushed_at;
-    e->scan = im->scan_status ? byoc_xstrdup(im->scan_status) : NULL;
-    e->findings = im->scan_findings ? byoc_xstrdup(im->scan_findings) : NULL;
+    e->scan = byoc_xstrdup_opt(im->scan_status);
+    e->findings = byoc_xstrdup_opt(im->scan_findings);
     e->index = byoc_manifest_is_index(im->manifest_media_type);
     char *ref = byoc_xasprintf("%s@%s", repo_uri, e->digest);
     e->local = tui_ecr_refs_has(local, ref);
@@ -225,7 +225,7 @@ void tui_ecr_images_fill(tui_list *l, const char *repo_uri, const byoc_ecr_image
         char id[16], size[32], pushed[32];
         tui_image_short_id(e->digest, id, sizeof id);
         if (e->size >= 0)
-            tui_fmt_bytes(e->size, size, sizeof size);
+            byoc_fmt_bytes(e->size, size, sizeof size);
         else
             snprintf(size, sizeof size, "-");
         tui_ecr_time(e->pushed_at, pushed, sizeof pushed);

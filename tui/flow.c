@@ -4,6 +4,7 @@
 
 #include "app_api.h"
 #include "core/buf.h"
+#include "core/str.h"
 
 static tui_flow *flow_of(tui_app *a)
 {
@@ -19,8 +20,7 @@ const tui_flow *tui_flow_get(tui_app *a)
 
 static void replace(char **field, const char *value)
 {
-    free(*field);
-    *field = value && *value ? byoc_xstrdup(value) : NULL;
+    byoc_str_set(field, value && *value ? value : NULL);
 }
 
 void tui_flow_set_image(tui_app *a, const char *ref, const char *id)

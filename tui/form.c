@@ -7,6 +7,7 @@
 #include <strings.h>
 
 #include "core/buf.h"
+#include "core/str.h"
 #include "keys.h"
 #include "text.h"
 
@@ -102,7 +103,7 @@ void tui_form_set_help(tui_form *f, size_t index, const char *help)
     if (index >= f->count)
         return;
     free(f->fields[index].help);
-    f->fields[index].help = help ? byoc_xstrdup(help) : NULL;
+    f->fields[index].help = byoc_xstrdup_opt(help);
 }
 
 bool tui_form_set_from(tui_form *f, const char *key, const char *value, const char *origin)
@@ -112,7 +113,7 @@ bool tui_form_set_from(tui_form *f, const char *key, const char *value, const ch
         return false;
     free(fl->origin);
     free(fl->origin_value);
-    fl->origin = origin ? byoc_xstrdup(origin) : NULL;
+    fl->origin = byoc_xstrdup_opt(origin);
     fl->origin_value = origin ? byoc_xstrdup(tui_form_value(f, key)) : NULL;
     return true;
 }
@@ -399,7 +400,8 @@ int tui_form_lines_at(tui_form *f, int width)
     return tui_form_lines(f);
 }
 
-int tui_form_focus_line(const tui_form *f)
+/* Line of the focused field from the top of the form. */
+static int tui_form_focus_line(const tui_form *f)
 {
     int n = 0;
     for (size_t i = 0; i < f->focus && i < f->count; i++)

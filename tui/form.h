@@ -130,8 +130,6 @@ int tui_form_label_columns(const tui_form *f, int width);
  * there on one row, else wrapped across the whole width under the label; *w its columns.
  * Returns its rows (0 without a message; at most TUI_FORM_MSG_ROWS). */
 int tui_form_msg_box(const tui_form *f, size_t i, int width, int *dx, int *w);
-/* Line of the focused field from the top of the form. */
-int tui_form_focus_line(const tui_form *f);
 /* Keep the focused field (and its message) inside `height` lines. */
 void tui_form_scroll(tui_form *f, int height);
 

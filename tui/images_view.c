@@ -6,7 +6,7 @@
 #include <time.h>
 
 #include "core/buf.h"
-#include "progress.h"
+#include "core/str.h"
 
 const tui_column tui_images_columns[6] = {
     {"Repository", 14, 3, TUI_ALIGN_LEFT, TUI_SORT_TEXT},
@@ -86,7 +86,7 @@ static tui_image_entry *entry_new(const byoc_image_list *images, const byoc_imag
     e->ref = tag && strcmp(r->repository, "<none>") != 0 ? byoc_xasprintf("%s:%s", r->repository, tag)
                                                          : byoc_xstrdup(r->id);
     e->id = byoc_xstrdup(r->id);
-    e->digest = r->digest ? byoc_xstrdup(r->digest) : NULL;
+    e->digest = byoc_xstrdup_opt(r->digest);
     e->size = r->size;
     e->created = r->created;
     for (size_t i = 0; i < images->n; i++) {
@@ -105,7 +105,7 @@ static void add_entry(tui_list *l, tui_image_entry *e)
 {
     char id[16], size[32], created[32];
     tui_image_short_id(e->id, id, sizeof id);
-    tui_fmt_bytes(e->size, size, sizeof size);
+    byoc_fmt_bytes(e->size, size, sizeof size);
     tui_image_time(e->created, created, sizeof created);
     const char *cells[6] = {e->repository, e->tag, id, size, created, e->pushed ? "pushed" : ""};
     tui_list_add(l, cells, e);
@@ -175,7 +175,7 @@ void tui_layers_fill(tui_list *l, const byoc_image_history *h)
         char size[32], created[32];
         size_t cap = (ly->created_by ? strlen(ly->created_by) : 0) + 8;
         char *cmd = byoc_xmalloc(cap);
-        tui_fmt_bytes(ly->size, size, sizeof size);
+        byoc_fmt_bytes(ly->size, size, sizeof size);
         tui_image_time(ly->created, created, sizeof created);
         tui_layer_command(ly->created_by, cmd, cap);
         const char *cells[3] = {size, created, cmd};

@@ -168,7 +168,7 @@ void tui_logview_top(tui_logview *v)
     set_pos(v, (pos){0, 0});
 }
 
-void tui_logview_bottom(tui_logview *v)
+static void tui_logview_bottom(tui_logview *v)
 {
     v->follow = true;
     set_pos(v, bottom_pos(v));

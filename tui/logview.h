@@ -94,7 +94,6 @@ void tui_logview_prefix(const tui_logview *v, const tui_log_line *l, char *buf, 
 /* Scroll by rows (negative: up, which stops following). */
 void tui_logview_scroll(tui_logview *v, long rows);
 void tui_logview_top(tui_logview *v);
-void tui_logview_bottom(tui_logview *v);   /* and follow */
 /* Whether the newest row is on screen. */
 bool tui_logview_at_bottom(const tui_logview *v);
 /* Index (into the ring) of the first line shown, after applying follow. */

@@ -19,6 +19,7 @@
 #include "byoc/logfile.h"
 #include "byoc/results.h"
 #include "core/buf.h"
+#include "core/str.h"
 
 #define BATCH_LINES 64           /* log lines per LOG event at most: the UI takes up to 512 events a turn */
 #define BATCH_BYTES (16 * 1024)
@@ -49,9 +50,9 @@ void tui_mon_shared_unref(tui_mon_shared *s)
 tui_mon_args *tui_mon_args_new(const char *profile, const char *region, const char *job)
 {
     tui_mon_args *a = byoc_xcalloc(1, sizeof *a);
-    a->profile = profile ? byoc_xstrdup(profile) : NULL;
-    a->region = region ? byoc_xstrdup(region) : NULL;
-    a->job = job ? byoc_xstrdup(job) : NULL;
+    a->profile = byoc_xstrdup_opt(profile);
+    a->region = byoc_xstrdup_opt(region);
+    a->job = byoc_xstrdup_opt(job);
     return a;
 }
 
@@ -69,7 +70,8 @@ void tui_mon_args_free(void *args)
     free(a);
 }
 
-double tui_mon_time(const json_t *v)
+/* Epoch seconds of a service time (ISO 8601 string or a number); NAN if none. */
+static double tui_mon_time(const json_t *v)
 {
     if (json_is_number(v))
         return json_number_value(v);

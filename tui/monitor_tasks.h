@@ -74,7 +74,4 @@ int tui_mon_watch_task(byoc_task *t, void *arg, void **result, void (**result_fr
 int tui_mon_results_task(byoc_task *t, void *arg, void **result, void (**result_free)(void *), byoc_err *err);
 int tui_mon_cancel_task(byoc_task *t, void *arg, void **result, void (**result_free)(void *), byoc_err *err);
 
-/* Epoch seconds of a service time (ISO 8601 string or a number); NAN if none. */
-double tui_mon_time(const json_t *v);
-
 #endif

@@ -5,34 +5,16 @@
 #include <time.h>
 
 #include "core/buf.h"
+#include "core/str.h"
 
-char *tui_fmt_bytes(int64_t n, char *buf, size_t size)
-{
-    static const char *units[] = {"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
-    if (n < 0) {
-        snprintf(buf, size, "-");
-        return buf;
-    }
-    if (n < 1024) {
-        snprintf(buf, size, "%lld B", (long long)n);
-        return buf;
-    }
-    double v = (double)n / 1024.0;
-    size_t u = 0;
-    while (v >= 1023.95 && u + 1 < sizeof units / sizeof units[0]) {
-        v /= 1024.0;
-        u++;
-    }
-    snprintf(buf, size, "%.1f %s", v, units[u]);
-    return buf;
-}
+char *tui_fmt_bytes(int64_t n, char *buf, size_t size) { return byoc_fmt_bytes(n, buf, size); }
 
 char *tui_fmt_rate(double bps, char *buf, size_t size)
 {
     char b[32];
     if (bps < 0)
         bps = 0;
-    tui_fmt_bytes((int64_t)(bps + 0.5), b, sizeof b);
+    byoc_fmt_bytes((int64_t)(bps + 0.5), b, sizeof b);
     snprintf(buf, size, "%s/s", b);
     return buf;
 }
@@ -111,9 +93,9 @@ char *tui_progress_text(const tui_progress *p, char *buf, size_t size)
     char cur[32], tot[32], rate[40], eta[32];
     byoc_buf b = BYOC_BUF_INIT;
     if (p->bytes) {
-        tui_fmt_bytes(p->current, cur, sizeof cur);
+        byoc_fmt_bytes(p->current, cur, sizeof cur);
         if (p->total > 0)
-            byoc_buf_printf(&b, "%s / %s", cur, tui_fmt_bytes(p->total, tot, sizeof tot));
+            byoc_buf_printf(&b, "%s / %s", cur, byoc_fmt_bytes(p->total, tot, sizeof tot));
         else
             byoc_buf_puts(&b, cur);
     } else if (p->total > 0) {

@@ -265,7 +265,7 @@ void tui_run_form_origins(const tui_form *f, byoc_job_origin *origin)
 
 /* ---- byoc.json ---- */
 
-void tui_run_loaded_free(void *loaded)
+static void tui_run_loaded_free(void *loaded)
 {
     tui_run_loaded *l = loaded;
     if (!l)

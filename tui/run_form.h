@@ -46,7 +46,6 @@ typedef struct tui_run_loaded {
     byoc_job_origin origin[BYOC_JF_COUNT];
 } tui_run_loaded;
 int tui_run_load_task(byoc_task *t, void *arg, void **result, void (**result_free)(void *), byoc_err *err);
-void tui_run_loaded_free(void *loaded);
 
 /* Task: remember a spec in the project's byoc.json (only when the file
  * exists). arg: a tui_run_remember_args, freed with tui_run_remember_args_free. */

@@ -20,6 +20,7 @@
 #include "build_job.h"
 #include "build_view.h"
 #include "core/buf.h"
+#include "core/str.h"
 #include "flow.h"
 #include "form.h"
 #include "image_text.h"
@@ -108,9 +109,9 @@ static void start_load(build_screen *s)
 static void load_done(build_screen *s, const tui_build_loaded *l)
 {
     free(s->load_error);
-    s->load_error = l->error ? byoc_xstrdup(l->error) : NULL;
+    s->load_error = byoc_xstrdup_opt(l->error);
     free(s->project_name);
-    s->project_name = l->project.name ? byoc_xstrdup(l->project.name) : NULL;
+    s->project_name = byoc_xstrdup_opt(l->project.name);
     if (s->form_dirty)
         return;                          /* the user's edits win over the file */
     char *tag = tui_build_default_tag(l->project.name, tui_app_project(s->base.app));
@@ -272,7 +273,7 @@ static void built(build_screen *s, const byoc_build_flow_result *b)
     /* Push offers what was built last */
     tui_flow_set_image(s->base.app, b->tags.n ? b->tags.v[0] : b->image_id, b->image_id);
     char size[32];
-    tui_fmt_bytes(b->size, size, sizeof size);
+    byoc_fmt_bytes(b->size, size, sizeof size);
     char *line = byoc_xasprintf("Built %s (%s)", b->image_id, b->size >= 0 ? size : "size unknown");
     log_line(s, line);
     free(line);
@@ -571,7 +572,7 @@ static void draw_status_line(build_screen *s, WINDOW *win, int y, int x, int w)
     case B_DONE: {
         char id[16], size[32];
         tui_image_short_id(s->image_id, id, sizeof id);
-        tui_fmt_bytes(s->image_size, size, sizeof size);
+        byoc_fmt_bytes(s->image_size, size, sizeof size);
         snprintf(buf, sizeof buf, "Built %s  %s  in %s  p pushes it  %s%s", id, s->image_size >= 0 ? size : "",
                  el, s->image_tags.n ? s->image_tags.v[0] : "", s->image_tags.n > 1 ? " +more" : "");
         sty = TUI_STY_OK;

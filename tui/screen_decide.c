@@ -22,6 +22,7 @@
 #include "byoc/scaffold.h"
 #include "byoc/scan.h"
 #include "core/buf.h"
+#include "core/str.h"
 #include "decide_view.h"
 #include "flow.h"
 #include "form.h"
@@ -177,7 +178,7 @@ static init_job *init_job_dup(const init_job *j)
     init_job *c = byoc_xcalloc(1, sizeof *c);
     *c = *j;
     c->dir = byoc_xstrdup(j->dir);
-    c->region = j->region ? byoc_xstrdup(j->region) : NULL;
+    c->region = byoc_xstrdup_opt(j->region);
     c->choices = j->n_choices ? byoc_xcalloc(j->n_choices, sizeof *c->choices) : NULL;
     for (size_t i = 0; i < j->n_choices; i++) {
         c->choices[i].key = byoc_xstrdup(j->choices[i].key);

@@ -16,6 +16,7 @@
 
 #include "background.h"
 #include "core/buf.h"
+#include "core/str.h"
 #include "flow.h"
 #include "job_status.h"
 #include "job_view.h"
@@ -142,7 +143,7 @@ static void add_to_table(monitor_screen *s, size_t from, const char *keep)
 static void fill_table(monitor_screen *s)
 {
     const char *sel = tui_list_selected_data(&s->jobs);
-    char *keep = sel ? byoc_xstrdup(sel) : NULL;
+    char *keep = byoc_xstrdup_opt(sel);
     tui_list_clear(&s->jobs);
     add_to_table(s, 0, keep);
     free(keep);

@@ -24,6 +24,7 @@
 #include "byoc/project.h"
 #include "core/buf.h"
 #include "core/jsonout.h"
+#include "core/str.h"
 #include "flow.h"
 #include "form.h"
 #include "page.h"
@@ -46,12 +47,6 @@ typedef struct permit_screen {
     char *status;
     bool pending_apply;           /* the confirmation for the diff shown is open */
 } permit_screen;
-
-static void replace(char **f, const char *v)
-{
-    free(*f);
-    *f = v ? byoc_xstrdup(v) : NULL;
-}
 
 static const char *member(const json_t *o, const char *key)
 {
@@ -127,7 +122,8 @@ static void start(permit_screen *s, tui_permit_mode mode, bool dry_run, bool for
     s->mode = mode;
     s->dry_run = dry_run;
     s->force = force;
-    replace(&s->status, mode == TUI_PERMIT_CHECK ? "checking..." : dry_run ? "computing the change..." : "applying...");
+    byoc_str_set(&s->status,
+                 mode == TUI_PERMIT_CHECK ? "checking..." : dry_run ? "computing the change..." : "applying...");
 }
 
 static void apply_answer(tui_app *a, bool yes, void *ud)
@@ -138,7 +134,7 @@ static void apply_answer(tui_app *a, bool yes, void *ud)
     if (yes)
         start(s, s->mode, false, s->force);
     else
-        replace(&s->status, "not applied");
+        byoc_str_set(&s->status, "not applied");
 }
 
 static void everyone_answer(tui_app *a, bool yes, void *ud)
@@ -148,7 +144,7 @@ static void everyone_answer(tui_app *a, bool yes, void *ud)
     if (yes)
         start(s, TUI_PERMIT_ALLOW, true, true);
     else
-        replace(&s->status, "refused: \"*\" was not confirmed");
+        byoc_str_set(&s->status, "refused: \"*\" was not confirmed");
 }
 
 static void allow(permit_screen *s)
@@ -227,17 +223,17 @@ static void on_event(tui_screen *base, const byoc_event *ev)
     if (!s->running || ev->task_id != s->running_id)
         return;
     if (ev->kind == BYOC_EV_STATUS && ev->text)
-        replace(&s->status, ev->text);
+        byoc_str_set(&s->status, ev->text);
     if (ev->kind == BYOC_EV_DONE) {
         s->running = NULL;
         if (s->mode == TUI_PERMIT_CHECK) {
             show_check(s, ev->result);
-            replace(&s->status, "checked");
+            byoc_str_set(&s->status, "checked");
         } else {
             const byoc_permit_result *r = ev->result;
             show_policy(s, r);
             if (s->dry_run && r->changed && s->mode != TUI_PERMIT_VIEW) {
-                replace(&s->status, "review the diff");
+                byoc_str_set(&s->status, "review the diff");
                 s->pending_apply = true;
                 s->form_focus = false;      /* the scroll keys go to the diff meanwhile */
                 tui_app_confirm(base->app, "Apply the policy change?",
@@ -246,16 +242,16 @@ static void on_event(tui_screen *base, const byoc_event *ev)
                                 "Apply", apply_answer, s);
                 tui_app_dialog_about(base->app, base, TUI_ABOUT_PANE);
             } else {
-                replace(&s->status, s->mode == TUI_PERMIT_VIEW ? "current policy"
-                                    : r->sent                  ? "applied"
-                                                               : "nothing to change");
+                byoc_str_set(&s->status, s->mode == TUI_PERMIT_VIEW ? "current policy"
+                                         : r->sent                  ? "applied"
+                                                                    : "nothing to change");
             }
         }
     } else if (ev->kind == BYOC_EV_ERROR) {
         s->running = NULL;
         char *line = byoc_xasprintf("error: %s%s%s", ev->err.what[0] ? ev->err.what : "",
                                     ev->err.what[0] ? ": " : "", ev->err.message);
-        replace(&s->status, line);
+        byoc_str_set(&s->status, line);
         free(line);
     }
     tui_screen_dirty(base);

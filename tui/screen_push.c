@@ -25,6 +25,7 @@
 #include "byoc/permit.h"
 #include "byoc/pushflow.h"
 #include "core/buf.h"
+#include "core/str.h"
 #include "core/utf8.h"
 #include "flow.h"
 #include "form.h"
@@ -80,12 +81,6 @@ static const tui_column repo_columns[] = {
     {"URI", 20, 2, TUI_ALIGN_LEFT, TUI_SORT_TEXT},
 };
 
-static void replace(char **f, const char *v)
-{
-    free(*f);
-    *f = v ? byoc_xstrdup(v) : NULL;
-}
-
 static bool check_repo(const tui_form *f, const tui_field *field, const char *value, char *msg, size_t msgsize,
                        void *ud)
 {
@@ -121,7 +116,7 @@ static void repos_listed(push_screen *s, const json_t *list)
         tui_list_add(&s->repos, cells, byoc_xstrdup(name ? name : ""));
     }
     s->repos_loaded = true;
-    replace(&s->repos_error, NULL);
+    byoc_str_set(&s->repos_error, NULL);
 }
 
 /* ---- the repository policy's pull grant ---- */
@@ -131,7 +126,7 @@ static void forget_grant(push_screen *s)
 {
     if (s->grant_task)
         s->grant_stale = true;
-    replace(&s->grant_repo, NULL);
+    byoc_str_set(&s->grant_repo, NULL);
     s->grant_known = false;
 }
 
@@ -150,7 +145,7 @@ static void check_grant(push_screen *s, const char *repo)
     if (!t)
         return;
     s->grant_task = byoc_task_id(t);
-    replace(&s->grant_repo, repo);
+    byoc_str_set(&s->grant_repo, repo);
     s->grant_known = false;
 }
 
@@ -159,7 +154,7 @@ static void grant_answered(push_screen *s, const byoc_event *ev)
     s->grant_task = 0;
     if (s->grant_stale) {          /* asked before Permit or a push: ask again */
         s->grant_stale = false;
-        replace(&s->grant_repo, NULL);
+        byoc_str_set(&s->grant_repo, NULL);
         return;
     }
     const byoc_repo_pull *r = ev->kind == BYOC_EV_DONE ? ev->result : NULL;
@@ -284,8 +279,8 @@ static void start_push(push_screen *s)
     s->running_id = byoc_task_id(t);
     s->state = P_PUSHING;
     s->n_layers = 0;
-    replace(&s->error, NULL);
-    replace(&s->status, "starting");
+    byoc_str_set(&s->error, NULL);
+    byoc_str_set(&s->status, "starting");
     s->base.wants_tick = true;
 }
 
@@ -293,8 +288,8 @@ static void pushed(push_screen *s, const byoc_push_result *r)
 {
     tui_app *a = s->base.app;
     s->state = P_DONE;
-    replace(&s->uri, r->image_uri);
-    replace(&s->digest, r->digest);
+    byoc_str_set(&s->uri, r->image_uri);
+    byoc_str_set(&s->digest, r->digest);
     for (size_t i = 0; i < s->n_layers; i++)
         tui_progress_finish(&s->layers[i].bar);
     for (size_t i = 0; i < s->n_warnings; i++)
@@ -332,7 +327,7 @@ static void on_event(tui_screen *base, const byoc_event *ev)
         if (ev->kind == BYOC_EV_DONE)
             repos_listed(s, ev->result);
         else if (ev->kind == BYOC_EV_ERROR)
-            replace(&s->repos_error, ev->err.message);
+            byoc_str_set(&s->repos_error, ev->err.message);
         tui_screen_dirty(base);
         return;
     }
@@ -340,7 +335,7 @@ static void on_event(tui_screen *base, const byoc_event *ev)
     if (!s->running || ev->task_id != s->running_id || !byoc_push_event_from(ev, &pe))
         return;
     switch (pe.kind) {
-    case BYOC_PUSH_EV_STEP: replace(&s->status, pe.text); break;
+    case BYOC_PUSH_EV_STEP: byoc_str_set(&s->status, pe.text); break;
     case BYOC_PUSH_EV_WARNING: tui_app_message(base->app, "warning: %s", pe.text ? pe.text : ""); break;
     case BYOC_PUSH_EV_LAYER: {
         layer_bar *l = layer(s, pe.layer);
@@ -358,7 +353,7 @@ static void on_event(tui_screen *base, const byoc_event *ev)
     case BYOC_PUSH_EV_FAILED:
         s->running = NULL;
         s->state = P_FAILED;
-        replace(&s->error, pe.err->kind == BYOC_E_CANCELLED ? "cancelled" : pe.err->message);
+        byoc_str_set(&s->error, pe.err->kind == BYOC_E_CANCELLED ? "cancelled" : pe.err->message);
         break;
     case BYOC_PUSH_EV_NOTE:        /* the engine's own lines: the layer bars say it */
     case BYOC_PUSH_EV_REPOSITORY:

@@ -29,6 +29,7 @@
 #include "byoc/localrun.h"
 #include "byoc/preflight.h"
 #include "core/buf.h"
+#include "core/str.h"
 #include "flow.h"
 #include "logview.h"
 #include "preflight_view.h"
@@ -87,12 +88,6 @@ static void log_line(run_screen *s, const char *text)
     tui_logview_append(&s->log, text, now_secs());
 }
 
-static void replace(char **field, const char *v)
-{
-    free(*field);
-    *field = v ? byoc_xstrdup(v) : NULL;
-}
-
 static void set_running(run_screen *s, byoc_task *t, run_state st)
 {
     s->running = t;
@@ -103,8 +98,8 @@ static void set_running(run_screen *s, byoc_task *t, run_state st)
         s->start_ms = tui_now_ms();
         s->end_ms = 0;
         s->shown_secs = -1;
-        replace(&s->status, NULL);
-        replace(&s->error, NULL);
+        byoc_str_set(&s->status, NULL);
+        byoc_str_set(&s->error, NULL);
     }
 }
 
@@ -412,9 +407,9 @@ static void submitted(run_screen *s, const byoc_job_result *r)
     tui_app *a = s->base.app;
     s->state = R_SUBMITTED;
     s->end_ms = tui_now_ms();
-    replace(&s->job_arn, r->job_arn);
-    replace(&s->job_name, r->plan.job_name);
-    replace(&s->job_status, r->status);
+    byoc_str_set(&s->job_arn, r->job_arn);
+    byoc_str_set(&s->job_name, r->plan.job_name);
+    byoc_str_set(&s->job_status, r->status);
     char *line = byoc_xasprintf("Created %s (%s)", r->job_arn ? r->job_arn : "?", r->status ? r->status : "?");
     log_line(s, line);
     free(line);
@@ -433,10 +428,10 @@ static void local_done(run_screen *s, const byoc_local_run_result *r)
     tui_app *a = s->base.app;
     s->state = R_LOCAL_DONE;
     s->end_ms = tui_now_ms();
-    replace(&s->job_arn, r->job_arn);
-    replace(&s->job_name, r->job_name);
-    replace(&s->job_status, r->status);
-    replace(&s->output_dir, r->output_dir);
+    byoc_str_set(&s->job_arn, r->job_arn);
+    byoc_str_set(&s->job_name, r->job_name);
+    byoc_str_set(&s->job_status, r->status);
+    byoc_str_set(&s->output_dir, r->output_dir);
     s->not_copied = r->not_copied.n;
     char *line = byoc_xasprintf("Local job %s %s%s%s; files in %s", r->job_name ? r->job_name : "?",
                                 r->status ? r->status : "?", r->failure_reason ? ": " : "",
@@ -460,7 +455,7 @@ static void failed(run_screen *s, const byoc_err *err)
 {
     s->end_ms = tui_now_ms();
     s->state = R_FAILED;
-    replace(&s->error, err->kind == BYOC_E_CANCELLED ? "cancelled" : err->message);
+    byoc_str_set(&s->error, err->kind == BYOC_E_CANCELLED ? "cancelled" : err->message);
     char *line = byoc_xasprintf("error: %s%s%s", err->what[0] ? err->what : "", err->what[0] ? ": " : "",
                                 err->message);
     log_line(s, line);
@@ -501,15 +496,16 @@ static void on_event(tui_screen *base, const byoc_event *ev)
     switch (ev->kind) {
     case BYOC_EV_LOG: log_line(s, ev->text ? ev->text : ""); break;
     case BYOC_EV_STATUS:
-        replace(&s->status, ev->text);
+        byoc_str_set(&s->status, ev->text);
         if (ev->text)
             log_line(s, ev->text);
         break;
     case BYOC_EV_PROGRESS: {
         char a[32], b[32];
-        char *text = byoc_xasprintf("%s %s / %s", ev->key ? ev->key : "upload", tui_fmt_bytes(ev->current, a, sizeof a),
-                                    ev->total >= 0 ? tui_fmt_bytes(ev->total, b, sizeof b) : "?");
-        replace(&s->status, text);
+        char *text = byoc_xasprintf("%s %s / %s", ev->key ? ev->key : "upload",
+                                    byoc_fmt_bytes(ev->current, a, sizeof a),
+                                    ev->total >= 0 ? byoc_fmt_bytes(ev->total, b, sizeof b) : "?");
+        byoc_str_set(&s->status, text);
         free(text);
         break;
     }

@@ -45,11 +45,6 @@ void tui_style_init(bool colour, tui_glyph_mode glyphs)
     }
 }
 
-bool tui_style_colour(void)
-{
-    return use_colour;
-}
-
 attr_t tui_style_attrs(tui_style s, short *pair)
 {
     if ((unsigned)s >= TUI_STY_COUNT)

@@ -69,7 +69,6 @@ typedef struct tui_glyphs {
 
 /* Call after curses is up: colour = use colours (has_colors() is checked too). */
 void tui_style_init(bool colour, tui_glyph_mode glyphs);
-bool tui_style_colour(void);
 /* Apply a style to a window (wattr_set). */
 void tui_style_set(WINDOW *win, tui_style s);
 /* The attributes of a style in the current mode (for chgat-like use). */

@@ -76,11 +76,6 @@ int tui_tty_check(char *msg, size_t size)
     return 0;
 }
 
-tui_glyph_mode tui_tty_glyphs(void)
-{
-    return T.glyphs;
-}
-
 static void write_str(int fd, const char *s)   /* async-signal-safe */
 {
     size_t n = 0;

@@ -26,9 +26,6 @@
 /* 0 if the terminal can run the TUI; else 3 with the reason in msg
  * ("this terminal (TERM=dumb) cannot run the TUI; ..."). */
 int tui_tty_check(char *msg, size_t size);
-/* The glyph set for this locale and terminal (BYOC_ASCII=1 forces ASCII);
- * valid after tui_tty_start. */
-tui_glyph_mode tui_tty_glyphs(void);
 /* Take over the terminal; colour as wanted (NO_COLOR is checked by the
  * caller). 0, or -1 with msg. */
 int tui_tty_start(bool colour, char *msg, size_t size);

@@ -1,11 +1,11 @@
 #include "aws/client.h"
 
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/buf.h"
+#include "core/str.h"
 
 struct byoc_aws_client {
     byoc_aws_config *cfg;
@@ -17,8 +17,6 @@ struct byoc_aws_client {
     byoc_err endpoint_err[BYOC_AWS_SERVICE_COUNT]; /* kind BYOC_OK when resolved */
     byoc_aws_creds_provider *provider;
     byoc_sigv4_cache *sign_cache;
-    pthread_mutex_t lock;         /* guards creds_origin */
-    char creds_origin[200];
 };
 
 int byoc_aws_client_new(const byoc_aws_config_opts *opts, byoc_aws_client **out, byoc_err *err)
@@ -36,7 +34,7 @@ int byoc_aws_client_new(const byoc_aws_config_opts *opts, byoc_aws_client **out,
     byoc_aws_client *c = byoc_xcalloc(1, sizeof *c);
     c->cfg = cfg;
     const char *region = byoc_aws_config_region(cfg, &c->region_origin);
-    c->region = region ? byoc_xstrdup(region) : NULL;
+    c->region = byoc_xstrdup_opt(region);
     c->retry_mode = mode;
     c->max_attempts = attempts;
     for (int s = 0; s < BYOC_AWS_SERVICE_COUNT; s++)
@@ -49,7 +47,6 @@ int byoc_aws_client_new(const byoc_aws_config_opts *opts, byoc_aws_client **out,
                                  .max_attempts = attempts};
     c->provider = byoc_aws_creds_provider_new(cfg, &chain);
     c->sign_cache = byoc_sigv4_cache_new();
-    pthread_mutex_init(&c->lock, NULL);
     *out = c;
     return 0;
 }
@@ -62,7 +59,6 @@ void byoc_aws_client_free(byoc_aws_client *c)
         byoc_aws_endpoint_free(&c->endpoints[s]);
     byoc_aws_creds_provider_free(c->provider);
     byoc_sigv4_cache_free(c->sign_cache);
-    pthread_mutex_destroy(&c->lock);
     free(c->region);
     byoc_aws_config_free(c->cfg);
     free(c);
@@ -92,19 +88,7 @@ int byoc_aws_client_credentials(byoc_aws_client *c, byoc_task *t, byoc_aws_creds
     byoc_aws_creds_info local;
     if (!info)
         info = &local;
-    if (byoc_aws_creds_provider_get(c->provider, t, out, info, err) != 0)
-        return -1;
-    pthread_mutex_lock(&c->lock);
-    byoc_aws_creds_info_origin(info, c->creds_origin, sizeof c->creds_origin);
-    pthread_mutex_unlock(&c->lock);
-    return 0;
-}
-
-void byoc_aws_client_creds_origin(byoc_aws_client *c, char *buf, size_t n)
-{
-    pthread_mutex_lock(&c->lock);
-    snprintf(buf, n, "%s", c->creds_origin);
-    pthread_mutex_unlock(&c->lock);
+    return byoc_aws_creds_provider_get(c->provider, t, out, info, err) != 0 ? -1 : 0;
 }
 
 int byoc_aws_session_open(byoc_aws_client *c, byoc_task *t, byoc_aws_service s, byoc_aws_session *out,
@@ -133,19 +117,6 @@ void byoc_aws_session_close(byoc_aws_session *s)
 {
     byoc_aws_creds_free(&s->creds);
     memset(s, 0, sizeof *s);
-}
-
-void byoc_aws_session_sigv4(const byoc_aws_session *s, byoc_sigv4_params *p)
-{
-    memset(p, 0, sizeof *p);
-    p->access_key_id = s->creds.access_key_id;
-    p->secret_access_key = s->creds.secret_access_key;
-    p->session_token = s->creds.session_token;
-    p->region = s->ctx.endpoint->signing_region;
-    p->service = s->ctx.endpoint->signing_name;
-    p->cache = s->ctx.sign_cache;
-    if (strcmp(p->service, "s3") == 0)
-        byoc_sigv4_params_s3(p);
 }
 
 int byoc_aws_call_do(byoc_aws_client *c, byoc_task *t, byoc_aws_service s, const byoc_aws_call *call,

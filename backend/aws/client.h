@@ -56,12 +56,6 @@ typedef struct byoc_aws_session {
 int byoc_aws_session_open(byoc_aws_client *c, byoc_task *t, byoc_aws_service s, byoc_aws_session *out,
                           byoc_err *err);
 void byoc_aws_session_close(byoc_aws_session *s);
-/* SigV4 parameters for the session's credentials and endpoint (S3 rules for
- * s3), e.g. for byoc_sigv4_presign; strings point into the session. */
-void byoc_aws_session_sigv4(const byoc_aws_session *s, byoc_sigv4_params *p);
-
-/* "env" or "profile dev (assume-role)", after credentials were resolved; "" before. */
-void byoc_aws_client_creds_origin(byoc_aws_client *c, char *buf, size_t n);
 
 /* Any call: see aws/request.h for byoc_aws_call. resp may be NULL. */
 int byoc_aws_call_do(byoc_aws_client *c, byoc_task *t, byoc_aws_service s, const byoc_aws_call *call,

@@ -13,6 +13,7 @@
 #include "core/buf.h"
 #include "core/jsonnum.h"
 #include "core/log.h"
+#include "core/str.h"
 
 #define MAX_POLICY_CHARS 10240
 #define BATCH_MAX 100
@@ -98,7 +99,7 @@ int byoc_ecr_check_repository_name(const char *name, const char *what, byoc_err 
 static char *jstr(const json_t *o, const char *key)
 {
     const char *s = json_string_value(json_object_get(o, key));
-    return s ? byoc_xstrdup(s) : NULL;
+    return byoc_xstrdup_opt(s);
 }
 
 /* Epoch seconds, 0 when absent or not a time: a number past the year 9999 (or before 1970) would
@@ -822,18 +823,13 @@ void byoc_ecr_token_free(byoc_ecr_token *tok)
     memset(tok, 0, sizeof *tok);
 }
 
-static char *dup_or_null(const char *s)
-{
-    return s ? byoc_xstrdup(s) : NULL;
-}
-
-void byoc_ecr_token_copy(byoc_ecr_token *dst, const byoc_ecr_token *src)
+static void byoc_ecr_token_copy(byoc_ecr_token *dst, const byoc_ecr_token *src)
 {
     *dst = *src;
-    dst->username = dup_or_null(src->username);
-    dst->password = dup_or_null(src->password);
-    dst->proxy_endpoint = dup_or_null(src->proxy_endpoint);
-    dst->registry_host = dup_or_null(src->registry_host);
+    dst->username = byoc_xstrdup_opt(src->username);
+    dst->password = byoc_xstrdup_opt(src->password);
+    dst->proxy_endpoint = byoc_xstrdup_opt(src->proxy_endpoint);
+    dst->registry_host = byoc_xstrdup_opt(src->registry_host);
 }
 
 time_t byoc_ecr_token_valid_until(time_t fetched_at, time_t expires_at)
@@ -937,7 +933,7 @@ byoc_ecr_auth *byoc_ecr_auth_new(byoc_aws_client *client, const char *registry_i
     byoc_ecr_auth *a = byoc_xcalloc(1, sizeof *a);
     pthread_mutex_init(&a->lock, NULL);
     a->client = client;
-    a->registry_id = registry_id ? byoc_xstrdup(registry_id) : NULL;
+    a->registry_id = byoc_xstrdup_opt(registry_id);
     return a;
 }
 

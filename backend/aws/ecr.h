@@ -223,7 +223,6 @@ typedef struct byoc_ecr_token {
 } byoc_ecr_token;
 
 void byoc_ecr_token_free(byoc_ecr_token *tok);   /* wipes */
-void byoc_ecr_token_copy(byoc_ecr_token *dst, const byoc_ecr_token *src);
 
 /* When a token fetched at fetched_at with the service's expires_at should be refreshed. */
 time_t byoc_ecr_token_valid_until(time_t fetched_at, time_t expires_at);

@@ -6,6 +6,7 @@
 
 #include "core/buf.h"
 #include "core/log.h"
+#include "core/str.h"
 #include "core/utf8.h"
 #include "net/deadline.h"
 
@@ -28,9 +29,9 @@ void byoc_aws_creds_free(byoc_aws_creds *c)
 void byoc_aws_creds_copy(byoc_aws_creds *dst, const byoc_aws_creds *src)
 {
     memset(dst, 0, sizeof *dst);
-    dst->access_key_id = src->access_key_id ? byoc_xstrdup(src->access_key_id) : NULL;
-    dst->secret_access_key = src->secret_access_key ? byoc_xstrdup(src->secret_access_key) : NULL;
-    dst->session_token = src->session_token ? byoc_xstrdup(src->session_token) : NULL;
+    dst->access_key_id = byoc_xstrdup_opt(src->access_key_id);
+    dst->secret_access_key = byoc_xstrdup_opt(src->secret_access_key);
+    dst->session_token = byoc_xstrdup_opt(src->session_token);
     dst->expiration = src->expiration;
 }
 

@@ -253,8 +253,8 @@ int byoc_s3_put_object(byoc_aws_client *c, byoc_task *t, const char *bucket, con
     return rc;
 }
 
-int byoc_s3_multipart_create(byoc_aws_client *c, byoc_task *t, const char *bucket, const char *key,
-                             const char *content_type, char **upload_id, byoc_err *err)
+static int byoc_s3_multipart_create(byoc_aws_client *c, byoc_task *t, const char *bucket, const char *key,
+                                    const char *content_type, char **upload_id, byoc_err *err)
 {
     *upload_id = NULL;
     byoc_aws_response resp;
@@ -291,9 +291,9 @@ static char *part_query(const char *upload_id, int part_number)
     return byoc_buf_steal(&q);
 }
 
-int byoc_s3_multipart_upload_part(byoc_aws_client *c, byoc_task *t, const char *bucket, const char *key,
-                                  const char *upload_id, int part_number, const void *data, size_t len,
-                                  char *etag, byoc_err *err)
+static int byoc_s3_multipart_upload_part(byoc_aws_client *c, byoc_task *t, const char *bucket, const char *key,
+                                         const char *upload_id, int part_number, const void *data, size_t len,
+                                         char *etag, byoc_err *err)
 {
     char *q = part_query(upload_id, part_number);
     byoc_aws_response resp;
@@ -331,8 +331,9 @@ static void xml_escape(byoc_buf *b, const char *s)
     }
 }
 
-int byoc_s3_multipart_complete(byoc_aws_client *c, byoc_task *t, const char *bucket, const char *key,
-                               const char *upload_id, char *const *etags, int n_parts, byoc_err *err)
+/* etags[i] is part i+1's ETag (quotes kept). */
+static int byoc_s3_multipart_complete(byoc_aws_client *c, byoc_task *t, const char *bucket, const char *key,
+                                      const char *upload_id, char *const *etags, int n_parts, byoc_err *err)
 {
     byoc_buf body = BYOC_BUF_INIT;
     byoc_buf_puts(&body, "<CompleteMultipartUpload xmlns=\"" S3_NS "\">");
@@ -358,8 +359,8 @@ int byoc_s3_multipart_complete(byoc_aws_client *c, byoc_task *t, const char *buc
     return rc;
 }
 
-int byoc_s3_multipart_abort(byoc_aws_client *c, const char *bucket, const char *key, const char *upload_id,
-                            byoc_err *err)
+static int byoc_s3_multipart_abort(byoc_aws_client *c, const char *bucket, const char *key, const char *upload_id,
+                                   byoc_err *err)
 {
     char *q = part_query(upload_id, 0);
     s3_req r = {.op = "AbortMultipartUpload", .method = "DELETE", .bucket = bucket, .key = key, .query = q};

@@ -71,18 +71,6 @@ int byoc_s3_upload_plan(const byoc_s3_upload_opts *opts, int64_t size, int64_t *
 int byoc_s3_upload_file(byoc_aws_client *c, byoc_task *t, const char *bucket, const char *key, const char *path,
                         const byoc_s3_upload_opts *opts, char *etag, byoc_err *err);
 
-/* The multipart steps, for callers with their own loop. */
-int byoc_s3_multipart_create(byoc_aws_client *c, byoc_task *t, const char *bucket, const char *key,
-                             const char *content_type, char **upload_id, byoc_err *err);
-int byoc_s3_multipart_upload_part(byoc_aws_client *c, byoc_task *t, const char *bucket, const char *key,
-                                  const char *upload_id, int part_number, const void *data, size_t len,
-                                  char *etag, byoc_err *err);
-/* etags[i] is part i+1's ETag (quotes kept). */
-int byoc_s3_multipart_complete(byoc_aws_client *c, byoc_task *t, const char *bucket, const char *key,
-                               const char *upload_id, char *const *etags, int n_parts, byoc_err *err);
-int byoc_s3_multipart_abort(byoc_aws_client *c, const char *bucket, const char *key, const char *upload_id,
-                            byoc_err *err);
-
 /* CopyObject (server side, objects up to 5 GiB). */
 int byoc_s3_copy_object(byoc_aws_client *c, byoc_task *t, const char *src_bucket, const char *src_key,
                         const char *dst_bucket, const char *dst_key, byoc_err *err);

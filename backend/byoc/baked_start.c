@@ -8,6 +8,7 @@
 #include "byoc/localjobs.h"
 #include "byoc/project.h"
 #include "core/buf.h"
+#include "core/str.h"
 #include "core/utf8.h"
 
 void byoc_baked_start_free(byoc_baked_start *b)
@@ -72,7 +73,7 @@ int byoc_baked_start_lookup(const char *project_dir, const char *jobs_file, byoc
             continue;
         if ((have_project && names_image(&p, j->image)) || (have_dir && under(real, j->output_dir))) {
             out->image = byoc_xstrdup(j->image ? j->image : "");
-            out->image_id = j->image_id ? byoc_xstrdup(j->image_id) : NULL;
+            out->image_id = byoc_xstrdup_opt(j->image_id);
             out->job_name = byoc_xstrdup(j->name);
             out->ran_at = byoc_xstrdup(j->started ? j->started : j->created ? j->created : "");
             out->first_output_seconds = j->first_output_seconds;

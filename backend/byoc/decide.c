@@ -12,6 +12,7 @@
 #include "byoc/pyspec.h"
 #include "byoc/strv.h"
 #include "core/buf.h"
+#include "core/str.h"
 
 static const char *const language_choices[] = {"python", "cpp", "rust", "julia", "other", NULL};
 static const char *const arch_choices[] = {"amd64", "arm64", NULL};
@@ -68,7 +69,8 @@ const byoc_question *byoc_question_find(const char *key)
     return NULL;
 }
 
-const char *byoc_question_keys(void)
+/* "languages, python_version, ..." for error messages. Static. */
+static const char *byoc_question_keys(void)
 {
     return "languages, python_version, missing_packages, private_deps, license_server, large_stack, "
            "distribute, arch, gpu";
@@ -106,7 +108,7 @@ void byoc_answers_set_startup(byoc_answers *a, const byoc_startup *s)
 {
     free(a->startup.failed);
     a->startup = *s;
-    a->startup.failed = s->failed ? byoc_xstrdup(s->failed) : NULL;
+    a->startup.failed = byoc_xstrdup_opt(s->failed);
 }
 
 void byoc_answers_copy(byoc_answers *dst, const byoc_answers *src)
@@ -114,10 +116,10 @@ void byoc_answers_copy(byoc_answers *dst, const byoc_answers *src)
     for (int i = 0; i < BYOC_Q_COUNT; i++) {
         dst->a[i].value = byoc_xstrdup(src->a[i].value ? src->a[i].value : "");
         dst->a[i].source = src->a[i].source;
-        dst->a[i].evidence = src->a[i].evidence ? byoc_xstrdup(src->a[i].evidence) : NULL;
+        dst->a[i].evidence = byoc_xstrdup_opt(src->a[i].evidence);
     }
     dst->startup = src->startup;
-    dst->startup.failed = src->startup.failed ? byoc_xstrdup(src->startup.failed) : NULL;
+    dst->startup.failed = byoc_xstrdup_opt(src->startup.failed);
 }
 
 static char *choices_text(const char *const *choices)
@@ -260,7 +262,7 @@ int byoc_answer_set(byoc_answers *a, const char *key, const char *value, byoc_an
     free(ans->evidence);
     ans->value = v;
     ans->source = src;
-    ans->evidence = evidence ? byoc_xstrdup(evidence) : NULL;
+    ans->evidence = byoc_xstrdup_opt(evidence);
     return 0;
 }
 
@@ -290,7 +292,7 @@ void byoc_answer_revert(byoc_answers *a, const byoc_answers *base, byoc_question
     free(ans->evidence);
     ans->value = byoc_xstrdup(from->value ? from->value : questions[q].default_value);
     ans->source = from->source;
-    ans->evidence = from->evidence ? byoc_xstrdup(from->evidence) : NULL;
+    ans->evidence = byoc_xstrdup_opt(from->evidence);
 }
 
 const char *byoc_answer_str(const byoc_answers *a, byoc_question_id q)
@@ -298,17 +300,17 @@ const char *byoc_answer_str(const byoc_answers *a, byoc_question_id q)
     return a->a[q].value ? a->a[q].value : "";
 }
 
-bool byoc_answer_bool(const byoc_answers *a, byoc_question_id q)
+static bool byoc_answer_bool(const byoc_answers *a, byoc_question_id q)
 {
     return strcmp(byoc_answer_str(a, q), "true") == 0;
 }
 
-long byoc_answer_count(const byoc_answers *a, byoc_question_id q)
+static long byoc_answer_count(const byoc_answers *a, byoc_question_id q)
 {
     return strtol(byoc_answer_str(a, q), NULL, 10);
 }
 
-bool byoc_answer_has(const byoc_answers *a, byoc_question_id q, const char *item)
+static bool byoc_answer_has(const byoc_answers *a, byoc_question_id q, const char *item)
 {
     const char *s = byoc_answer_str(a, q);
     size_t n = strlen(item);

@@ -51,8 +51,6 @@ typedef struct byoc_question {
 const byoc_question *byoc_questions(void);
 /* NULL if no question has this key. */
 const byoc_question *byoc_question_find(const char *key);
-/* "languages, python_version, ..." for error messages. Static. */
-const char *byoc_question_keys(void);
 
 typedef enum { BYOC_SRC_DEFAULT, BYOC_SRC_SCANNED, BYOC_SRC_USER } byoc_answer_source;
 const char *byoc_answer_source_name(byoc_answer_source s); /* "default", "scanned", "user" */
@@ -101,9 +99,6 @@ int byoc_answer_assign(byoc_answers *a, const char *key_eq_value, byoc_err *err)
 void byoc_answer_revert(byoc_answers *a, const byoc_answers *base, byoc_question_id q);
 
 const char *byoc_answer_str(const byoc_answers *a, byoc_question_id q);
-bool byoc_answer_bool(const byoc_answers *a, byoc_question_id q);
-long byoc_answer_count(const byoc_answers *a, byoc_question_id q);
-bool byoc_answer_has(const byoc_answers *a, byoc_question_id q, const char *item); /* LIST */
 
 typedef enum { BYOC_VERDICT_NOT_NEEDED, BYOC_VERDICT_RECOMMENDED, BYOC_VERDICT_REQUIRED } byoc_verdict;
 const char *byoc_verdict_name(byoc_verdict v); /* "not-needed", "recommended", "required" */

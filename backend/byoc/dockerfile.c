@@ -12,6 +12,7 @@
 #include "byoc/shellword.h"
 #include "byoc/strv.h"
 #include "core/buf.h"
+#include "core/str.h"
 #include "core/strmap.h"
 
 #define MAX_DIAGS 100
@@ -108,7 +109,7 @@ static void var_set(varlist *l, const char *name, const char *value)
         v->value = NULL;
     }
     free(v->value);
-    v->value = value ? byoc_xstrdup(value) : NULL;
+    v->value = byoc_xstrdup_opt(value);
 }
 
 static void var_free_all(byoc_df_var *v, size_t n)
@@ -297,7 +298,7 @@ static void push_pair(byoc_df_instr *in, const char *k, const char *v)
 {
     in->pairs = byoc_grow_for_one(in->pairs, in->n_pairs, sizeof *in->pairs);
     in->pairs[in->n_pairs].name = byoc_xstrdup(k);
-    in->pairs[in->n_pairs].value = v ? byoc_xstrdup(v) : NULL;
+    in->pairs[in->n_pairs].value = byoc_xstrdup_opt(v);
     in->n_pairs++;
 }
 
@@ -526,7 +527,7 @@ static void on_from(parser *p, byoc_df_instr *in)
     st->base_stage = -1;
     st->line = in->line;
     st->first_instr = df->n_instrs - 1;
-    st->platform = platform ? byoc_xstrdup(platform) : NULL;
+    st->platform = byoc_xstrdup_opt(platform);
     if (words.n == 0) {
         diag(p, in->line, true, "FROM needs an image (FROM image [AS name])");
         st->base = byoc_xstrdup("");

@@ -518,32 +518,3 @@ int byoc_git_vendor(const char *url, const char *ref, const char *dest, bool kee
         remove_tree(dest);
     return rc;
 }
-
-int byoc_git_vendor_requirements(const char *requirements_path, const char *vendor_dir, byoc_task *task,
-                                 byoc_strv *done, byoc_err *err)
-{
-    char *text = NULL;
-    size_t len = 0;
-    if (byoc_file_read(requirements_path, 1u << 20, &text, &len, NULL, err) != 0)
-        return -1;
-    byoc_requirements r;
-    byoc_requirements_parse(text, len, &r);
-    free(text);
-    int rc = 0;
-    for (size_t i = 0; i < r.n && rc == 0; i++) {
-        const byoc_requirement *it = &r.items[i];
-        if (it->kind != BYOC_REQ_VCS || !it->private_source)
-            continue;
-        byoc_git_dep dep;
-        if (byoc_git_parse_dep(it->text, &dep) != 0)
-            continue;
-        char *dest = byoc_path_join(vendor_dir, dep.name);
-        rc = byoc_git_vendor(dep.url, dep.ref, dest, false, task, err);
-        if (rc == 0 && done)
-            byoc_strv_push(done, dep.name);
-        free(dest);
-        byoc_git_dep_free(&dep);
-    }
-    byoc_requirements_free(&r);
-    return rc;
-}

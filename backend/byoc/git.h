@@ -72,9 +72,4 @@ void byoc_git_dep_free(byoc_git_dep *d);
 int byoc_git_vendor(const char *url, const char *ref, const char *dest, bool keep_git, byoc_task *task,
                     byoc_err *err);
 
-/* Vendor every private git dependency of a requirements.txt into
- * vendor_dir/<name>; the names vendored are appended to done (may be NULL). */
-int byoc_git_vendor_requirements(const char *requirements_path, const char *vendor_dir, byoc_task *task,
-                                 byoc_strv *done, byoc_err *err);
-
 #endif

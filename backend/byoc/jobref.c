@@ -24,7 +24,8 @@ static bool all_digits(const char *s, size_t n)
     return n > 0;
 }
 
-bool byoc_jobref_is_arn(const char *s)
+/* arn:<partition>:braket:<region>:<12 digits>:job/<id>, or local:job/<name> (local mode). */
+static bool byoc_jobref_is_arn(const char *s)
 {
     if (!s)
         return false;
@@ -57,7 +58,8 @@ bool byoc_jobref_is_arn(const char *s)
     return strncmp(p + 1, "job/", 4) == 0 && p[5] != '\0';
 }
 
-bool byoc_jobref_is_name(const char *s)
+/* 1-50 of [A-Za-z0-9-], starting and ending alphanumeric (the service's rule). */
+static bool byoc_jobref_is_name(const char *s)
 {
     size_t n = s ? strlen(s) : 0;
     if (n == 0 || n > BYOC_JOB_NAME_MAX || s[0] == '-' || s[n - 1] == '-')

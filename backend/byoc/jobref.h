@@ -26,11 +26,6 @@
 #define BYOC_JOB_NAME_MAX 50
 #define BYOC_JOBREF_SCAN_MAX 2000
 
-/* arn:<partition>:braket:<region>:<12 digits>:job/<id>, or local:job/<name> (local mode). */
-bool byoc_jobref_is_arn(const char *s);
-/* 1-50 of [A-Za-z0-9-], starting and ending alphanumeric (the service's rule). */
-bool byoc_jobref_is_name(const char *s);
-
 /* ref -> job ARN (malloc'd). Errors: neither form (BYOC_E_USAGE, what "JOB"),
  * no such job or several (BYOC_E_FAILED, what "JOB"), service errors. */
 int byoc_jobref_resolve(byoc_aws_client *c, byoc_task *t, const char *ref, char **arn, byoc_err *err);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/buf.h"
+#include "core/str.h"
 
 typedef struct {
     const char *flag, *api, *key;
@@ -40,8 +41,8 @@ static const field_names FIELDS[BYOC_JF_COUNT] = {
 };
 
 const char *byoc_job_field_flag(byoc_job_field f) { return f < BYOC_JF_COUNT ? FIELDS[f].flag : "?"; }
-const char *byoc_job_field_api(byoc_job_field f) { return f < BYOC_JF_COUNT ? FIELDS[f].api : "?"; }
-const char *byoc_job_field_key(byoc_job_field f) { return f < BYOC_JF_COUNT ? FIELDS[f].key : "?"; }
+static const char *byoc_job_field_api(byoc_job_field f) { return f < BYOC_JF_COUNT ? FIELDS[f].api : "?"; }
+static const char *byoc_job_field_key(byoc_job_field f) { return f < BYOC_JF_COUNT ? FIELDS[f].key : "?"; }
 
 /* ---- storage -------------------------------------------------------------------- */
 
@@ -78,8 +79,7 @@ void byoc_jobspec_free(byoc_jobspec *s)
 
 void byoc_jobspec_set(char **field, const char *value)
 {
-    free(*field);
-    *field = value && *value ? byoc_xstrdup(value) : NULL;
+    byoc_str_set(field, value && *value ? value : NULL);
 }
 
 static void add_kv(byoc_kv **items, size_t *n, const char *key, const char *value)
@@ -106,7 +106,7 @@ void byoc_jobspec_add_channel(byoc_jobspec *s, const char *name, const char *loc
     byoc_job_channel *c = &s->channels[s->n_channels++];
     c->name = byoc_xstrdup(name ? name : "");
     c->location = byoc_xstrdup(location ? location : "");
-    c->content_type = content_type ? byoc_xstrdup(content_type) : NULL;
+    c->content_type = byoc_xstrdup_opt(content_type);
 }
 
 int byoc_jobspec_split_kv(const char *text, char **key, char **value)

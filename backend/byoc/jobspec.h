@@ -65,8 +65,6 @@ typedef enum {
 } byoc_job_field;
 
 const char *byoc_job_field_flag(byoc_job_field f);  /* "--job-name" */
-const char *byoc_job_field_api(byoc_job_field f);   /* "jobName" */
-const char *byoc_job_field_key(byoc_job_field f);   /* "job_name" (byoc.json) */
 
 typedef struct byoc_job_channel {
     char *name;          /* channelName */

@@ -19,6 +19,7 @@
 #include "core/buf.h"
 #include "core/jsonprint.h"
 #include "core/log.h"
+#include "core/str.h"
 #include "core/utf8.h"
 #include "net/retry.h"
 
@@ -27,7 +28,7 @@ static const char *const BRAKET_REGIONS[] = {"us-east-1", "us-west-1", "us-west-
 
 /* ---- plan and result storage --------------------------------------------------------- */
 
-void byoc_job_plan_free(byoc_job_plan *p)
+static void byoc_job_plan_free(byoc_job_plan *p)
 {
     free(p->region);
     free(p->account);
@@ -86,12 +87,6 @@ static void add_warning(byoc_job_plan *p, byoc_task *t, const char *fmt, ...)
     p->warnings[p->n_warnings++] = byoc_xstrdup(byoc_buf_str(&b));
     byoc_task_log(t, "warning: %s", byoc_buf_str(&b));
     byoc_buf_free(&b);
-}
-
-static void set_str(char **dst, const char *v)
-{
-    free(*dst);
-    *dst = v ? byoc_xstrdup(v) : NULL;
 }
 
 /* ---- step 2: resolving ------------------------------------------------------------------ */
@@ -179,14 +174,14 @@ static int resolve_role(run_ctx *r, byoc_err *err)
 {
     byoc_job_plan *p = &r->out->plan;
     if (r->spec->role_arn) {
-        set_str(&p->role_arn, r->spec->role_arn);
-        set_str(&p->role_origin, "--role-arn");
+        byoc_str_set(&p->role_arn, r->spec->role_arn);
+        byoc_str_set(&p->role_origin, "--role-arn");
         return 0;
     }
     const char *env = r->opts->role_env ? r->opts->role_env : getenv(BYOC_JOB_ROLE_ENV);
     if (env && *env) {
-        set_str(&p->role_arn, env);
-        set_str(&p->role_origin, BYOC_JOB_ROLE_ENV);
+        byoc_str_set(&p->role_arn, env);
+        byoc_str_set(&p->role_origin, BYOC_JOB_ROLE_ENV);
         return 0;
     }
     byoc_task_status(r->t, "looking up the default jobs role");
@@ -208,7 +203,7 @@ static int resolve_role(run_ctx *r, byoc_err *err)
         return -1;
     }
     p->role_arn = arn;
-    set_str(&p->role_origin, "IAM ListRoles");
+    byoc_str_set(&p->role_origin, "IAM ListRoles");
     return 0;
 }
 
@@ -320,8 +315,8 @@ static int name_job(run_ctx *r, byoc_err *err)
     }
     if (byoc_job_client_token(token, sizeof token) != 0)
         return byoc_err_set(err, BYOC_E_ENV, "run", "the system random generator failed (OpenSSL RAND_bytes)");
-    set_str(&p->timestamp, ts);
-    set_str(&p->client_token, token);
+    byoc_str_set(&p->timestamp, ts);
+    byoc_str_set(&p->client_token, token);
     p->job_name = s->job_name ? byoc_xstrdup(s->job_name) : byoc_job_default_name(s->image_uri, ts);
     byoc_job_problems probs = {0};
     if (!s->job_name && byoc_job_check_name(p->job_name, BYOC_JF_JOB_NAME, &probs)) {
@@ -341,7 +336,7 @@ static int derive(run_ctx *r, byoc_err *err)
     const byoc_jobspec *s = r->spec;
     p->bucket = byoc_job_default_bucket(p->region, p->account);
     if (s->image_uri) {
-        set_str(&p->image_uri, s->image_uri);
+        byoc_str_set(&p->image_uri, s->image_uri);
     } else {
         p->image_uri = byoc_job_base_image(p->region);
         if (!p->image_uri)
@@ -380,8 +375,12 @@ static int derive(run_ctx *r, byoc_err *err)
 
 /* ---- step 4: S3 ---------------------------------------------------------------------------- */
 
-int byoc_job_check_bucket(byoc_aws_client *c, byoc_task *t, const char *bucket, const char *region, long *status,
-                          byoc_err *err)
+/* check: HEAD the bucket (status 200 when it exists, 404 when not); one in
+ * another region (301) or not ours (403) is an error. create: create it in
+ * region, then, unless we already owned it, block public access and put
+ * Braket's bucket policy. */
+static int byoc_job_check_bucket(byoc_aws_client *c, byoc_task *t, const char *bucket, const char *region, long *status,
+                                 byoc_err *err)
 {
     char where[64] = "";
     if (byoc_s3_head_bucket(c, t, bucket, status, where, err) != 0)
@@ -397,7 +396,8 @@ int byoc_job_check_bucket(byoc_aws_client *c, byoc_task *t, const char *bucket, 
     return 0;
 }
 
-int byoc_job_create_bucket(byoc_aws_client *c, byoc_task *t, const char *bucket, const char *region, byoc_err *err)
+static int byoc_job_create_bucket(byoc_aws_client *c, byoc_task *t, const char *bucket, const char *region,
+                                  byoc_err *err)
 {
     byoc_task_status(t, "creating bucket %s", bucket);
     bool owned = false;
@@ -513,8 +513,9 @@ static long poll_interval(long ms)
     return n > 0 ? n : 5000;
 }
 
-int byoc_job_wait(byoc_aws_client *c, byoc_task *t, const char *job_arn, long poll_ms, byoc_job_result *out,
-                  byoc_err *err)
+/* Follow a job until it ends (step 6): out->status, failure_reason, job. */
+static int byoc_job_wait(byoc_aws_client *c, byoc_task *t, const char *job_arn, long poll_ms, byoc_job_result *out,
+                         byoc_err *err)
 {
     long ms = poll_interval(poll_ms);
     size_t events_seen = 0;
@@ -543,8 +544,8 @@ int byoc_job_wait(byoc_aws_client *c, byoc_task *t, const char *job_arn, long po
             byoc_utf8_copy(last_status, sizeof last_status, status);
         }
         json_decref(shown);
-        set_str(&out->status, status);
-        set_str(&out->failure_reason, json_string_value(json_object_get(job, "failureReason")));
+        byoc_str_set(&out->status, status);
+        byoc_str_set(&out->failure_reason, json_string_value(json_object_get(job, "failureReason")));
         json_decref(out->job);
         out->job = job;
         if (byoc_braket_status_terminal(status))
@@ -572,16 +573,16 @@ static int resolve(run_ctx *r, byoc_err *err)
     byoc_task_status(r->t, "checking the device");
     if (resolve_device(r, err) != 0)
         return -1;
-    set_str(&p->region, byoc_aws_client_region(r->client));
+    byoc_str_set(&p->region, byoc_aws_client_region(r->client));
     const byoc_aws_endpoint *ep;
     if (byoc_aws_client_endpoint(r->client, BYOC_AWS_BRAKET, &ep, err) != 0)
         return -1;
-    set_str(&p->endpoint, ep->url);
+    byoc_str_set(&p->endpoint, ep->url);
     byoc_task_status(r->t, "finding the account");
     byoc_sts_identity id;
     if (byoc_sts_get_caller_identity(r->client, r->t, &id, err) != 0)
         return -1;
-    set_str(&p->account, id.account);
+    byoc_str_set(&p->account, id.account);
     if (resolve_role(r, err) != 0)
         return -1;
     if (r->spec->image_uri && r->opts->image_check) {
@@ -630,7 +631,7 @@ int byoc_job_submit(const byoc_jobspec *spec, const byoc_job_submit_opts *opts, 
         rc = check_bucket(&r, err);
     }
     if (rc == 0 && opts->dry_run) {
-        set_str(&out->status, "DRY_RUN");
+        byoc_str_set(&out->status, "DRY_RUN");
         byoc_aws_client_free(r.client);
         return 0;
     }
@@ -646,14 +647,14 @@ int byoc_job_submit(const byoc_jobspec *spec, const byoc_job_submit_opts *opts, 
         byoc_task_log(t, "created %s", out->job_arn);
         json_t *job = NULL;
         if (byoc_braket_get_job(r.client, t, out->job_arn, false, &job, err) == 0) {
-            set_str(&out->status, json_string_value(json_object_get(job, "status")));
+            byoc_str_set(&out->status, json_string_value(json_object_get(job, "status")));
             out->job = job;
         } else {
             /* The job exists; its status will show in the monitor. */
             char line[1024];
             byoc_log(BYOC_LOG_WARN, "GetJob after CreateJob: %s", byoc_err_format(err, line, sizeof line));
             byoc_err_clear(err);
-            set_str(&out->status, "CREATED");
+            byoc_str_set(&out->status, "CREATED");
         }
         if (opts->wait)
             rc = byoc_job_wait(r.client, t, out->job_arn, opts->poll_ms, out, err);
@@ -721,7 +722,7 @@ void byoc_job_submit_args_free(void *args)
     free(a);
 }
 
-void byoc_job_result_free_ptr(void *result)
+static void byoc_job_result_free_ptr(void *result)
 {
     if (!result)
         return;

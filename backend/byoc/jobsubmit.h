@@ -90,35 +90,24 @@ typedef struct byoc_job_result {
     byoc_job_problems problems;  /* validation problems (also in err) */
 } byoc_job_result;
 
-void byoc_job_plan_free(byoc_job_plan *p);
 void byoc_job_result_free(byoc_job_result *r);
 
 /* The whole run. out is always initialised (free it even on failure). t may be NULL. */
 int byoc_job_submit(const byoc_jobspec *spec, const byoc_job_submit_opts *opts, byoc_task *t, byoc_job_result *out,
                     byoc_err *err);
 
-/* Follow a job until it ends (step 6 alone): out->status, failure_reason, job. */
-int byoc_job_wait(byoc_aws_client *c, byoc_task *t, const char *job_arn, long poll_ms, byoc_job_result *out,
-                  byoc_err *err);
-
 /* {"job_arn", "job_name", "status"[, "failure_reason"]}, plus for a dry run
  * {"region", "account", "bucket": {"name", "exists"}, "role_arn", "role_origin",
  *  "create_job": {"method", "url", "body"}, "transfers": [{"kind", "from", "to", "size"}], "warnings"}. */
 json_t *byoc_job_result_json(const byoc_job_result *r);
 
-/* The default bucket, as step 4 treats it. check: HEAD it (status 200 when
- * it exists, 404 when not); one in another region (301) or not ours (403) is
- * an error. create: create it in region, then, unless we already owned it,
- * block public access and put Braket's bucket policy. ensure: both, creating
- * only when missing. */
-int byoc_job_check_bucket(byoc_aws_client *c, byoc_task *t, const char *bucket, const char *region, long *status,
-                          byoc_err *err);
-int byoc_job_create_bucket(byoc_aws_client *c, byoc_task *t, const char *bucket, const char *region, byoc_err *err);
+/* The default bucket, as step 4 treats it: HEAD it, and when it is missing
+ * create it in region, block public access and put Braket's bucket policy
+ * (jobsubmit.c's check and create say how each answer is taken). */
 int byoc_job_ensure_bucket(byoc_aws_client *c, byoc_task *t, const char *bucket, const char *region, byoc_err *err);
 
 /* A task around byoc_job_submit: arg is a byoc_job_submit_args (freed with
- * byoc_job_submit_args_free), the result a byoc_job_result* (freed with
- * byoc_job_result_free_ptr). */
+ * byoc_job_submit_args_free), the result a byoc_job_result* (freed by the task). */
 typedef struct byoc_job_submit_args {
     byoc_jobspec spec;             /* owned */
     byoc_job_submit_opts opts;     /* its strings must outlive the task */
@@ -127,6 +116,5 @@ typedef struct byoc_job_submit_args {
 
 int byoc_job_submit_task_fn(byoc_task *t, void *arg, void **result, void (**result_free)(void *), byoc_err *err);
 void byoc_job_submit_args_free(void *args);
-void byoc_job_result_free_ptr(void *result);
 
 #endif

@@ -9,6 +9,7 @@
 #include "byoc/strv.h"
 #include "byoc/tokens.h"
 #include "core/buf.h"
+#include "core/str.h"
 #include "docker/context.h"
 
 #define SCAN_FILE_MAX (256u * 1024u)          /* files larger than this are not read for tokens */
@@ -37,18 +38,6 @@ static bool under(const char *rel, const char *dir)
 {
     size_t n = strlen(dir);
     return strncmp(rel, dir, n) == 0 && rel[n] == '/';
-}
-
-static char *human(uint64_t n)
-{
-    const char *unit[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-    double v = (double)n;
-    int u = 0;
-    while (v >= 1024 && u < 4) {
-        v /= 1024;
-        u++;
-    }
-    return u ? byoc_xasprintf("%.1f %s", v, unit[u]) : byoc_xasprintf("%llu B", (unsigned long long)n);
 }
 
 static int line_of(const char *data, size_t off)
@@ -123,12 +112,12 @@ static int visit(const char *rel, const struct stat *st, void *ud)
         return 0;
     if ((uint64_t)st->st_size >= BIG_FILE && w->bigs++ < MAX_REPORTS) {
         char *file = byoc_xasprintf("%s%s", w->prefix, rel);
-        char *h = human((uint64_t)st->st_size);
+        char h[32];
+        byoc_fmt_bytes((int64_t)st->st_size, h, sizeof h);
         byoc_lint_add(w->out, BYOC_LINT_WARNING, "context-size", file, 0,
                       "a %s file in the build context: every build sends it; add it to .dockerignore unless the "
                       "image needs it",
                       h);
-        free(h);
         free(file);
     }
     bool needs_content = what && (!strcmp(what, "a PEM key or certificate") || !strcmp(what, "a key file"));
@@ -170,21 +159,21 @@ void byoc_lint_context(const char *context_dir, const char *dockerfile, const ch
         if (nested)
             continue;
         char *file = byoc_xasprintf("%s%s/", w.prefix, w.heavy_dirs.v[i]);
-        char *h = human(w.heavy_bytes[i]);
+        char h[32];
+        byoc_fmt_bytes((int64_t)w.heavy_bytes[i], h, sizeof h);
         byoc_lint_add(out, BYOC_LINT_WARNING, "context-size", file, 0,
                       "%s (%s) is in the build context but a job image does not need it: add %s/ to .dockerignore",
                       w.heavy_dirs.v[i], h, byoc_path_base(w.heavy_dirs.v[i]));
-        free(h);
         free(file);
     }
     if (w.total >= LARGE_CONTEXT) {
-        char *h = human(w.total);
+        char h[32];
+        byoc_fmt_bytes((int64_t)w.total, h, sizeof h);
         byoc_lint_add(out, w.total >= BIG_CONTEXT ? BYOC_LINT_WARNING : BYOC_LINT_INFO, "context-size",
                       *w.prefix ? w.prefix : ".", 0,
                       "the build context is %s: every build sends all of it; exclude what the image does not need "
                       "in .dockerignore",
                       h);
-        free(h);
     }
     if (byoc_ignore_count(byoc_context_ignore(c)) == 0) {
         char *p = byoc_path_join(w.root, ".dockerignore");

@@ -13,6 +13,7 @@
 
 #include "core/buf.h"
 #include "core/log.h"
+#include "core/str.h"
 #include "core/utf8.h"
 #include "docker/containers.h"
 
@@ -47,22 +48,20 @@ void byoc_local_jobs_free(byoc_local_jobs *l)
     l->n = 0;
 }
 
-static char *dup_or_null(const char *s) { return s ? byoc_xstrdup(s) : NULL; }
-
 void byoc_local_job_copy(byoc_local_job *dst, const byoc_local_job *src)
 {
     *dst = *src;
-    dst->name = dup_or_null(src->name);
-    dst->image = dup_or_null(src->image);
-    dst->image_id = dup_or_null(src->image_id);
-    dst->device = dup_or_null(src->device);
-    dst->status = dup_or_null(src->status);
-    dst->created = dup_or_null(src->created);
-    dst->started = dup_or_null(src->started);
-    dst->ended = dup_or_null(src->ended);
-    dst->failure_reason = dup_or_null(src->failure_reason);
-    dst->output_dir = dup_or_null(src->output_dir);
-    dst->container_id = dup_or_null(src->container_id);
+    dst->name = byoc_xstrdup_opt(src->name);
+    dst->image = byoc_xstrdup_opt(src->image);
+    dst->image_id = byoc_xstrdup_opt(src->image_id);
+    dst->device = byoc_xstrdup_opt(src->device);
+    dst->status = byoc_xstrdup_opt(src->status);
+    dst->created = byoc_xstrdup_opt(src->created);
+    dst->started = byoc_xstrdup_opt(src->started);
+    dst->ended = byoc_xstrdup_opt(src->ended);
+    dst->failure_reason = byoc_xstrdup_opt(src->failure_reason);
+    dst->output_dir = byoc_xstrdup_opt(src->output_dir);
+    dst->container_id = byoc_xstrdup_opt(src->container_id);
 }
 
 char *byoc_local_job_arn(const char *name) { return byoc_xasprintf(BYOC_LOCAL_ARN_PREFIX "%s", name); }
@@ -177,10 +176,11 @@ int byoc_localjobs_get(const char *path, const char *ref, byoc_local_job *out, b
 static char *get_str(const json_t *o, const char *key)
 {
     const char *v = json_string_value(json_object_get(o, key));
-    return v ? byoc_xstrdup(v) : NULL;
+    return byoc_xstrdup_opt(v);
 }
 
-int byoc_local_job_from_json(const json_t *o, byoc_local_job *out)
+/* The reverse of byoc_local_job_json; -1 when a required member (job_name, status) is missing. */
+static int byoc_local_job_from_json(const json_t *o, byoc_local_job *out)
 {
     memset(out, 0, sizeof *out);
     if (!json_is_object(o))

@@ -146,8 +146,6 @@ json_t *byoc_local_job_summary_json(const byoc_local_job *j);
  * the shown status and failure reason, "events": [] (a local run has no
  * service events) and "metrics" (taken; NULL: {}). */
 json_t *byoc_local_job_status_json(const byoc_local_job *j, json_t *metrics);
-/* The reverse; -1 when a required member (job_name, status) is missing. */
-int byoc_local_job_from_json(const json_t *o, byoc_local_job *out);
 /* A JSON array of byoc_local_job_json. */
 json_t *byoc_local_jobs_json(const byoc_local_jobs *l);
 

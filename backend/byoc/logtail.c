@@ -112,11 +112,6 @@ void byoc_logtail_free(byoc_logtail *tl)
 
 size_t byoc_logtail_stream_count(const byoc_logtail *tl) { return tl->nstreams; }
 
-const char *byoc_logtail_stream_name(const byoc_logtail *tl, size_t i)
-{
-    return i < tl->nstreams ? tl->streams[i].name : NULL;
-}
-
 const char *byoc_logtail_stream_instance(const byoc_logtail *tl, size_t i)
 {
     return i < tl->nstreams ? tl->streams[i].instance : NULL;
@@ -364,7 +359,8 @@ static int cwl_get(void *ud, byoc_task *t, const byoc_logs_get_params *p, byoc_l
     return byoc_logs_get_events(ud, t, p, out, err);
 }
 
-byoc_logtail_fetch byoc_logtail_cwl_fetch(byoc_aws_client *c)
+/* The fetch operations on a client (c must outlive the tail). */
+static byoc_logtail_fetch byoc_logtail_cwl_fetch(byoc_aws_client *c)
 {
     byoc_logtail_fetch f = {.describe = cwl_describe, .get_events = cwl_get, .ud = c};
     return f;
@@ -399,9 +395,4 @@ byoc_log_source *byoc_log_source_cwl(byoc_aws_client *c, const char *job_name, i
     s->tail = byoc_logtail_new(&f, &o);
     free(prefix);
     return &s->base;
-}
-
-byoc_logtail *byoc_log_source_cwl_tail(byoc_log_source *src)
-{
-    return src && src->ops == &cwl_ops ? ((cwl_source *)src)->tail : NULL;
 }

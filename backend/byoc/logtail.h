@@ -112,7 +112,6 @@ int byoc_logtail_poll(byoc_logtail *tl, byoc_task *t, bool final, byoc_log_line_
                       byoc_log_round *out, byoc_err *err);
 
 size_t byoc_logtail_stream_count(const byoc_logtail *tl);
-const char *byoc_logtail_stream_name(const byoc_logtail *tl, size_t i);
 const char *byoc_logtail_stream_instance(const byoc_logtail *tl, size_t i);
 
 typedef struct byoc_logtail_stats {
@@ -126,9 +125,6 @@ typedef struct byoc_logtail_stats {
 
 void byoc_logtail_stats_get(const byoc_logtail *tl, byoc_logtail_stats *out);
 
-/* The fetch operations on a client (c must outlive the tail). */
-byoc_logtail_fetch byoc_logtail_cwl_fetch(byoc_aws_client *c);
-
 /* "<jobName>/", malloc'd. */
 char *byoc_logtail_job_prefix(const char *job_name);
 /* The instance tag of a stream name: "job/uuid/algo-1-1700000000" -> "algo-1". */
@@ -137,7 +133,5 @@ void byoc_logtail_instance_tag(const char *stream, char *out, size_t size);
 /* A CloudWatch log source for a job: a tail on the client with prefix
  * "<jobName>/" and instance_count expected streams. */
 byoc_log_source *byoc_log_source_cwl(byoc_aws_client *c, const char *job_name, int instance_count);
-/* The tail inside a source made by byoc_log_source_cwl (for stats), else NULL. */
-byoc_logtail *byoc_log_source_cwl_tail(byoc_log_source *src);
 
 #endif

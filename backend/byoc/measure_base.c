@@ -10,6 +10,7 @@
 #include "aws/ecr.h"
 #include "byoc/recipe.h"
 #include "core/buf.h"
+#include "core/str.h"
 #include "core/utf8.h"
 #include "docker/images.h"
 #include "docker/pull.h"
@@ -18,14 +19,6 @@
 #define PREBUILT_REPO "/amazon-braket-base-jobs:"
 #define JOBS_PLATFORM "linux/amd64"
 
-void byoc_measure_base_free(byoc_measure_base *b)
-{
-    free(b->ref);
-    free(b->id);
-    free(b->note);
-    memset(b, 0, sizeof *b);
-}
-
 /* 0 with the image's id in *id; 1 when the engine does not have the image; -1 on another error. */
 static int local_id(byoc_engine *e, byoc_task *t, const char *ref, char **id, byoc_err *err)
 {
@@ -33,7 +26,7 @@ static int local_id(byoc_engine *e, byoc_task *t, const char *ref, char **id, by
     if (byoc_image_inspect(e, t, ref, &doc, err) != 0)
         return err->http_status == 404 ? 1 : -1;
     const char *image_id = json_string_value(json_object_get(doc, "Id"));
-    *id = image_id ? byoc_xstrdup(image_id) : NULL;
+    *id = byoc_xstrdup_opt(image_id);
     json_decref(doc);
     return *id ? 0 : byoc_err_set(err, BYOC_E_FAILED, "--measure", "the engine gave no id for %s", ref);
 }

@@ -27,8 +27,6 @@ typedef struct byoc_measure_base {
     bool pulled;
 } byoc_measure_base;
 
-void byoc_measure_base_free(byoc_measure_base *b);
-
 /* Errors: a named image the engine lacks, or no base at all (BYOC_E_ENV, naming
  * what was tried and what to do); an engine that cannot list images; cancel. */
 int byoc_measure_base_resolve(byoc_engine *e, byoc_task *t, const char *named, const byoc_aws_config_opts *aws,

@@ -221,7 +221,7 @@ struct byoc_metrics {
     size_t nseries;
     char *nodes[MAX_NODES];
     int nnodes;
-    uint64_t lines, dropped;
+    uint64_t dropped;
 };
 
 byoc_metrics *byoc_metrics_new(size_t max_series, size_t max_points)
@@ -306,7 +306,6 @@ static void add_locked(byoc_metrics *m, const byoc_metric_record *r)
 {
     if (r->count == 0)
         return;
-    m->lines++;
     int node = node_index(m, r);
     for (size_t i = 0; i < r->count; i++) {
         byoc_metric_series *s = series_for(m, r->pairs[i].name);
@@ -335,7 +334,7 @@ static void add_locked(byoc_metrics *m, const byoc_metric_record *r)
     }
 }
 
-void byoc_metrics_add(byoc_metrics *m, const byoc_metric_record *r)
+static void byoc_metrics_add(byoc_metrics *m, const byoc_metric_record *r)
 {
     pthread_mutex_lock(&m->lock);
     add_locked(m, r);
@@ -373,7 +372,6 @@ const char *byoc_metrics_node(const byoc_metrics *m, int node)
     return node >= 0 && node < m->nnodes ? m->nodes[node] : NULL;
 }
 
-uint64_t byoc_metrics_lines(const byoc_metrics *m) { return m->lines; }
 uint64_t byoc_metrics_dropped(const byoc_metrics *m) { return m->dropped; }
 
 static json_t *number_or_null(double v)

@@ -92,8 +92,6 @@ typedef struct byoc_metrics byoc_metrics;
 byoc_metrics *byoc_metrics_new(size_t max_series, size_t max_points);
 void byoc_metrics_free(byoc_metrics *m);
 
-/* Record a parsed line. */
-void byoc_metrics_add(byoc_metrics *m, const byoc_metric_record *r);
 /* is_metrics_line + parse + add in one; returns the pairs recorded. */
 size_t byoc_metrics_feed(byoc_metrics *m, const char *message, size_t len, int64_t event_time_ms);
 
@@ -104,7 +102,6 @@ size_t byoc_metrics_count(const byoc_metrics *m);                 /* series, in 
 const byoc_metric_series *byoc_metrics_at(const byoc_metrics *m, size_t i);
 const byoc_metric_series *byoc_metrics_find(const byoc_metrics *m, const char *name);
 const char *byoc_metrics_node(const byoc_metrics *m, int node);   /* NULL for -1 or out of range */
-uint64_t byoc_metrics_lines(const byoc_metrics *m);               /* lines that gave at least one value */
 uint64_t byoc_metrics_dropped(const byoc_metrics *m);             /* values of metrics beyond max_series */
 
 /* {"<name>": {"last", "min", "max", "count", "timestamp"?, "iteration"?}, ...}

@@ -7,6 +7,7 @@
 #include <strings.h>
 #include <time.h>
 
+#include "core/str.h"
 #include "core/strpool.h"
 #include "aws/ecr.h"
 #include "aws/endpoints.h"
@@ -32,7 +33,7 @@ static void strv_add(char ***v, size_t *n, const char *s)
     (*v)[(*n)++] = byoc_xstrdup(s);
 }
 
-void byoc_permit_result_free(byoc_permit_result *r)
+static void byoc_permit_result_free(byoc_permit_result *r)
 {
     if (!r)
         return;
@@ -564,7 +565,7 @@ byoc_permit_job *byoc_permit_job_new(byoc_aws_client *c, const byoc_permit_opts 
     j->opts.repository = byoc_strpool_dup(&j->pool, o->repository);
     j->opts.allow = byoc_strpool_dup_list(&j->pool, o->allow, o->n_allow);
     j->opts.revoke = byoc_strpool_dup_list(&j->pool, o->revoke, o->n_revoke);
-    j->check_role = check_role ? byoc_xstrdup(check_role) : NULL;
+    j->check_role = byoc_xstrdup_opt(check_role);
     return j;
 }
 

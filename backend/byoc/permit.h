@@ -57,8 +57,6 @@ typedef struct byoc_permit_result {
     bool deleted;                  /* the policy was deleted (no statement left) */
 } byoc_permit_result;
 
-void byoc_permit_result_free(byoc_permit_result *r);
-
 int byoc_permit_run(byoc_aws_client *c, byoc_task *t, const byoc_permit_opts *o, byoc_permit_result *out,
                     byoc_err *err);
 

@@ -8,6 +8,7 @@
 #include "byoc/files.h"
 #include "byoc/recipe.h"
 #include "core/buf.h"
+#include "core/str.h"
 
 #define PROJECT_MAX_BYTES (1u << 20)
 
@@ -42,17 +43,11 @@ void byoc_project_free(byoc_project *p)
     memset(p, 0, sizeof *p);
 }
 
-void byoc_project_set(char **field, const char *v)
-{
-    free(*field);
-    *field = v ? byoc_xstrdup(v) : NULL;
-}
-
 void byoc_project_set_build_arg(byoc_project *p, const char *key, const char *value)
 {
     for (size_t i = 0; i < p->n_build_args; i++)
         if (strcmp(p->build_args[i].key, key) == 0) {
-            byoc_project_set(&p->build_args[i].value, value);
+            byoc_str_set(&p->build_args[i].value, value);
             return;
         }
     p->build_args = byoc_xrealloc(p->build_args, (p->n_build_args + 1) * sizeof *p->build_args);
@@ -119,7 +114,7 @@ static int take_string(json_t *doc, const char *key, char **field, int (*check)(
         return bad_field(err, key, "must be a string");
     if (check && check(json_string_value(v)) != 0)
         return bad_field(err, key, why);
-    byoc_project_set(field, json_string_value(v));
+    byoc_str_set(field, json_string_value(v));
     return 0;
 }
 

@@ -58,8 +58,6 @@ json_t *byoc_project_to_json(const byoc_project *p);
 /* Write <dir>/byoc.json atomically, mode 0600. */
 int byoc_project_save(const byoc_project *p, const char *dir, byoc_err *err);
 
-/* Replace a string field (copies v; NULL clears). */
-void byoc_project_set(char **field, const char *v);
 /* Add or replace a build arg. */
 void byoc_project_set_build_arg(byoc_project *p, const char *key, const char *value);
 const char *byoc_project_build_arg(const byoc_project *p, const char *key);

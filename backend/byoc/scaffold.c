@@ -17,6 +17,7 @@
 #include "byoc/template.h"
 #include "core/buf.h"
 #include "core/log.h"
+#include "core/str.h"
 
 #ifndef BYOC_ASSETS_DIR
 #define BYOC_ASSETS_DIR "assets"
@@ -52,7 +53,7 @@ const char *byoc_assets_dir(void)
     return found;
 }
 
-const char *byoc_existing_name(byoc_existing e)
+static const char *byoc_existing_name(byoc_existing e)
 {
     return e == BYOC_EXISTING_OVERWRITE ? "overwrite" : e == BYOC_EXISTING_BESIDE ? "beside" : "keep";
 }
@@ -68,7 +69,9 @@ int byoc_existing_parse(const char *s, byoc_existing *out)
     return -1;
 }
 
-char *byoc_default_base_image(byoc_recipe r, byoc_language l, bool gpu, const char *python, const char *region)
+/* The default base image of a recipe; python is the series of a Python base (NULL: the
+ * prebuilt's). Caller frees. */
+static char *byoc_default_base_image(byoc_recipe r, byoc_language l, bool gpu, const char *python, const char *region)
 {
     if (r != BYOC_RECIPE_CUSTOM_BASE)
         return byoc_prebuilt_image_uri(region, gpu);
@@ -295,14 +298,14 @@ static char *render_project_file(const byoc_init_options *o, const char *base, c
         byoc_project_free(&p);
         byoc_project_init(&p); /* an invalid byoc.json is replaced (only with --force: it exists) */
     }
-    byoc_project_set(&p.name, name);
-    byoc_project_set(&p.recipe, byoc_recipe_name(o->recipe));
-    byoc_project_set(&p.language, byoc_language_name(o->language));
-    byoc_project_set(&p.arch, byoc_arch_name(o->arch));
+    byoc_str_set(&p.name, name);
+    byoc_str_set(&p.recipe, byoc_recipe_name(o->recipe));
+    byoc_str_set(&p.language, byoc_language_name(o->language));
+    byoc_str_set(&p.arch, byoc_arch_name(o->arch));
     p.gpu = o->gpu;
-    byoc_project_set(&p.base_image, base);
-    byoc_project_set(&p.dockerfile, dockerfile);
-    byoc_project_set(&p.context, ".");
+    byoc_str_set(&p.base_image, base);
+    byoc_str_set(&p.dockerfile, dockerfile);
+    byoc_str_set(&p.context, ".");
     json_object_set_new(p.job, "source_module", json_string(plan->source_module));
     json_object_set_new(p.job, "entry_point", json_string(plan->entry_point));
     if (o->python && *o->python && o->language == BYOC_LANG_PYTHON)
@@ -408,16 +411,6 @@ int byoc_init_render(const byoc_init_options *o, byoc_init_plan *plan, byoc_err 
     if (rc != 0)
         byoc_init_plan_free(plan);
     return rc;
-}
-
-void byoc_init_existing(const char *dir, const byoc_init_plan *plan, byoc_strv *out)
-{
-    for (size_t i = 0; i < plan->n; i++) {
-        char *p = byoc_path_join(dir, plan->files[i].path);
-        if (byoc_path_exists(p))
-            byoc_strv_push(out, plan->files[i].path);
-        free(p);
-    }
 }
 
 void byoc_init_conflicts(const char *dir, const byoc_init_plan *plan, byoc_strv *out)

@@ -26,7 +26,6 @@ typedef enum {
     BYOC_EXISTING_BESIDE,     /* write byoc's next to it, as <path>.byoc */
 } byoc_existing;
 
-const char *byoc_existing_name(byoc_existing e);              /* "keep", "overwrite", "beside" */
 int byoc_existing_parse(const char *s, byoc_existing *out);   /* 0 or -1 */
 
 typedef struct byoc_init_options {
@@ -77,10 +76,6 @@ typedef struct byoc_init_result {
  * source tree's assets/ (compiled in). */
 const char *byoc_assets_dir(void);
 
-/* The default base image of a recipe; python is the series of a Python base (NULL: the
- * prebuilt's). Caller frees. */
-char *byoc_default_base_image(byoc_recipe r, byoc_language l, bool gpu, const char *python, const char *region);
-
 /* Check the combination (recipe 1 is Python on amd64 only): kind USAGE naming the flag. */
 int byoc_init_validate(const byoc_init_options *o, byoc_err *err);
 
@@ -88,9 +83,8 @@ int byoc_init_validate(const byoc_init_options *o, byoc_err *err);
 int byoc_init_render(const byoc_init_options *o, byoc_init_plan *plan, byoc_err *err);
 void byoc_init_plan_free(byoc_init_plan *plan);
 
-/* The files of plan that already exist in dir (relative paths). */
-void byoc_init_existing(const char *dir, const byoc_init_plan *plan, byoc_strv *out);
-/* Those of them whose content is not what byoc would write: the ones to choose for. */
+/* The files of plan that already exist in dir with content other than what
+ * byoc would write: the ones to choose for (relative paths). */
 void byoc_init_conflicts(const char *dir, const byoc_init_plan *plan, byoc_strv *out);
 
 /* validate + render + write (each existing file as its choice says) + git. */

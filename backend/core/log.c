@@ -158,7 +158,6 @@ static char *xdg_dir(const char *var, const char *fallback)
 }
 
 char *byoc_state_dir(void) { return xdg_dir("XDG_STATE_HOME", ".local/state"); }
-char *byoc_config_dir(void) { return xdg_dir("XDG_CONFIG_HOME", ".config"); }
 
 int byoc_log_init(const char *path, int stderr_level, int file_level)
 {

@@ -39,8 +39,7 @@ void byoc_log(byoc_log_level level, const char *fmt, ...) __attribute__((format(
 /* Create a directory and its parents with mode 0700 (existing ones untouched). */
 int byoc_mkdir_p(const char *path, unsigned mode);
 
-/* $XDG_STATE_HOME/byoc or ~/.local/state/byoc, and the config twin; caller frees. */
+/* $XDG_STATE_HOME/byoc or ~/.local/state/byoc; caller frees. */
 char *byoc_state_dir(void);
-char *byoc_config_dir(void);
 
 #endif

@@ -9,6 +9,7 @@
 
 #include "core/strpool.h"
 #include "core/buf.h"
+#include "core/str.h"
 #include "docker/context.h"
 #include "docker/jsonmsg.h"
 #include "docker/lines.h"
@@ -244,18 +245,6 @@ static char *build_query(const byoc_build_opts *o, const char *rel_dockerfile)
     return byoc_buf_steal(&q);
 }
 
-static void human_size(uint64_t b, char *out, size_t n)
-{
-    if (b < 1024)
-        snprintf(out, n, "%llu B", (unsigned long long)b);
-    else if (b < 1024 * 1024)
-        snprintf(out, n, "%.1f KiB", (double)b / 1024);
-    else if (b < 1024ull * 1024 * 1024)
-        snprintf(out, n, "%.1f MiB", (double)b / (1024 * 1024));
-    else
-        snprintf(out, n, "%.2f GiB", (double)b / (1024.0 * 1024 * 1024));
-}
-
 int byoc_build_run(byoc_engine *e, byoc_task *t, const byoc_build_opts *o, byoc_build_result *res, byoc_err *err)
 {
     memset(res, 0, sizeof *res);
@@ -275,7 +264,7 @@ int byoc_build_run(byoc_engine *e, byoc_task *t, const byoc_build_opts *o, byoc_
         return -1;
     }
     char size[32];
-    human_size(stats.bytes, size, sizeof size);
+    byoc_fmt_bytes((int64_t)stats.bytes, size, sizeof size);
     byoc_task_status(t, "Sending context");
     byoc_task_log(t, "Sending build context to Docker engine: %llu entries, %s",
                   (unsigned long long)stats.entries, size);

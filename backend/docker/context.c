@@ -126,8 +126,7 @@ typedef struct {
     size_t depth, cap;
     byoc_buf rel;
     bool started;
-    bool strict;        /* scan: unreadable directories are errors */
-    uint64_t skipped;
+    bool strict;        /* scan: unreadable directories are errors; else they are skipped */
 } walker;
 
 static int name_cmp(const void *a, const void *b)
@@ -242,7 +241,6 @@ static int walker_next(walker *w, struct stat *st, byoc_err *err)
             if (w->strict)
                 return byoc_err_set(err, BYOC_E_USAGE, "context", "can't stat '%s/%s': %s", w->c->root, rel,
                                     strerror(errno));
-            w->skipped++;
             continue;
         }
         bool excluded = byoc_ignore_excluded(w->c->ignore, rel);
@@ -255,7 +253,6 @@ static int walker_next(walker *w, struct stat *st, byoc_err *err)
                 if (w->strict)
                     return byoc_err_set(err, BYOC_E_USAGE, "context", "can't read directory '%s/%s': %s",
                                         w->c->root, rel, strerror(errno));
-                w->skipped++;
                 continue;
             }
             push_frame(w, names, n);
@@ -331,7 +328,7 @@ struct byoc_context_tar {
     enum { T_NEXT, T_DATA, T_DONE, T_FAILED } state;
     byoc_err err;
     char *io;
-    uint64_t produced, content, skipped;
+    uint64_t produced, content;
 };
 
 static la_ssize_t tar_sink(struct archive *a, void *ud, const void *p, size_t n)
@@ -435,16 +432,12 @@ static int tar_step(byoc_context_tar *t)
     ssize_t tlen = 0;
     if (S_ISREG(st.st_mode) && st.st_size > 0) {
         fd = openat(t->w.rootfd, rel, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-        if (fd < 0) {
-            t->skipped++;
-            return 0;
-        }
+        if (fd < 0)
+            return 0;   /* vanished or unreadable since the walk: left out */
     } else if (S_ISLNK(st.st_mode)) {
         tlen = readlinkat(t->w.rootfd, rel, target, sizeof target - 1);
-        if (tlen < 0) {
-            t->skipped++;
+        if (tlen < 0)
             return 0;
-        }
         target[tlen] = 0;
     }
     struct archive_entry *e = ar->archive_entry_new2(t->a);
@@ -527,7 +520,6 @@ int byoc_context_tar_error(const byoc_context_tar *t, byoc_err *err)
 
 uint64_t byoc_context_tar_bytes(const byoc_context_tar *t) { return t->produced; }
 uint64_t byoc_context_tar_content_bytes(const byoc_context_tar *t) { return t->content; }
-uint64_t byoc_context_tar_skipped(const byoc_context_tar *t) { return t->skipped + t->w.skipped; }
 
 void byoc_context_tar_free(byoc_context_tar *t)
 {

@@ -63,7 +63,6 @@ size_t byoc_context_tar_read(char *dst, size_t n, void *ud);
 int byoc_context_tar_error(const byoc_context_tar *t, byoc_err *err);
 uint64_t byoc_context_tar_bytes(const byoc_context_tar *t);         /* tar bytes handed out */
 uint64_t byoc_context_tar_content_bytes(const byoc_context_tar *t); /* file bytes read so far */
-uint64_t byoc_context_tar_skipped(const byoc_context_tar *t);       /* entries that vanished or could not be opened */
 void byoc_context_tar_free(byoc_context_tar *t);
 
 #endif

@@ -94,7 +94,8 @@ static int parse_stat_header(const char *b64, byoc_imagefs_info *st, byoc_err *e
     return 0;
 }
 
-int byoc_imagefs_lstat(byoc_imagefs *fs, const char *path, byoc_imagefs_info *st, byoc_err *err)
+/* lstat of an absolute path (st->exists false when there is none). */
+static int byoc_imagefs_lstat(byoc_imagefs *fs, const char *path, byoc_imagefs_info *st, byoc_err *err)
 {
     memset(st, 0, sizeof *st);
     byoc_buf q = BYOC_BUF_INIT;

@@ -36,8 +36,6 @@ typedef struct byoc_imagefs_info {
 int byoc_imagefs_open(byoc_engine *e, byoc_task *t, const char *image, byoc_imagefs **out, byoc_err *err);
 void byoc_imagefs_close(byoc_imagefs *fs);
 
-/* lstat of an absolute path (st->exists false when there is none). */
-int byoc_imagefs_lstat(byoc_imagefs *fs, const char *path, byoc_imagefs_info *st, byoc_err *err);
 /* stat: links followed; *real (may be NULL) gets the final path (malloc'd) when it exists. */
 int byoc_imagefs_stat(byoc_imagefs *fs, const char *path, byoc_imagefs_info *st, char **real, byoc_err *err);
 /* Up to max bytes of a regular file: 1 with *content (malloc'd, NUL-terminated, *len bytes),

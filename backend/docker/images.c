@@ -8,7 +8,7 @@
 #include "core/jsonnum.h"
 #include "docker/reference.h"
 
-void byoc_strs_free(char **v)
+static void byoc_strs_free(char **v)
 {
     if (!v)
         return;

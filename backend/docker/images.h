@@ -95,6 +95,4 @@ void byoc_image_rows_free(byoc_image_row *rows, size_t n);
 /* {"images": [{"repository", "tags", "digest", "size", "created" (RFC 3339 UTC), "id"}]}. Caller decrefs. */
 json_t *byoc_image_rows_json(const byoc_image_row *rows, size_t n);
 
-void byoc_strs_free(char **v);
-
 #endif

@@ -42,16 +42,6 @@ byoc_pull_cause byoc_pull_classify(const char *m)
     return BYOC_PULL_OTHER;
 }
 
-const char *byoc_pull_cause_name(byoc_pull_cause c)
-{
-    switch (c) {
-    case BYOC_PULL_OFFLINE: return "offline";
-    case BYOC_PULL_AUTH: return "auth";
-    case BYOC_PULL_NOT_FOUND: return "not found";
-    default: return "other";
-    }
-}
-
 /* The registry part of a reference: what `docker login` takes. */
 static void registry_of(const char *image, byoc_buf *b)
 {

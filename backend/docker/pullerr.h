@@ -13,7 +13,6 @@ typedef enum {
 } byoc_pull_cause;
 
 byoc_pull_cause byoc_pull_classify(const char *engine_msg);
-const char *byoc_pull_cause_name(byoc_pull_cause c);  /* "offline", "auth", "not found", "other" */
 
 /* "the base image X cannot be pulled (CAUSE): ...what to do... (engine: TEXT)". Caller frees. */
 char *byoc_pull_explain(const char *image, const char *engine_msg);

@@ -33,7 +33,8 @@ void byoc_push_report_free(byoc_push_report *r)
     memset(r, 0, sizeof *r);
 }
 
-size_t byoc_push_report_done(const byoc_push_report *r)
+/* Count of layers that reached a done state. */
+static size_t byoc_push_report_done(const byoc_push_report *r)
 {
     size_t n = 0;
     for (size_t i = 0; i < r->n_layers; i++)

@@ -59,8 +59,6 @@ typedef struct byoc_push_report {
 } byoc_push_report;
 
 void byoc_push_report_free(byoc_push_report *r);
-/* Count of layers that reached a done state. */
-size_t byoc_push_report_done(const byoc_push_report *r);
 
 /* Push repository:tag (repository includes the registry host; tag required).
  * registry_auth: the X-Registry-Auth value (NULL: anonymous). report is

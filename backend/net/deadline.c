@@ -7,7 +7,8 @@
 
 #include "core/log.h"
 
-long byoc_net_setting_seconds(const char *name, long fallback)
+/* A setting in seconds from the environment: 1-3600, else fallback (with a warning when set but not that). */
+static long byoc_net_setting_seconds(const char *name, long fallback)
 {
     const char *v = getenv(name);
     if (!v || !*v)

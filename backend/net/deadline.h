@@ -20,8 +20,6 @@ typedef struct byoc_net_deadline {
     struct timespec start;  /* CLOCK_MONOTONIC */
 } byoc_net_deadline;
 
-/* A setting in seconds from the environment: 1-3600, else fallback (with a warning when set but not that). */
-long byoc_net_setting_seconds(const char *name, long fallback);
 /* BYOC_API_TIMEOUT in milliseconds. */
 long byoc_net_api_deadline_ms(void);
 /* BYOC_TRANSFER_STALL in seconds. */

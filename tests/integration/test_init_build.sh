@@ -8,23 +8,8 @@
 # which the custom-base template offers for exactly this (byoc's own `train` instead of
 # sagemaker-training's; see assets/recipes/partials/contract.tmpl).
 set -euo pipefail
-: "${BYOC_BIN:?BYOC_BIN is not set (run under ctest)}"
 : "${BYOC_TEST_BASE_PYTHON:?run through tests/topology/with-env.sh}"
-: "${DOCKER_HOST:?run through tests/topology/with-env.sh}"
-DOCKER=${BYOC_TEST_DOCKER_CLI:-/usr/bin/docker}
-
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/byoc-init-build.XXXXXX")
-TAG=byoc-test/init-build:$$
-CONTAINERS=()
-cleanup() {
-    local c
-    for c in "${CONTAINERS[@]}"; do "$DOCKER" rm -f "$c" >/dev/null 2>&1 || true; done
-    "$DOCKER" rmi -f "$TAG" >/dev/null 2>&1 || true
-    rm -rf "$WORK"
-}
-trap cleanup EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
-pass() { echo "ok: $*"; }
+. "$(dirname "$0")/image_test.sh" init-build
 
 PROJ=$WORK/proj
 
@@ -59,8 +44,7 @@ pass "a second init keeps the file that differs and names it"
 pass "the scaffold lints without errors"
 
 # ---- build (no network) --------------------------------------------------------------------
-"$DOCKER" build --network none --build-arg BYOC_SAGEMAKER_TRAINING=offline -t "$TAG" "$PROJ" \
-    >"$WORK/build.log" 2>&1 || { cat "$WORK/build.log" >&2; fail "docker build"; }
+build_tag "$PROJ"
 "$DOCKER" image inspect -f '{{range .Config.Env}}{{println .}}{{end}}' "$TAG" | grep -qx 'SAGEMAKER_PROGRAM=byoc_container.py' ||
     fail "SAGEMAKER_PROGRAM is not set in the image"
 [ "$("$DOCKER" image inspect -f '{{.Architecture}}' "$TAG")" = amd64 ] || fail "not an amd64 image"

@@ -7,21 +7,8 @@
 # looks each package up and runs neither apt-get update nor apt-get install. A package the
 # image lacks is still installed (here: tried, and it fails for want of a network).
 set -euo pipefail
-: "${BYOC_BIN:?BYOC_BIN is not set (run under ctest)}"
 : "${BYOC_TEST_BASE_PYTHON:?run through tests/topology/with-env.sh}"
-: "${DOCKER_HOST:?run through tests/topology/with-env.sh}"
-DOCKER=${BYOC_TEST_DOCKER_CLI:-/usr/bin/docker}
-
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/byoc-install-packages.XXXXXX")
-BASE=byoc-test/toolchain-listed:$$
-TAG=byoc-test/install-packages:$$
-cleanup() {
-    "$DOCKER" rmi -f "$TAG" "$BASE" >/dev/null 2>&1 || true
-    rm -rf "$WORK"
-}
-trap cleanup EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
-pass() { echo "ok: $*"; }
+. "$(dirname "$0")/image_test.sh" install-packages
 
 # ---- the base: the toolchain's packages in dpkg's database ----------------------------------
 mkdir -p "$WORK/base"
@@ -32,8 +19,7 @@ mkdir -p "$WORK/base"
     printf '      printf "\\nPackage: %%s\\nStatus: install ok installed\\nPriority: optional\\nSection: devel\\nMaintainer: byoc tests\\nArchitecture: amd64\\nVersion: 1.0\\nDescription: listed by the byoc test\\n" "$p" >>/var/lib/dpkg/status; \\\n'
     printf '    done\n'
 } >"$WORK/base/Dockerfile"
-"$DOCKER" build -q --network none -t "$BASE" "$WORK/base" >/dev/null 2>"$WORK/base.err" ||
-    { cat "$WORK/base.err" >&2; fail "building the base"; }
+build_base "$WORK/base" "building the base"
 # shellcheck disable=SC2016 # dpkg-query's own fields
 "$DOCKER" run --rm --network none "$BASE" dpkg-query -W -f='${Package} ${Status}\n' cmake g++ |
     grep -qx 'cmake install ok installed' || fail "the base's dpkg database does not list cmake"
@@ -45,8 +31,7 @@ PROJ=$WORK/proj
     fail "byoc init exited $?: $(cat "$WORK/init.out")"
 grep -q '^RUN /opt/byoc/bin/install-packages build-tools g++ cmake$' "$PROJ/Dockerfile" ||
     fail "the C++ recipe does not call install-packages as expected"
-"$DOCKER" build --progress=plain --no-cache --network none --build-arg BYOC_SAGEMAKER_TRAINING=offline \
-    -t "$TAG" "$PROJ" >"$WORK/build.log" 2>&1 || { cat "$WORK/build.log" >&2; fail "docker build --network none"; }
+build_tag "$PROJ" --progress=plain --no-cache
 grep -q 'install-packages: already installed: gcc libc6-dev make g++ cmake' "$WORK/build.log" ||
     { cat "$WORK/build.log" >&2; fail "install-packages did not find the listed packages"; }
 grep -q 'install-packages: nothing to install' "$WORK/build.log" || fail "install-packages did not skip the install"

@@ -5,21 +5,8 @@
 # python3+pip base with a wheelhouse of one small wheel made here and a pip.conf that installs
 # from it only (as an air-gapped host would); byoc's offline build arg skips sagemaker-training.
 set -euo pipefail
-: "${BYOC_BIN:?BYOC_BIN is not set (run under ctest)}"
-: "${DOCKER_HOST:?run through tests/topology/with-env.sh}"
-DOCKER=${BYOC_TEST_DOCKER_CLI:-/usr/bin/docker}
+. "$(dirname "$0")/image_test.sh" pyproject-deps
 PIP_BASE=byoc-test/python-pip:3 # tests/topology/base-images.sh
-
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/byoc-pyproject.XXXXXX")
-BASE=byoc-test/wheelhouse:$$
-TAG=byoc-test/pyproject-deps:$$
-cleanup() {
-    "$DOCKER" rmi -f "$TAG" "$BASE" >/dev/null 2>&1 || true
-    rm -rf "$WORK"
-}
-trap cleanup EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
-pass() { echo "ok: $*"; }
 
 "$DOCKER" image inspect "$PIP_BASE" >/dev/null 2>&1 || fail "$PIP_BASE is missing (tests/topology/up.sh builds it)"
 
@@ -44,8 +31,7 @@ with zipfile.ZipFile(os.path.join(sys.argv[1], "byocdep-1.2-py3-none-any.whl"), 
 PY
 printf '[global]\nno-index = true\nfind-links = /opt/wheels\n' >"$WORK/base/pip.conf"
 printf 'FROM %s\nCOPY wheels /opt/wheels\nCOPY pip.conf /etc/pip.conf\n' "$PIP_BASE" >"$WORK/base/Dockerfile"
-"$DOCKER" build -q --network none -t "$BASE" "$WORK/base" >/dev/null 2>"$WORK/base.err" ||
-    { cat "$WORK/base.err" >&2; fail "building the wheelhouse base"; }
+build_base "$WORK/base" "building the wheelhouse base"
 pass "a base whose pip installs from a local wheelhouse"
 
 # ---- the user's project: dependencies in pyproject.toml only --------------------------------
@@ -77,8 +63,7 @@ PY
 "$BYOC_BIN" --json lint "$PROJ" >"$WORK/lint.json" || fail "lint found errors: $(cat "$WORK/lint.json")"
 pass "init adopts the project, and lint finds no error"
 
-"$DOCKER" build --network none --build-arg BYOC_SAGEMAKER_TRAINING=offline -t "$TAG" "$PROJ" \
-    >"$WORK/build.log" 2>&1 || { cat "$WORK/build.log" >&2; fail "docker build --network none"; }
+build_tag "$PROJ"
 out=$("$DOCKER" run --rm --network none "$TAG" python3 -c 'import byocdep, importlib.metadata as m; print(byocdep.VALUE, m.version("byocdep"))') ||
     { cat "$WORK/build.log" >&2; fail "the image lacks pyproject.toml's dependency"; }
 [ "$out" = "from the wheelhouse 1.2" ] || fail "import byocdep printed [$out]"

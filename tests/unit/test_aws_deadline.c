@@ -4,10 +4,8 @@
  * deadline still retries within it. No timing assertions:
  * what ends the call and how many attempts reached the server. */
 #include "check.h"
+#include "loopback.h"
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,63 +19,42 @@
 typedef enum { HOLD, SLOW_503, HOLD_FIRST } behaviour;
 
 typedef struct {
-    int fd, port;
-    pthread_t thread;
+    loopback lb;
     behaviour how;
     int served; /* requests read */
 } server;
 
-/* Read one request's head (the calls here send small bodies with it). 0, or -1 when the peer left. */
-static int read_request(int c)
-{
-    char buf[8192];
-    size_t n = 0;
-    while (n < sizeof buf - 1) {
-        ssize_t r = read(c, buf + n, sizeof buf - 1 - n);
-        if (r <= 0)
-            return -1;
-        n += (size_t)r;
-        buf[n] = '\0';
-        if (strstr(buf, "\r\n\r\n"))
-            return 0;
-    }
-    return 0;
-}
-
-static void *serve(void *arg)
+/* Answer as s->how says; a connection left before its request's head came is not counted. */
+static void serve(int c, void *arg)
 {
     server *s = arg;
-    for (;;) {
-        int c = accept(s->fd, NULL, NULL);
-        if (c < 0)
-            return NULL;
-        if (read_request(c) == 0) {
-            int nth = __atomic_add_fetch(&s->served, 1, __ATOMIC_SEQ_CST);
-            if (s->how == HOLD_FIRST && nth > 1) {
-                static const char ok[] = "HTTP/1.1 200 OK\r\nContent-Type: application/x-amz-json-1.1\r\n"
-                                         "Content-Length: 19\r\nConnection: close\r\n\r\n{\"repositories\":[]}";
-                (void)!send(c, ok, sizeof ok - 1, MSG_NOSIGNAL);
-            } else if (s->how == HOLD || s->how == HOLD_FIRST) {
-                /* a head and one byte of a body that never comes: wait for byoc to hang up */
-                static const char head[] = "HTTP/1.1 200 OK\r\nContent-Type: application/x-amz-json-1.1\r\n"
-                                           "Content-Length: 100\r\n\r\n{";
-                if (send(c, head, sizeof head - 1, MSG_NOSIGNAL) > 0) {
-                    char sink[256];
-                    while (read(c, sink, sizeof sink) > 0) {
-                    }
+    char req[8192];
+    loopback_read_request(c, req, sizeof req);
+    if (strstr(req, "\r\n\r\n")) {
+        int nth = __atomic_add_fetch(&s->served, 1, __ATOMIC_SEQ_CST);
+        if (s->how == HOLD_FIRST && nth > 1) {
+            static const char ok[] = "HTTP/1.1 200 OK\r\nContent-Type: application/x-amz-json-1.1\r\n"
+                                     "Content-Length: 19\r\nConnection: close\r\n\r\n{\"repositories\":[]}";
+            (void)!send(c, ok, sizeof ok - 1, MSG_NOSIGNAL);
+        } else if (s->how == HOLD || s->how == HOLD_FIRST) {
+            /* a head and one byte of a body that never comes: wait for byoc to hang up */
+            static const char head[] = "HTTP/1.1 200 OK\r\nContent-Type: application/x-amz-json-1.1\r\n"
+                                       "Content-Length: 100\r\n\r\n{";
+            if (send(c, head, sizeof head - 1, MSG_NOSIGNAL) > 0) {
+                char sink[256];
+                while (read(c, sink, sizeof sink) > 0) {
                 }
-            } else {
-                usleep(700 * 1000); /* longer than the deadline leaves a second attempt */
-                static const char body[] = "{\"__type\":\"ServiceUnavailableException\",\"message\":\"busy\"}";
-                char out[512];
-                int len = snprintf(out, sizeof out,
-                                   "HTTP/1.1 503 Busy\r\nContent-Type: application/x-amz-json-1.1\r\n"
-                                   "Content-Length: %zu\r\nConnection: close\r\n\r\n%s",
-                                   sizeof body - 1, body);
-                (void)!send(c, out, (size_t)len, MSG_NOSIGNAL); /* byoc may have hung up already */
             }
+        } else {
+            usleep(700 * 1000); /* longer than the deadline leaves a second attempt */
+            static const char body[] = "{\"__type\":\"ServiceUnavailableException\",\"message\":\"busy\"}";
+            char out[512];
+            int len = snprintf(out, sizeof out,
+                               "HTTP/1.1 503 Busy\r\nContent-Type: application/x-amz-json-1.1\r\n"
+                               "Content-Length: %zu\r\nConnection: close\r\n\r\n%s",
+                               sizeof body - 1, body);
+            (void)!send(c, out, (size_t)len, MSG_NOSIGNAL); /* byoc may have hung up already */
         }
-        close(c);
     }
 }
 
@@ -85,22 +62,10 @@ static void server_start(server *s, behaviour how)
 {
     memset(s, 0, sizeof *s);
     s->how = how;
-    s->fd = socket(AF_INET, SOCK_STREAM, 0);
-    struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
-    CHECK(bind(s->fd, (struct sockaddr *)&a, sizeof a) == 0);
-    socklen_t al = sizeof a;
-    getsockname(s->fd, (struct sockaddr *)&a, &al);
-    s->port = ntohs(a.sin_port);
-    CHECK(listen(s->fd, 8) == 0);
-    pthread_create(&s->thread, NULL, serve, s);
+    loopback_start(&s->lb, serve, s);
 }
 
-static void server_stop(server *s)
-{
-    shutdown(s->fd, SHUT_RDWR);
-    close(s->fd);
-    pthread_join(s->thread, NULL);
-}
+static void server_stop(server *s) { loopback_stop(&s->lb); }
 
 static byoc_aws_creds CREDS = {"AKIDEXAMPLE", "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY", NULL, 0};
 
@@ -108,7 +73,7 @@ static byoc_aws_creds CREDS = {"AKIDEXAMPLE", "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXA
 static int call(server *s, byoc_retry_mode mode, int attempts, byoc_err *err)
 {
     byoc_aws_endpoint ep = {.service = (byoc_aws_service)byoc_aws_service_from_name("ecr"), .signing_name = "ecr"};
-    ep.url = byoc_xasprintf("http://127.0.0.1:%d", s->port);
+    ep.url = byoc_xasprintf("http://127.0.0.1:%d", s->lb.port);
     ep.signing_region = byoc_xstrdup("us-east-1");
     byoc_aws_ctx ctx = {.endpoint = &ep, .creds = &CREDS, .creds_origin = "test", .retry_mode = mode,
                         .max_attempts = attempts};
@@ -184,7 +149,7 @@ static void test_attempt_deadline(void)
     server s;
     server_start(&s, HOLD_FIRST);
     byoc_aws_endpoint ep = {.service = (byoc_aws_service)byoc_aws_service_from_name("ecr"), .signing_name = "ecr"};
-    ep.url = byoc_xasprintf("http://127.0.0.1:%d", s.port);
+    ep.url = byoc_xasprintf("http://127.0.0.1:%d", s.lb.port);
     ep.signing_region = byoc_xstrdup("us-east-1");
     byoc_aws_ctx ctx = {.endpoint = &ep, .creds = &CREDS, .creds_origin = "test", .retry_mode = BYOC_RETRY_STANDARD,
                         .max_attempts = 3};

@@ -6,13 +6,11 @@
  * unsigned calls, and the protocol shapes (JSON target, query form). */
 #include "check.h"
 #include "chunked_body.h"
+#include "loopback.h"
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 #include "aws/request.h"
@@ -163,49 +161,29 @@ typedef struct {
 } reply;
 
 typedef struct {
-    int fd;
-    int port;
-    pthread_t thread;
+    loopback lb;
     const reply *script;
     size_t nscript;
     size_t served;
     char requests[8][8192]; /* head + body of each request */
 } server;
 
-static void *serve(void *arg)
+/* Keep the request, answer with the script's next reply (its last one again when it runs out). */
+static void serve(int c, void *arg)
 {
     server *s = arg;
-    for (;;) {
-        int c = accept(s->fd, NULL, NULL);
-        if (c < 0)
-            return NULL;
-        char buf[8192];
-        size_t n = 0;
-        ssize_t r;
-        char *end = NULL;
-        while (n < sizeof buf - 1 && (r = read(c, buf + n, sizeof buf - 1 - n)) > 0) {
-            n += (size_t)r;
-            buf[n] = '\0';
-            end = strstr(buf, "\r\n\r\n");
-            if (end) {
-                const char *cl = strcasestr(buf, "\r\nContent-Length:");
-                size_t want = cl && cl < end ? (size_t)strtoul(cl + 17, NULL, 10) : 0;
-                if (n >= (size_t)(end - buf) + 4 + want)
-                    break;
-            }
-        }
-        size_t idx = s->served < s->nscript ? s->served : s->nscript - 1;
-        if (s->served < 8)
-            memcpy(s->requests[s->served], buf, n + 1);
-        s->served++;
-        const reply *rp = &s->script[idx];
-        char out[8192];
-        int len = snprintf(out, sizeof out, "HTTP/1.1 %d X\r\nContent-Length: %zu\r\nConnection: close\r\n%s\r\n%s",
-                           rp->status, strlen(rp->body), rp->headers ? rp->headers : "", rp->body);
-        if (write(c, out, (size_t)len) < 0)
-            perror("write");
-        close(c);
-    }
+    char buf[8192];
+    size_t n = loopback_read_request(c, buf, sizeof buf);
+    size_t idx = s->served < s->nscript ? s->served : s->nscript - 1;
+    if (s->served < 8)
+        memcpy(s->requests[s->served], buf, n + 1);
+    s->served++;
+    const reply *rp = &s->script[idx];
+    char out[8192];
+    int len = snprintf(out, sizeof out, "HTTP/1.1 %d X\r\nContent-Length: %zu\r\nConnection: close\r\n%s\r\n%s",
+                       rp->status, strlen(rp->body), rp->headers ? rp->headers : "", rp->body);
+    if (write(c, out, (size_t)len) < 0)
+        perror("write");
 }
 
 static void server_start(server *s, const reply *script, size_t n)
@@ -213,22 +191,10 @@ static void server_start(server *s, const reply *script, size_t n)
     memset(s, 0, sizeof *s);
     s->script = script;
     s->nscript = n;
-    s->fd = socket(AF_INET, SOCK_STREAM, 0);
-    struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
-    bind(s->fd, (struct sockaddr *)&a, sizeof a);
-    socklen_t al = sizeof a;
-    getsockname(s->fd, (struct sockaddr *)&a, &al);
-    s->port = ntohs(a.sin_port);
-    listen(s->fd, 8);
-    pthread_create(&s->thread, NULL, serve, s);
+    loopback_start(&s->lb, serve, s);
 }
 
-static void server_stop(server *s)
-{
-    shutdown(s->fd, SHUT_RDWR);
-    close(s->fd);
-    pthread_join(s->thread, NULL);
-}
+static void server_stop(server *s) { loopback_stop(&s->lb); }
 
 static byoc_aws_creds CREDS = {"AKIDEXAMPLE", "wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY", NULL, 0};
 
@@ -236,7 +202,7 @@ static void ctx_for(server *s, byoc_aws_endpoint *ep, byoc_aws_ctx *ctx, const c
 {
     memset(ep, 0, sizeof *ep);
     ep->service = (byoc_aws_service)byoc_aws_service_from_name(service);
-    ep->url = byoc_xasprintf("http://127.0.0.1:%d", s->port);
+    ep->url = byoc_xasprintf("http://127.0.0.1:%d", s->lb.port);
     ep->signing_region = byoc_xstrdup("us-east-1");
     ep->signing_name = service;
     memset(ctx, 0, sizeof *ctx);
@@ -290,7 +256,7 @@ static void test_json_retry_then_success(void)
         CHECK_STR(target, "AmazonEC2ContainerRegistry_V20150921.DescribeRepositories");
         CHECK_STR(ct, "application/x-amz-json-1.1");
         char want_host[64];
-        snprintf(want_host, sizeof want_host, "127.0.0.1:%d", s.port);
+        snprintf(want_host, sizeof want_host, "127.0.0.1:%d", s.lb.port);
         CHECK_STR(host, want_host);
         CHECK(strncmp(s.requests[i], "POST / HTTP/1.1\r\n", 17) == 0);
         CHECK(strstr(s.requests[i], "{\"repositoryNames\":[\"proj/app\"]}") != NULL);
@@ -397,7 +363,7 @@ static void test_s3_stream_and_200_error(void)
     mem_reader m = {data, 5, 0, 0};
     char hash[65];
     byoc_sha256_hex(data, 5, hash);
-    char *url = byoc_xasprintf("http://127.0.0.1:%d/bucket/jobs/a%%20b.txt", s.port);
+    char *url = byoc_xasprintf("http://127.0.0.1:%d/bucket/jobs/a%%20b.txt", s.lb.port);
     byoc_aws_call call = {.protocol = BYOC_AWS_REST_XML, .operation = "PutObject", .method = "PUT", .url = url,
                           .body_reader = mem_read, .body_ud = &m, .body_size = 5, .body_rewind = mem_rewind,
                           .payload_hash = hash};
@@ -448,7 +414,7 @@ static void test_s3_chunked(void)
     byoc_headers extra = {0};
     byoc_headers_add(&extra, "Content-Encoding", "aws-chunked");
     byoc_headers_add(&extra, "x-amz-decoded-content-length", "100");
-    char *url = byoc_xasprintf("http://127.0.0.1:%d/bucket/big.bin", s.port);
+    char *url = byoc_xasprintf("http://127.0.0.1:%d/bucket/big.bin", s.lb.port);
     byoc_aws_call call = {.protocol = BYOC_AWS_REST_XML, .operation = "PutObject", .method = "PUT", .url = url,
                           .headers = &extra, .body_reader = chunked_body_read, .body_ud = &cb,
                           .body_size = (int64_t)total, .payload_hash = BYOC_SIGV4_STREAMING_PAYLOAD,
@@ -535,7 +501,7 @@ static void test_transport_failure(void)
     server s;
     static const reply script[] = {{200, NULL, ""}};
     server_start(&s, script, 1);
-    int port = s.port;
+    int port = s.lb.port;
     server_stop(&s);
     byoc_aws_endpoint ep = {.service = BYOC_AWS_STS, .signing_name = "sts"};
     ep.url = byoc_xasprintf("http://127.0.0.1:%d", port);

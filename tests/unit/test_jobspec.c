@@ -10,6 +10,7 @@
 
 #include "byoc/jobspec.h"
 #include "core/buf.h"
+#include "core/str.h"
 
 #define IMAGE "123456789012.dkr.ecr.us-east-1.amazonaws.com/amazon-braket-my-qtc:latest"
 #define ROLE "arn:aws:iam::123456789012:role/service-role/AmazonBraketJobsExecutionRole"
@@ -447,21 +448,21 @@ static void test_entry_point_by_launcher(void)
     CHECK_INT(byoc_job_launcher_for("292282985366.dkr.ecr.us-west-2.amazonaws.com/amazon-braket-pytorch-jobs:latest",
                                     NULL), BYOC_LAUNCHER_BRAKET);
     CHECK_INT(byoc_job_launcher_for(IMAGE, &pr), BYOC_LAUNCHER_UNKNOWN);
-    byoc_project_set(&pr.recipe, "custom-base");
+    byoc_str_set(&pr.recipe, "custom-base");
     CHECK_INT(byoc_job_launcher_for(IMAGE, &pr), BYOC_LAUNCHER_BYOC);
-    byoc_project_set(&pr.recipe, "extend-prebuilt");
+    byoc_str_set(&pr.recipe, "extend-prebuilt");
     CHECK_INT(byoc_job_launcher_for(IMAGE, &pr), BYOC_LAUNCHER_BRAKET);
     /* No image given (issue 17 point 1): the image used is the last push, else a custom-base
      * project's own; only with neither is it the Braket base image. */
     CHECK_INT(byoc_job_launcher_for(NULL, &pr), BYOC_LAUNCHER_BRAKET);
-    byoc_project_set(&pr.recipe, "custom-base");
+    byoc_str_set(&pr.recipe, "custom-base");
     CHECK_INT(byoc_job_launcher_for(NULL, &pr), BYOC_LAUNCHER_BYOC);
     CHECK_INT(byoc_job_launcher_for("", &pr), BYOC_LAUNCHER_BYOC);
     byoc_project_set_pushed(&pr, IMAGE, NULL);
     CHECK_INT(byoc_job_launcher_for(NULL, &pr), BYOC_LAUNCHER_BYOC);
     byoc_project_set_pushed(&pr, "292282985366.dkr.ecr.us-west-2.amazonaws.com/amazon-braket-base-jobs:1", NULL);
     CHECK_INT(byoc_job_launcher_for(NULL, &pr), BYOC_LAUNCHER_BRAKET);   /* the push named Braket's image */
-    byoc_project_set(&pr.recipe, NULL);
+    byoc_str_set(&pr.recipe, NULL);
     byoc_project_set_pushed(&pr, IMAGE, NULL);
     CHECK_INT(byoc_job_launcher_for(NULL, &pr), BYOC_LAUNCHER_UNKNOWN);  /* a pushed image of no known recipe */
     byoc_project_free(&pr);

@@ -10,6 +10,7 @@
 #include <jansson.h>
 
 #include "byoc/project.h"
+#include "core/str.h"
 #include "check.h"
 
 static int rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
@@ -76,7 +77,7 @@ static void test_round_trip(const char *dir)
     CHECK(byoc_project_job_string(&p, "future_field") == NULL);
 
     /* change some, save, read again: unknown keys survive */
-    byoc_project_set(&p.arch, "amd64");
+    byoc_str_set(&p.arch, "amd64");
     p.gpu = false;
     byoc_project_set_build_arg(&p, "K", "W");
     byoc_project_set_build_arg(&p, "NEW", "1");
