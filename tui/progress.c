@@ -7,8 +7,6 @@
 #include "core/buf.h"
 #include "core/str.h"
 
-char *tui_fmt_bytes(int64_t n, char *buf, size_t size) { return byoc_fmt_bytes(n, buf, size); }
-
 char *tui_fmt_rate(double bps, char *buf, size_t size)
 {
     char b[32];

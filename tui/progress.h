@@ -17,9 +17,6 @@
 
 #include "draw.h"
 
-/* core/str.h's byoc_fmt_bytes, which new code calls; this name stays only for screen_ecr.c and
- * screen_images.c until their rework moves them over. */
-char *tui_fmt_bytes(int64_t n, char *buf, size_t size);
 /* "0 B/s", "1.2 MiB/s". */
 char *tui_fmt_rate(double bytes_per_sec, char *buf, size_t size);
 /* "0s", "59s", "1m05s", "1h02m", "3d04h" ("-" when negative). */

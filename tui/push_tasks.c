@@ -9,17 +9,13 @@
 #include "byoc/permit.h"
 #include "byoc/strv.h"
 #include "core/buf.h"
-
-static char *dup_or_null(const char *s)
-{
-    return s ? byoc_xstrdup(s) : NULL;
-}
+#include "core/str.h"
 
 tui_push_args *tui_push_args_new(const char *profile, const char *region)
 {
     tui_push_args *a = byoc_xcalloc(1, sizeof *a);
-    a->profile = dup_or_null(profile);
-    a->region = dup_or_null(region);
+    a->profile = byoc_xstrdup_opt(profile);
+    a->region = byoc_xstrdup_opt(region);
     return a;
 }
 
@@ -68,9 +64,9 @@ int tui_push_repos_task(byoc_task *t, void *arg, void **result, void (**result_f
 tui_permit_args *tui_permit_args_new(const char *profile, const char *region, const char *repository)
 {
     tui_permit_args *a = byoc_xcalloc(1, sizeof *a);
-    a->profile = dup_or_null(profile);
-    a->region = dup_or_null(region);
-    a->repository = dup_or_null(repository);
+    a->profile = byoc_xstrdup_opt(profile);
+    a->region = byoc_xstrdup_opt(region);
+    a->repository = byoc_xstrdup_opt(repository);
     return a;
 }
 

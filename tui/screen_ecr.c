@@ -6,6 +6,7 @@
 
 #include "background.h"
 #include "core/buf.h"
+#include "core/str.h"
 #include "ecr_tasks.h"
 #include "ecr_view.h"
 #include "flow.h"
@@ -139,7 +140,7 @@ static void show_image(ecr_screen *s)
         return;
     char size[32], pushed[32];
     if (e->size >= 0)
-        tui_fmt_bytes(e->size, size, sizeof size);
+        byoc_fmt_bytes(e->size, size, sizeof size);
     else
         snprintf(size, sizeof size, "-");
     tui_ecr_time(e->pushed_at, pushed, sizeof pushed);

@@ -6,6 +6,7 @@
 
 #include "background.h"
 #include "core/buf.h"
+#include "core/str.h"
 #include "docker/engine.h"
 #include "docker/images.h"
 #include "docker/reference.h"
@@ -419,7 +420,7 @@ static void delete_selected(images_screen *s)
     }
     char id[16], size[32];
     tui_image_short_id(e->id, id, sizeof id);
-    tui_fmt_bytes(e->size, size, sizeof size);
+    byoc_fmt_bytes(e->size, size, sizeof size);
     char *text;
     if (strcmp(e->ref, e->id) != 0 && e->image_refs > 1)
         text = byoc_xasprintf("Remove the tag %s? Image %s stays: %zu other tag%s use it.", e->ref, id,
@@ -509,7 +510,7 @@ static void draw_detail_line(images_screen *s, WINDOW *win, int y, int x, int w)
     if (!e)
         return;
     char size[32], created[32];
-    tui_fmt_bytes(e->size, size, sizeof size);
+    byoc_fmt_bytes(e->size, size, sizeof size);
     tui_image_time(e->created, created, sizeof created);
     char id[16];
     tui_image_short_id(e->id, id, sizeof id);

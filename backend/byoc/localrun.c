@@ -225,7 +225,7 @@ static int inspect_image(run *r, byoc_err *err)
     json_array_foreach(json_object_get(cfg, "Env"), i, v) {
         const char *kv = json_string_value(v);
         if (kv && strncmp(kv, "SAGEMAKER_PROGRAM=", 18) == 0 && kv[18])
-            lr_set_str(&r->program, kv + 18);
+            byoc_str_set(&r->program, kv + 18);
     }
     json_decref(doc);
     if (!r->program && !r->has_entrypoint)
@@ -274,7 +274,7 @@ static void decide(run *r, const run_outcome *o, const char *put_error)
                                 r->out->exit_code, FAILURE_FILE);
     }
     free(failure);
-    lr_set_str(&r->out->status, status);
+    byoc_str_set(&r->out->status, status);
     free(r->out->failure_reason);
     r->out->failure_reason = reason;
 }

@@ -191,7 +191,7 @@ int lr_aws_phase(run *r, byoc_err *err)
             if (!mkdtemp(r->stage_dir)) {
                 rc = byoc_err_set(err, BYOC_E_ENV, "input data", "cannot create a temporary directory: %s",
                                   strerror(errno));
-                lr_set_str(&r->stage_dir, NULL);
+                byoc_str_set(&r->stage_dir, NULL);
                 break;
             }
         }

@@ -281,7 +281,7 @@ void lr_run_container(run *r, run_outcome *o)
     }
     char started[32];
     byoc_local_job_now(started, sizeof started);
-    lr_set_str(&r->record.started, started);
+    byoc_str_set(&r->record.started, started);
     lr_record(r);
     byoc_task_status(r->t, "RUNNING");
 

@@ -19,25 +19,19 @@ void lr_warn(run *r, const char *fmt, ...)
     byoc_buf_free(&b);
 }
 
-void lr_set_str(char **dst, const char *v)
-{
-    free(*dst);
-    *dst = v ? byoc_xstrdup(v) : NULL;
-}
-
 void lr_record(run *r)
 {
     byoc_local_job *j = &r->record;
-    lr_set_str(&j->name, r->out->job_name);
+    byoc_str_set(&j->name, r->out->job_name);
     if (!j->created)
-        lr_set_str(&j->created, r->created);
-    lr_set_str(&j->image, r->out->image);
-    lr_set_str(&j->image_id, r->out->image_id);
-    lr_set_str(&j->device, r->device);
-    lr_set_str(&j->status, r->out->status ? r->out->status : "RUNNING");
-    lr_set_str(&j->output_dir, r->out->output_dir);
-    lr_set_str(&j->container_id, r->out->container_id);
-    lr_set_str(&j->failure_reason, r->out->failure_reason);
+        byoc_str_set(&j->created, r->created);
+    byoc_str_set(&j->image, r->out->image);
+    byoc_str_set(&j->image_id, r->out->image_id);
+    byoc_str_set(&j->device, r->device);
+    byoc_str_set(&j->status, r->out->status ? r->out->status : "RUNNING");
+    byoc_str_set(&j->output_dir, r->out->output_dir);
+    byoc_str_set(&j->container_id, r->out->container_id);
+    byoc_str_set(&j->failure_reason, r->out->failure_reason);
     j->has_exit_code = r->out->has_exit_code;
     j->exit_code = r->out->exit_code;
     j->has_first_output = r->out->has_first_output;
@@ -46,7 +40,7 @@ void lr_record(run *r)
     if (r->out->status) {
         char now[32];
         byoc_local_job_now(now, sizeof now);
-        lr_set_str(&j->ended, now);
+        byoc_str_set(&j->ended, now);
     }
     byoc_err e;
     if (byoc_localjobs_put(r->opts->jobs_file, j, &e) != 0)

@@ -16,6 +16,7 @@
 #include "byoc/localjobs.h"
 #include "byoc/localrun_result.h"
 #include "core/buf.h"
+#include "core/str.h"
 #include "core/task.h"
 #include "docker/container_files.h"
 #include "docker/engine.h"
@@ -62,7 +63,6 @@ typedef struct run {
 } run;
 
 void lr_warn(run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void lr_set_str(char **dst, const char *v);
 /* local-jobs.json gets the run as it stands (RUNNING until out->status is set). */
 void lr_record(run *r);
 void lr_add_env(run *r, const char *key, const char *value);

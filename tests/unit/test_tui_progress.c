@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "core/str.h"
 #include "progress.h"
 #include "statusbar.h"
 
@@ -28,7 +29,7 @@ static const char *empty_env(const char *name)
 int main(void)
 {
     char b[64];
-    CHECK_STR(tui_fmt_bytes(1536, b, sizeof b), "1.5 KiB"); /* core/str's formatter (test_str.c) */
+    CHECK_STR(byoc_fmt_bytes(1536, b, sizeof b), "1.5 KiB"); /* core/str's formatter (test_str.c) */
     CHECK_STR(tui_fmt_rate(0, b, sizeof b), "0 B/s");
     CHECK_STR(tui_fmt_rate(1258291.2, b, sizeof b), "1.2 MiB/s");
     CHECK_STR(tui_fmt_duration(0, b, sizeof b), "0s");
