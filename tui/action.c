@@ -306,6 +306,30 @@ const tui_action *tui_action_get(tui_action_id id)
     return NULL;
 }
 
+const char *tui_action_key(tui_ctx ctx, tui_action_id id, char *buf, size_t size)
+{
+    size_t any = NROWS;
+    for (size_t i = 0; i < NROWS; i++) {
+        if (table[i].id != id)
+            continue;
+        if (table[i].ctx == ctx) {
+            any = i;
+            break;
+        }
+        if (any == NROWS)
+            any = i;
+    }
+    const int *keys = any < NROWS ? tui_action_keys(any) : NULL;
+    if (!keys || !keys[0]) {
+        snprintf(buf, size, "?");
+        return buf;
+    }
+    for (size_t k = 0; keys[k]; k++)
+        if (tui_key_name(keys[k], buf, size)[0] && !buf[1])
+            return buf;
+    return tui_key_name(keys[0], buf, size);
+}
+
 const tui_action *tui_action_by_name(const char *name, bool *ambiguous)
 {
     if (ambiguous)

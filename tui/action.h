@@ -119,6 +119,10 @@ const char *tui_ctx_title(tui_ctx ctx);
 const tui_action *tui_action_lookup(const tui_ctx *chain, size_t n, int key);
 /* The first row for an action id (its name, help) or NULL. */
 const tui_action *tui_action_get(tui_action_id id);
+/* The key a sentence names for action id in ctx (else in any context): its first one-character
+ * key ("e" of "Enter e"), else its first key ("Enter"), as help names it. Messages that tell the
+ * user a key ask here, so they follow the table. Returns buf ("?" when no row binds the action). */
+const char *tui_action_key(tui_ctx ctx, tui_action_id id, char *buf, size_t size);
 /* The row for a `:` command name: the exact name, else the only name that
  * starts with it. NULL (and *ambiguous set when several match) otherwise. */
 const tui_action *tui_action_by_name(const char *name, bool *ambiguous);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "action.h"
 #include "chart.h"
 #include "core/buf.h"
 #include "style.h"
@@ -183,11 +184,13 @@ void tui_metrics_tab_draw(tui_metrics_tab *t, byoc_metrics *m, WINDOW *win, tui_
         draw_figures(&s, t, win, r.y + 1, x, w);
     if (rc != 0)
         tui_draw_fit(win, r.y + 2, x, w, TUI_STY_DIM, "(enlarge the window to see the chart)");
-    else if (c.used == 0)
+    else if (c.used == 0) {
+        char note[80], k[16];
+        snprintf(note, sizeof note, "(no iteration_number on these lines: %s switches to time)",
+                 tui_action_key(TUI_CTX_METRICS, TUI_ACT_X_AXIS, k, sizeof k));
         tui_draw_fit(win, r.y + 2, x, w, TUI_STY_DIM,
-                     t->by_iteration ? "(no iteration_number on these lines: x switches to time)"
-                                     : "(no finite values with a time to draw)");
-    else
+                     t->by_iteration ? note : "(no finite values with a time to draw)");
+    } else
         draw_chart(&c, win, r.y + 2, x);
     tui_chart_free(&c);
     drop(&s);

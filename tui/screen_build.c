@@ -16,6 +16,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "action.h"
 #include "background.h"
 #include "build_job.h"
 #include "build_view.h"
@@ -146,7 +147,9 @@ static void start_prepare(build_screen *s, bool lint_only)
 {
     tui_app *a = s->base.app;
     if (running(s)) {
-        tui_app_message(a, "A %s is running: c cancels it", s->lint_only ? "lint" : "build");
+        char k[16];
+        tui_app_message(a, "A %s is running: %s cancels it", s->lint_only ? "lint" : "build",
+                        tui_action_key(TUI_CTX_BUILD, TUI_ACT_STOP, k, sizeof k));
         return;
     }
     if (tui_form_validate(&s->form)) {
@@ -552,7 +555,9 @@ static void draw_status_line(build_screen *s, WINDOW *win, int y, int x, int w)
             snprintf(buf, sizeof buf, "%s", s->load_error);
             sty = TUI_STY_ERROR;
         } else {
-            snprintf(buf, sizeof buf, "Ready: b builds with these settings (Enter changes them)");
+            char k[16];
+            snprintf(buf, sizeof buf, "Ready: %s builds with these settings (Enter changes them)",
+                     tui_action_key(TUI_CTX_BUILD, TUI_ACT_BUILD, k, sizeof k));
             sty = TUI_STY_DIM;
         }
         break;
@@ -570,11 +575,12 @@ static void draw_status_line(build_screen *s, WINDOW *win, int y, int x, int w)
         sty = TUI_STY_LABEL_FOCUS;
         break;
     case B_DONE: {
-        char id[16], size[32];
+        char id[16], size[32], k[16];
         tui_image_short_id(s->image_id, id, sizeof id);
         byoc_fmt_bytes(s->image_size, size, sizeof size);
-        snprintf(buf, sizeof buf, "Built %s  %s  in %s  p pushes it  %s%s", id, s->image_size >= 0 ? size : "",
-                 el, s->image_tags.n ? s->image_tags.v[0] : "", s->image_tags.n > 1 ? " +more" : "");
+        snprintf(buf, sizeof buf, "Built %s  %s  in %s  %s pushes it  %s%s", id, s->image_size >= 0 ? size : "",
+                 el, tui_action_key(TUI_CTX_BUILD, TUI_ACT_PUSH_THIS, k, sizeof k),
+                 s->image_tags.n ? s->image_tags.v[0] : "", s->image_tags.n > 1 ? " +more" : "");
         sty = TUI_STY_OK;
         break;
     }

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "action.h"
 #include "background.h"
 #include "byoc/baked_start.h"
 #include "byoc/decide.h"
@@ -702,8 +703,9 @@ static void fill_page(decide_screen *s)
         break;
     }
     case SCAN_FAILED: {
-        char *line = byoc_xasprintf("The scan failed: %s. Answer the questions yourself (Enter), or r to scan "
-                                    "again.", s->scan_error);
+        char k[16];
+        char *line = byoc_xasprintf("The scan failed: %s. Answer the questions yourself (Enter), or %s to scan "
+                                    "again.", s->scan_error, tui_action_key(TUI_CTX_DECIDE, TUI_ACT_REFRESH, k, sizeof k));
         tui_page_text(&s->page, TUI_STY_ERROR, line);
         free(line);
         tui_page_blank(&s->page);
@@ -734,8 +736,10 @@ static void fill_page(decide_screen *s)
             free(line);
         }
     } else {
-        tui_page_text(&s->page, TUI_STY_DIM,
-                      "Not measured: m times pip install -r requirements.txt in a throwaway container.");
+        char k[16], line[96];
+        snprintf(line, sizeof line, "Not measured: %s times pip install -r requirements.txt in a throwaway container.",
+                 tui_action_key(TUI_CTX_DECIDE, TUI_ACT_MEASURE, k, sizeof k));
+        tui_page_text(&s->page, TUI_STY_DIM, line);
     }
     if (!s->measuring) {
         char *line = byoc_baked_start_text(s->baked.job_name ? &s->baked : NULL);

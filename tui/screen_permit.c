@@ -16,6 +16,7 @@
 
 #include <jansson.h>
 
+#include "action.h"
 #include "aws/ecr.h"
 #include "background.h"
 #include "build_job.h"
@@ -368,7 +369,14 @@ static void draw(tui_screen *base, WINDOW *win, tui_rect r)
         tui_draw_fit(win, y++, x, w, TUI_STY_ERROR, "!! \"*\" = every AWS account can pull: refused unless confirmed");
         base->about = (tui_rect){form_y, r.x, y - form_y, r.w};  /* the "*" and the warning: what a asks about */
     }
-    const char *st = s->status ? s->status : "e edits; r shows the policy; a allows, x revokes; k checks the role";
+    char keys[5][16], ready[96];
+    snprintf(ready, sizeof ready, "%s edits; %s shows the policy; %s allows, %s revokes; %s checks the role",
+             tui_action_key(TUI_CTX_PERMIT, TUI_ACT_OPEN, keys[0], sizeof keys[0]),
+             tui_action_key(TUI_CTX_PERMIT, TUI_ACT_REFRESH, keys[1], sizeof keys[1]),
+             tui_action_key(TUI_CTX_PERMIT, TUI_ACT_ALLOW, keys[2], sizeof keys[2]),
+             tui_action_key(TUI_CTX_PERMIT, TUI_ACT_REVOKE, keys[3], sizeof keys[3]),
+             tui_action_key(TUI_CTX_PERMIT, TUI_ACT_CHECK_PULL, keys[4], sizeof keys[4]));
+    const char *st = s->status ? s->status : ready;
     tui_draw_fit(win, y++, x, w, strncmp(st, "error", 5) == 0 ? TUI_STY_ERROR : TUI_STY_DIM, st);
     tui_draw_hline(win, y++, r.x, r.w, s->form_focus ? TUI_STY_BORDER : TUI_STY_BORDER_FOCUS);
     tui_rect pane = {y, r.x + 1, r.y + r.h - y, r.w - 1};

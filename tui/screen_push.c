@@ -17,6 +17,7 @@
 
 #include <jansson.h>
 
+#include "action.h"
 #include "aws/ecr.h"
 #include "background.h"
 #include "build_job.h"
@@ -497,9 +498,22 @@ static void draw(tui_screen *base, WINDOW *win, tui_rect r)
     char buf[1024];
     tui_style sty = TUI_STY_NORMAL;
     switch (s->state) {
-    case P_IDLE: snprintf(buf, sizeof buf, "Ready: p pushes, e edits, Enter on a repository picks it"); sty = TUI_STY_DIM; break;
+    case P_IDLE: {
+        char p[16], e[16];
+        snprintf(buf, sizeof buf, "Ready: %s pushes, %s edits, Enter on a repository picks it",
+                 tui_action_key(TUI_CTX_PUSH, TUI_ACT_PUSH_THIS, p, sizeof p),
+                 tui_action_key(TUI_CTX_PUSH, TUI_ACT_OPEN, e, sizeof e));
+        sty = TUI_STY_DIM;
+        break;
+    }
     case P_PUSHING: snprintf(buf, sizeof buf, "Pushing: %s", s->status ? s->status : ""); sty = TUI_STY_LABEL_FOCUS; break;
-    case P_DONE: snprintf(buf, sizeof buf, "Pushed: u puts this URI into the job form"); sty = TUI_STY_OK; break;
+    case P_DONE: {
+        char k[16];
+        snprintf(buf, sizeof buf, "Pushed: %s puts this URI into the job form",
+                 tui_action_key(TUI_CTX_PUSH, TUI_ACT_USE_IN_JOB, k, sizeof k));
+        sty = TUI_STY_OK;
+        break;
+    }
     case P_FAILED: snprintf(buf, sizeof buf, "Failed: %s", s->error ? s->error : ""); sty = TUI_STY_ERROR; break;
     }
     tui_whole_fit(win, y++, x, w, sty, "Push", buf, NULL);

@@ -23,6 +23,7 @@
 
 #include <jansson.h>
 
+#include "action.h"
 #include "background.h"
 #include "byoc/imagecheck.h"
 #include "byoc/jobsubmit.h"
@@ -313,7 +314,9 @@ static void review(run_screen *s)
 {
     tui_app *a = s->base.app;
     if (s->running) {
-        tui_app_message(a, "A %s is running: c cancels it", s->state == R_LOCAL ? "local run" : "submit");
+        char k[16];
+        tui_app_message(a, "A %s is running: %s cancels it", s->state == R_LOCAL ? "local run" : "submit",
+                        tui_action_key(TUI_CTX_RUN, TUI_ACT_STOP, k, sizeof k));
         return;
     }
     if (!form_ok(s))
@@ -358,7 +361,11 @@ static void planned(run_screen *s, const byoc_job_result *r)
     snprintf(s->pending_ts, sizeof s->pending_ts, "%s", r->plan.timestamp ? r->plan.timestamp : "");
     json_t *plan = byoc_job_result_json(r);
     json_object_set_new(plan, "origins", byoc_job_origins_json(s->pending_origin));
-    log_line(s, "Review the request: y sends it, q goes back");
+    char send[16], back[16], line[64];
+    snprintf(line, sizeof line, "Review the request: %s sends it, %s goes back",
+             tui_action_key(TUI_CTX_REVIEW, TUI_ACT_SEND, send, sizeof send),
+             tui_action_key(TUI_CTX_GLOBAL, TUI_ACT_BACK, back, sizeof back));
+    log_line(s, line);
     show_review(s, "5 Run: review the request", plan);
     json_decref(plan);
 }
@@ -548,7 +555,9 @@ static void show_job(run_screen *s)
 {
     tui_app *a = s->base.app;
     if (!s->job_arn) {
-        tui_app_message(a, "No job yet: s reviews and sends the form");
+        char k[16];
+        tui_app_message(a, "No job yet: %s reviews and sends the form",
+                        tui_action_key(TUI_CTX_RUN, TUI_ACT_SUBMIT, k, sizeof k));
         return;
     }
     tui_flow_set_job(a, s->job_arn);
@@ -559,7 +568,9 @@ static void show_job(run_screen *s)
 static void stop(run_screen *s)
 {
     if (!s->running) {
-        tui_app_message(s->base.app, "Nothing runs: s reviews and sends the form");
+        char k[16];
+        tui_app_message(s->base.app, "Nothing runs: %s reviews and sends the form",
+                        tui_action_key(TUI_CTX_RUN, TUI_ACT_SUBMIT, k, sizeof k));
         return;
     }
     byoc_task_cancel(s->running);
@@ -665,7 +676,12 @@ static void draw_status(run_screen *s, WINDOW *win, int y, int x, int w)
         if (o)      /* the inline mark does not fit after a long value: say it here */
             snprintf(buf, sizeof buf, "%s: from %s", fl->label, o);
         else
-            snprintf(buf, sizeof buf, "Ready: e edits the form, s reviews the request before sending");
+        {
+            char e[16], k[16];
+            snprintf(buf, sizeof buf, "Ready: %s edits the form, %s reviews the request before sending",
+                     tui_action_key(TUI_CTX_RUN, TUI_ACT_OPEN, e, sizeof e),
+                     tui_action_key(TUI_CTX_RUN, TUI_ACT_SUBMIT, k, sizeof k));
+        }
         sty = TUI_STY_DIM;
         break;
     }

@@ -47,6 +47,16 @@ int main(void)
         }
     }
 
+    /* the key a message names: the row's first one-character key, else its first key */
+    char ak[16];
+    CHECK_STR(tui_action_key(TUI_CTX_BUILD, TUI_ACT_BUILD, ak, sizeof ak), "b");
+    CHECK_STR(tui_action_key(TUI_CTX_RUN, TUI_ACT_OPEN, ak, sizeof ak), "e");      /* "Enter e" */
+    CHECK_STR(tui_action_key(TUI_CTX_REVIEW, TUI_ACT_SEND, ak, sizeof ak), "y");   /* "y Enter" */
+    CHECK_STR(tui_action_key(TUI_CTX_DECIDE, TUI_ACT_OPEN, ak, sizeof ak), "Enter");
+    CHECK_STR(tui_action_key(TUI_CTX_GLOBAL, TUI_ACT_QUIT, ak, sizeof ak), "C-c");
+    CHECK_STR(tui_action_key(TUI_CTX_WELCOME, TUI_ACT_BUILD, ak, sizeof ak), "b"); /* another context's row */
+    CHECK_STR(tui_action_key(TUI_CTX_BUILD, TUI_ACT_NONE, ak, sizeof ak), "?");
+
     /* keys */
     CHECK_INT(tui_key_parse("q"), 'q');
     CHECK_INT(tui_key_parse("C-u"), 21);
