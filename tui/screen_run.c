@@ -673,10 +673,9 @@ static void draw_status(run_screen *s, WINDOW *win, int y, int x, int w)
     case R_IDLE: {
         const tui_field *fl = s->form_focus ? &s->form.fields[s->form.focus] : NULL;
         const char *o = fl ? tui_form_origin(&s->form, fl) : NULL;
-        if (o)      /* the inline mark does not fit after a long value: say it here */
+        if (o) {    /* the inline mark does not fit after a long value: say it here */
             snprintf(buf, sizeof buf, "%s: from %s", fl->label, o);
-        else
-        {
+        } else {
             char e[16], k[16];
             snprintf(buf, sizeof buf, "Ready: %s edits the form, %s reviews the request before sending",
                      tui_action_key(TUI_CTX_RUN, TUI_ACT_OPEN, e, sizeof e),
