@@ -341,6 +341,13 @@ static int run_body(byoc_task *t, byoc_event *final, void **result, void (**resu
     return rc;
 }
 
+static _Atomic(void (*)(void)) thread_end;
+
+void byoc_task_set_thread_end(void (*fn)(void))
+{
+    atomic_store(&thread_end, fn);
+}
+
 static void *task_thread(void *p)
 {
     byoc_task *t = p;
@@ -349,6 +356,9 @@ static void *task_thread(void *p)
     void (*result_free)(void *);
     byoc_err err;
     run_body(t, &final, &result, &result_free, &err);
+    void (*end)(void) = atomic_load(&thread_end);
+    if (end)
+        end();
     post(t, &final, true);
     return NULL;
 }

@@ -85,6 +85,12 @@ size_t byoc_evq_waiting(const byoc_evq *q);
 typedef int (*byoc_task_fn)(byoc_task *t, void *arg, void **result, void (**result_free)(void *),
                             byoc_err *err);
 
+/* A function every task thread calls as it ends, before it posts its final event (NULL: none).
+ * The network layer sets it once it has loaded libcurl, so that a task thread that made TLS calls
+ * frees what OpenSSL keeps per thread (net/http.h: byoc_http_thread_done), whatever task it ran;
+ * core cannot call up into net itself. */
+void byoc_task_set_thread_end(void (*fn)(void));
+
 /* Start fn(arg) on a new thread. arg_free (may be NULL) is called on arg when the task ends.
  * Returns the task handle, owned by the queue; valid until byoc_task_release(). */
 byoc_task *byoc_task_start(byoc_evq *q, const char *name, byoc_task_fn fn, void *arg,

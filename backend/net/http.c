@@ -1,5 +1,6 @@
 #include "net/http.h"
 #include "core/log.h"
+#include "core/task.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -173,6 +174,10 @@ static int ensure_ready_locked(byoc_err *err)
         cu->curl_share_setopt(share, CURLSHOPT_SHARE, CURL_LOCK_DATA_DNS);
         cu->curl_share_setopt(share, CURLSHOPT_SHARE, CURL_LOCK_DATA_SSL_SESSION);
     }
+    /* From now on a task thread may make TLS calls: each frees OpenSSL's per-thread state as it
+     * ends, which OpenSSL's own exit handler misses for a thread that loaded libcurl (LeakSanitizer:
+     * byoc build over a TLS engine, which runs as a CLI task). */
+    byoc_task_set_thread_end(byoc_http_thread_done);
     curl_ready = true;
     return 0;
 }
