@@ -1,5 +1,6 @@
 #include "aws/client.h"
 
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,7 @@ struct byoc_aws_client {
     byoc_err endpoint_err[BYOC_AWS_SERVICE_COUNT]; /* kind BYOC_OK when resolved */
     byoc_aws_creds_provider *provider;
     byoc_sigv4_cache *sign_cache;
+    atomic_int refs;              /* byoc_aws_client_ref; the last free frees */
 };
 
 int byoc_aws_client_new(const byoc_aws_config_opts *opts, byoc_aws_client **out, byoc_err *err)
@@ -32,6 +34,7 @@ int byoc_aws_client_new(const byoc_aws_config_opts *opts, byoc_aws_client **out,
         return -1;
     }
     byoc_aws_client *c = byoc_xcalloc(1, sizeof *c);
+    atomic_init(&c->refs, 1);
     c->cfg = cfg;
     const char *region = byoc_aws_config_region(cfg, &c->region_origin);
     c->region = byoc_xstrdup_opt(region);
@@ -51,9 +54,16 @@ int byoc_aws_client_new(const byoc_aws_config_opts *opts, byoc_aws_client **out,
     return 0;
 }
 
+byoc_aws_client *byoc_aws_client_ref(byoc_aws_client *c)
+{
+    if (c)
+        atomic_fetch_add(&c->refs, 1);
+    return c;
+}
+
 void byoc_aws_client_free(byoc_aws_client *c)
 {
-    if (!c)
+    if (!c || atomic_fetch_sub(&c->refs, 1) != 1)
         return;
     for (int s = 0; s < BYOC_AWS_SERVICE_COUNT; s++)
         byoc_aws_endpoint_free(&c->endpoints[s]);
