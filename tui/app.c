@@ -76,6 +76,7 @@ tui_app *app_new(const byoc_globals *g)
     tui_edit_init(&a->prompt, "");
     a->prompt.max_len = 200;
     a->q = byoc_evq_new();
+    a->aws = byoc_aws_clients_new();
     make_steps(a);
     a->step = 0;
     a->dirty = DIRTY_ALL;
@@ -147,6 +148,7 @@ void app_delete(tui_app *a)
     tui_edit_free(&a->prompt);
     tui_status_free(&a->status);
     tui_flow_free(a->flow);
+    byoc_aws_clients_free(a->aws);      /* after the tasks were joined and the screens went */
     free(a->next_project);
     free(a->project);
     free(a);

@@ -32,6 +32,11 @@ const byoc_globals *tui_app_globals(const tui_app *a)
     return a->g;
 }
 
+byoc_aws_clients *tui_app_aws(const tui_app *a)
+{
+    return a->aws;
+}
+
 const char *tui_app_project(const tui_app *a)
 {
     return a->project;

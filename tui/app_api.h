@@ -67,6 +67,7 @@ struct tui_app {
     size_t ntasks, tasks_cap;
 
     struct tui_flow *flow;              /* what the steps hand on (flow.h), or NULL until set */
+    byoc_aws_clients *aws;              /* the AWS clients the tasks share (tui_app_aws) */
     char *next_project;                 /* tui_app_open_project's directory, until it is applied */
 
     bool quit;

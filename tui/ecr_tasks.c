@@ -3,7 +3,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "aws/client.h"
 #include "byoc/imagecheck.h"
 #include "byoc/imageplatforms.h"
 #include "core/buf.h"
@@ -11,9 +10,10 @@
 #include "docker/engine.h"
 #include "docker/images.h"
 
-tui_ecr_args *tui_ecr_args_new(const char *profile, const char *region)
+tui_ecr_args *tui_ecr_args_new(byoc_aws_clients *clients, const char *profile, const char *region)
 {
     tui_ecr_args *a = byoc_xcalloc(1, sizeof *a);
+    a->clients = clients;
     a->profile = byoc_xstrdup_opt(profile);
     a->region = byoc_xstrdup_opt(region);
     return a;
@@ -37,11 +37,11 @@ void tui_ecr_args_free(void *args)
     free(a);
 }
 
-/* A client with the args' profile, in region (NULL: the profile's). */
+/* The client of the args' profile, in region (NULL: the profile's). */
 static int client(const tui_ecr_args *a, const char *region, byoc_aws_client **c, byoc_err *err)
 {
     byoc_aws_config_opts o = {.profile = a->profile, .region = region};
-    return byoc_aws_client_new(&o, c, err);
+    return byoc_aws_clients_get(a->clients, &o, c, err);
 }
 
 /* ---- repositories ---- */

@@ -1,6 +1,7 @@
 /* ecr_tasks: the image browser's ECR work as tasks for tui_app_start_task.
- * Each task makes its own AWS client (and engine) from the profile and
- * region in its tui_ecr_args, so nothing it borrows can go away.
+ * Each task takes its AWS clients for the profile and region in its
+ * tui_ecr_args from the app's pool (tui_app_aws; NULL: clients of its own),
+ * which outlives the app's tasks, and makes its own engine.
  *
  *   repos    DescribeRepositories over every page. DONE: tui_ecr_repos_result *.
  *   counts   the image count (distinct digests of ListImages, every page) of
@@ -31,6 +32,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "aws/clients.h"
 #include "aws/ecr.h"
 #include "core/task.h"
 #include "ecr_view.h"
@@ -39,6 +41,7 @@
 #define TUI_ECR_CHECK_MAX 200
 
 typedef struct tui_ecr_args {
+    byoc_aws_clients *clients;   /* borrowed, or NULL */
     char *profile, *region;
     char *repository;        /* images, delete */
     char *uri;               /* images: the repository's URI */
@@ -49,7 +52,7 @@ typedef struct tui_ecr_args {
     size_t n_names;
 } tui_ecr_args;
 
-tui_ecr_args *tui_ecr_args_new(const char *profile, const char *region);
+tui_ecr_args *tui_ecr_args_new(byoc_aws_clients *clients, const char *profile, const char *region);
 void tui_ecr_args_free(void *args);
 
 typedef struct tui_ecr_repos_result {

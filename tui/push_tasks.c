@@ -4,16 +4,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "aws/client.h"
 #include "aws/ecr.h"
 #include "byoc/permit.h"
 #include "byoc/strv.h"
 #include "core/buf.h"
 #include "core/str.h"
 
-tui_push_args *tui_push_args_new(const char *profile, const char *region)
+tui_push_args *tui_push_args_new(byoc_aws_clients *clients, const char *profile, const char *region)
 {
     tui_push_args *a = byoc_xcalloc(1, sizeof *a);
+    a->clients = clients;
     a->profile = byoc_xstrdup_opt(profile);
     a->region = byoc_xstrdup_opt(region);
     return a;
@@ -34,16 +34,18 @@ static void json_decref_ptr(void *p)
     json_decref(p);
 }
 
-static int client(const tui_push_args *a, byoc_aws_client **c, byoc_err *err)
+static int client(byoc_aws_clients *clients, const char *profile, const char *region, byoc_aws_client **c,
+                  byoc_err *err)
 {
-    byoc_aws_config_opts o = {.profile = a->profile, .region = a->region};
-    return byoc_aws_client_new(&o, c, err);
+    byoc_aws_config_opts o = {.profile = profile, .region = region};
+    return byoc_aws_clients_get(clients, &o, c, err);
 }
 
 int tui_push_repos_task(byoc_task *t, void *arg, void **result, void (**result_free)(void *), byoc_err *err)
 {
+    const tui_push_args *a = arg;
     byoc_aws_client *c;
-    if (client(arg, &c, err) != 0)
+    if (client(a->clients, a->profile, a->region, &c, err) != 0)
         return -1;
     byoc_ecr_repository *repos = NULL;
     size_t n = 0;
@@ -61,9 +63,11 @@ int tui_push_repos_task(byoc_task *t, void *arg, void **result, void (**result_f
     return 0;
 }
 
-tui_permit_args *tui_permit_args_new(const char *profile, const char *region, const char *repository)
+tui_permit_args *tui_permit_args_new(byoc_aws_clients *clients, const char *profile, const char *region,
+                                     const char *repository)
 {
     tui_permit_args *a = byoc_xcalloc(1, sizeof *a);
+    a->clients = clients;
     a->profile = byoc_xstrdup_opt(profile);
     a->region = byoc_xstrdup_opt(region);
     a->repository = byoc_xstrdup_opt(repository);
@@ -93,8 +97,7 @@ int tui_permit_task(byoc_task *t, void *arg, void **result, void (**result_free)
 {
     tui_permit_args *a = arg;
     byoc_aws_client *c;
-    byoc_aws_config_opts co = {.profile = a->profile, .region = a->region};
-    if (byoc_aws_client_new(&co, &c, err) != 0)
+    if (client(a->clients, a->profile, a->region, &c, err) != 0)
         return -1;
     if (a->mode == TUI_PERMIT_GRANT) {
         byoc_repo_pull *r = byoc_xcalloc(1, sizeof *r);

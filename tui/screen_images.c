@@ -202,7 +202,7 @@ static void check_pushed(images_screen *s)
     }
     s->pushed_again = false;
     const byoc_globals *g = tui_app_globals(s->base.app);
-    tui_ecr_args *a = tui_ecr_args_new(g ? g->profile : NULL, g ? g->region : NULL);
+    tui_ecr_args *a = tui_ecr_args_new(tui_app_aws(s->base.app), g ? g->profile : NULL, g ? g->region : NULL);
     for (size_t i = 0; i < s->images.nrows; i++) {
         const tui_image_entry *e = s->images.rows[i].data;
         for (size_t k = 0; e && k < e->n_repo_digests; k++)

@@ -106,7 +106,7 @@ static void start(permit_screen *s, tui_permit_mode mode, bool dry_run, bool for
         return;
     }
     const byoc_globals *g = tui_app_globals(a);
-    tui_permit_args *args = tui_permit_args_new(g->profile, g->region, value(s, "repository"));
+    tui_permit_args *args = tui_permit_args_new(tui_app_aws(a), g->profile, g->region, value(s, "repository"));
     args->principals = byoc_xstrdup(value(s, "principals"));
     args->role = *value(s, "role") ? byoc_xstrdup(value(s, "role")) : NULL;
     args->mode = mode;

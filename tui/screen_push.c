@@ -101,7 +101,8 @@ static void start_repos(push_screen *s)
 {
     const byoc_globals *g = tui_app_globals(s->base.app);
     byoc_task *t = tui_app_start_background_task(s->base.app, &s->base, "list repositories", tui_push_repos_task,
-                                                 tui_push_args_new(g->profile, g->region), tui_push_args_free);
+                                                 tui_push_args_new(tui_app_aws(s->base.app), g->profile, g->region),
+                                                 tui_push_args_free);
     if (t)
         s->repos_task = byoc_task_id(t);
 }
@@ -137,7 +138,7 @@ static void check_grant(push_screen *s, const char *repo)
     if (s->form_focus || s->grant_task || (s->grant_repo && strcmp(s->grant_repo, repo) == 0))
         return;
     const byoc_globals *g = tui_app_globals(s->base.app);
-    tui_permit_args *args = tui_permit_args_new(g->profile, g->region, repo);
+    tui_permit_args *args = tui_permit_args_new(tui_app_aws(s->base.app), g->profile, g->region, repo);
     args->mode = TUI_PERMIT_GRANT;
     const char *role = getenv(BYOC_JOB_ROLE_ENV);
     args->role = role && *role ? byoc_xstrdup(role) : NULL;

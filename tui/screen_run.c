@@ -339,6 +339,7 @@ static void review(run_screen *s)
     byoc_jobspec_init(&args->spec);
     tui_run_form_to_spec(&s->form, true, &args->spec, NULL);
     args->opts.aws = aws_opts(s);
+    args->opts.clients = tui_app_aws(a);
     args->opts.dry_run = true;
     args->opts.image_check = byoc_ecr_image_check;
     byoc_task *t = tui_app_start_task(a, &s->base, "plan the job", byoc_job_submit_task_fn, args,
@@ -396,6 +397,7 @@ static void send_pending(tui_app *a, void *ud)
     args->spec = s->pending;
     s->have_pending = false;
     args->opts.aws = aws_opts(s);
+    args->opts.clients = tui_app_aws(a);
     args->opts.image_check = byoc_ecr_image_check;
     snprintf(args->timestamp, sizeof args->timestamp, "%s", s->pending_ts);
     args->opts.timestamp = args->timestamp;

@@ -29,6 +29,7 @@
 #include <stdint.h>
 
 #include "action.h"
+#include "aws/clients.h"
 #include "cli.h"
 #include "core/task.h"
 #include "dialog.h"
@@ -83,6 +84,10 @@ void tui_screen_dirty(tui_screen *s);
 
 /* --- the app, as screens see it ------------------------------------------- */
 const byoc_globals *tui_app_globals(const tui_app *a);
+/* The app's AWS clients, one per profile and region, shared by its tasks
+ * (aws/clients.h): hand it to a task's arguments and take a client from it in
+ * the task. It outlives every task of the app (they are joined before it goes). */
+byoc_aws_clients *tui_app_aws(const tui_app *a);
 /* The project directory the app works on (absolute when it exists). */
 const char *tui_app_project(const tui_app *a);
 /* Show s above the current screen (q/Esc pops it); the app owns it then. */

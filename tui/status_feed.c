@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "aws/client.h"
+#include "aws/clients.h"
 #include "background.h"
 #include "core/buf.h"
 #include "net/deadline.h"
@@ -19,7 +19,8 @@ typedef struct feed_result {
 } feed_result;
 
 typedef struct feed_args {
-    char *profile, *region;   /* --profile / --region */
+    byoc_aws_clients *clients;   /* the app's (outlives the task), or NULL */
+    char *profile, *region;      /* --profile / --region */
 } feed_args;
 
 static void feed_args_free(void *p)
@@ -111,7 +112,7 @@ static int feed_task(byoc_task *t, void *arg, void **result, void (**result_free
     byoc_err aerr;
     byoc_err_clear(&aerr);
     byoc_aws_config_opts opts = {.profile = fa->profile, .region = fa->region};
-    if (byoc_aws_client_new(&opts, &c, &aerr) == 0) {
+    if (byoc_aws_clients_get(fa->clients, &opts, &c, &aerr) == 0) {
         const char *region = byoc_aws_client_region(c);
         r->aws_ok = true;
         r->profile = byoc_xstrdup(byoc_aws_config_profile(byoc_aws_client_config(c)));
@@ -158,6 +159,7 @@ void tui_status_feed_start(tui_app *a)
 {
     const byoc_globals *g = tui_app_globals(a);
     feed_args *fa = byoc_xcalloc(1, sizeof *fa);
+    fa->clients = tui_app_aws(a);
     fa->profile = g && g->profile ? byoc_xstrdup(g->profile) : NULL;
     fa->region = g && g->region ? byoc_xstrdup(g->region) : NULL;
     tui_app_start_background_feed(a, "status", feed_task, fa, feed_args_free, feed_event);

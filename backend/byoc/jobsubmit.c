@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 
 #include "aws/braket.h"
-#include "aws/client.h"
+#include "aws/clients.h"
 #include "aws/endpoints.h"
 #include "aws/iam.h"
 #include "aws/s3.h"
@@ -104,7 +104,7 @@ static int client_for_region(run_ctx *r, const char *region, byoc_err *err)
     byoc_aws_config_opts o = r->opts->aws;
     o.region = region;
     byoc_aws_client *c;
-    if (byoc_aws_client_new(&o, &c, err) != 0)
+    if (byoc_aws_clients_get(r->opts->clients, &o, &c, err) != 0)
         return -1;
     byoc_aws_client_free(r->client);
     r->client = c;
@@ -565,7 +565,7 @@ static int byoc_job_wait(byoc_aws_client *c, byoc_task *t, const char *job_arn, 
 static int resolve(run_ctx *r, byoc_err *err)
 {
     byoc_job_plan *p = &r->out->plan;
-    if (byoc_aws_client_new(&r->opts->aws, &r->client, err) != 0)
+    if (byoc_aws_clients_get(r->opts->clients, &r->opts->aws, &r->client, err) != 0)
         return -1;
     if (!byoc_aws_client_region(r->client))
         return byoc_err_set(err, BYOC_E_ENV, "region",

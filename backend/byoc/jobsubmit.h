@@ -27,6 +27,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "aws/clients.h"
 #include "aws/config.h"
 #include "aws/s3.h"
 #include "byoc/jobspec.h"
@@ -44,6 +45,7 @@ typedef int (*byoc_job_image_check_fn)(void *ud, byoc_task *t, const byoc_aws_co
 
 typedef struct byoc_job_submit_opts {
     byoc_aws_config_opts aws;      /* profile, region, config files */
+    byoc_aws_clients *clients;     /* where the clients for aws come from (aws/clients.h); NULL: made here */
     bool dry_run;                  /* stop after step 3 */
     bool wait;                     /* step 6 */
     long poll_ms;                  /* 0: $BYOC_JOB_POLL_MS, else 5000 (the SDK's 5 s) */

@@ -109,7 +109,8 @@ int main(void)
     char *no_repo = ref(account, home, "amazon-braket-itest/none-such", in_home);
     char *not_ecr = byoc_xasprintf("127.0.0.1:5000/%s@%s", repo, in_home);
 
-    tui_ecr_args *a = tui_ecr_args_new(NULL, home);
+    byoc_aws_clients *pool = byoc_aws_clients_new();   /* as the app shares its clients */
+    tui_ecr_args *a = tui_ecr_args_new(pool, NULL, home);
     const char *refs[] = {not_ecr, wrong_account, home_ref, no_repo, wrong_region, west_ref};
     for (size_t i = 0; i < sizeof refs / sizeof *refs; i++)
         tui_ecr_refs_add(&a->refs, refs[i]);
@@ -133,7 +134,7 @@ int main(void)
         result_free(result);
 
     /* Only references into ECR: nothing is asked, so no credentials are needed. */
-    tui_ecr_args *none = tui_ecr_args_new("byoc-no-such-profile", home);
+    tui_ecr_args *none = tui_ecr_args_new(pool, "byoc-no-such-profile", home);
     tui_ecr_refs_add(&none->refs, not_ecr);
     result = NULL;
     result_free = NULL;
@@ -144,6 +145,7 @@ int main(void)
     tui_ecr_args_free(none);
 
     tui_ecr_args_free(a);
+    byoc_aws_clients_free(pool);
     free(home_ref);
     free(west_ref);
     free(wrong_region);
