@@ -54,6 +54,11 @@ int main(void)
     CHECK_STR(tui_action_key(TUI_CTX_REVIEW, TUI_ACT_SEND, ak, sizeof ak), "y");   /* "y Enter" */
     CHECK_STR(tui_action_key(TUI_CTX_DECIDE, TUI_ACT_OPEN, ak, sizeof ak), "Enter");
     CHECK_STR(tui_action_key(TUI_CTX_GLOBAL, TUI_ACT_QUIT, ak, sizeof ak), "C-c");
+    /* a step's key is its place among the goto row's keys */
+    CHECK_STR(tui_action_step_key(0, ak, sizeof ak), "1");
+    CHECK_STR(tui_action_step_key(5, ak, sizeof ak), "6");
+    CHECK_STR(tui_action_step_key(6, ak, sizeof ak), "?");
+    CHECK_STR(tui_action_step_key(-1, ak, sizeof ak), "?");
     CHECK_STR(tui_action_key(TUI_CTX_WELCOME, TUI_ACT_BUILD, ak, sizeof ak), "b"); /* another context's row */
     CHECK_STR(tui_action_key(TUI_CTX_BUILD, TUI_ACT_NONE, ak, sizeof ak), "?");
 
