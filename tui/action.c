@@ -330,6 +330,20 @@ const char *tui_action_key(tui_ctx ctx, tui_action_id id, char *buf, size_t size
     return tui_key_name(keys[0], buf, size);
 }
 
+const char *tui_action_step_key(int step, char *buf, size_t size)
+{
+    const tui_action *row = tui_action_get(TUI_ACT_GOTO);
+    const int *keys = row ? tui_action_keys((size_t)(row - table)) : NULL;
+    int n = 0;
+    while (keys && keys[n] && n <= step)
+        n++;
+    if (step < 0 || !keys || n <= step) {
+        snprintf(buf, size, "?");
+        return buf;
+    }
+    return tui_key_name(keys[step], buf, size);
+}
+
 const tui_action *tui_action_by_name(const char *name, bool *ambiguous)
 {
     if (ambiguous)

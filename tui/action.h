@@ -123,6 +123,9 @@ const tui_action *tui_action_get(tui_action_id id);
  * key ("e" of "Enter e"), else its first key ("Enter"), as help names it. Messages that tell the
  * user a key ask here, so they follow the table. Returns buf ("?" when no row binds the action). */
 const char *tui_action_key(tui_ctx ctx, tui_action_id id, char *buf, size_t size);
+/* The key that goes to step `step` (0-based): that place among the goto row's keys ("2"), so a
+ * text that names a step by its key follows the table. Returns buf ("?" when none). */
+const char *tui_action_step_key(int step, char *buf, size_t size);
 /* The row for a `:` command name: the exact name, else the only name that
  * starts with it. NULL (and *ambiguous set when several match) otherwise. */
 const tui_action *tui_action_by_name(const char *name, bool *ambiguous);

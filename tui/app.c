@@ -18,8 +18,8 @@
 #include "app_api.h"
 #include "app_draw.h"
 #include "app_keys.h"
-#include "byoc/files.h"
 #include "core/buf.h"
+#include "core/files.h"
 #include "flow.h"
 #include "keys.h"
 #include "progress.h"
@@ -135,7 +135,7 @@ void app_delete(tui_app *a)
     a->ntasks = a->tasks_cap = 0;
     byoc_evq_free(a->q);                /* joins what still runs, drops pending events */
     if (a->dialog_open)
-        tui_dialog_free(&a->dialog);
+        tui_dialog_clear(&a->dialog);
     while (a->depth > 0) {
         tui_screen *s = a->stack[--a->depth];
         s->ops->destroy(s);
@@ -145,8 +145,8 @@ void app_delete(tui_app *a)
             a->steps[i]->ops->destroy(a->steps[i]);
     for (int i = 0; i < a->nhistory; i++)
         free(a->history[i]);
-    tui_edit_free(&a->prompt);
-    tui_status_free(&a->status);
+    tui_edit_clear(&a->prompt);
+    tui_status_clear(&a->status);
     tui_flow_free(a->flow);
     byoc_aws_clients_free(a->aws);      /* after the tasks were joined and the screens went */
     free(a->next_project);

@@ -244,7 +244,7 @@ void app_close_dialog(tui_app *a, tui_dialog_result r)
     a->input_done = NULL;
     a->dialog_owner = NULL;
     a->dialog_about = TUI_ABOUT_NOTHING;
-    tui_dialog_free(&a->dialog);
+    tui_dialog_clear(&a->dialog);
     a->dirty = DIRTY_ALL;
     /* callbacks last: they may open the next dialog */
     if (confirm)

@@ -191,13 +191,16 @@ static void draw_bottom(tui_app *a)
 static void draw_too_small(tui_app *a)
 {
     erase();
-    char line[128];
+    char line[128], quit[160], k[16];
     const char *lines[4];
     lines[0] = "Terminal too small";
     snprintf(line, sizeof line, "This window is %dx%d; byoc needs at least %dx%d.", a->cols, a->rows,
              APP_MIN_COLS, APP_MIN_ROWS);
     lines[1] = line;
-    lines[2] = "Make the window larger, or press q to quit.";
+    /* the one key of "back" that quits here (app_keys.c: Esc never quits) */
+    snprintf(quit, sizeof quit, "Make the window larger, or press %s to quit.",
+             tui_action_key(TUI_CTX_GLOBAL, TUI_ACT_BACK, k, sizeof k));
+    lines[2] = quit;
     lines[3] = NULL;
     int y = a->rows / 2 - 2;
     if (y < 0)

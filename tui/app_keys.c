@@ -81,9 +81,12 @@ static void back(tui_app *a, int key)
         if (key == TUI_KEY_ESC)
             return;
     }
-    if (key == TUI_KEY_ESC)
-        tui_app_message(a, "On the top level: q quits, ? shows the keys");
-    else
+    if (key == TUI_KEY_ESC) {
+        char q[16], h[16];
+        tui_app_message(a, "On the top level: %s quits, %s shows the keys",
+                        tui_action_key(TUI_CTX_GLOBAL, TUI_ACT_BACK, q, sizeof q),
+                        tui_action_key(TUI_CTX_GLOBAL, TUI_ACT_HELP, h, sizeof h));
+    } else
         request_quit(a);
 }
 

@@ -9,7 +9,7 @@
 static void loaded_free(void *p)
 {
     tui_build_loaded *l = p;
-    byoc_project_free(&l->project);
+    byoc_project_clear(&l->project);
     free(l->error);
     free(l);
 }
@@ -37,14 +37,14 @@ void tui_build_request_free(void *p)
 {
     tui_build_request *r = p;
     free(r->project_dir);
-    tui_build_settings_free(&r->settings);
+    tui_build_settings_clear(&r->settings);
     free(r);
 }
 
 static void prepared_free(void *p)
 {
     tui_build_prepared *r = p;
-    byoc_lint_result_free(&r->lint);
+    byoc_lint_result_clear(&r->lint);
     byoc_build_plan_clear(&r->plan);
     free(r);
 }
@@ -60,7 +60,7 @@ int tui_build_prepare_task(byoc_task *t, void *arg, void **result, void (**resul
     if (tui_build_settings_to_project(&req->settings, &proj) && (found || req->save_new)) {
         byoc_task_status(t, "Saving byoc.json");
         if (byoc_project_save(&proj, req->project_dir, err) != 0) {
-            byoc_project_free(&proj);
+            byoc_project_clear(&proj);
             prepared_free(r);
             return -1;
         }
@@ -73,7 +73,7 @@ int tui_build_prepare_task(byoc_task *t, void *arg, void **result, void (**resul
         int rc = byoc_lint_project(&lo, &r->lint, err);
         free(df);
         if (rc != 0) {
-            byoc_project_free(&proj);
+            byoc_project_clear(&proj);
             prepared_free(r);
             return -1;
         }
@@ -87,7 +87,7 @@ int tui_build_prepare_task(byoc_task *t, void *arg, void **result, void (**resul
     tui_build_flags_of(&req->settings, &flags);
     byoc_build_plan_make(&proj, req->project_dir, &flags, req->git ? &git : NULL, &r->plan);
     byoc_build_git_facts_clear(&git);
-    byoc_project_free(&proj);
+    byoc_project_clear(&proj);
     if (byoc_task_cancelled(t)) {
         prepared_free(r);
         return byoc_err_set(err, BYOC_E_CANCELLED, "build", "cancelled");

@@ -12,12 +12,12 @@
 #include "core/str.h"
 #include "docker/reference.h"
 
-void tui_build_settings_free(tui_build_settings *s)
+void tui_build_settings_clear(tui_build_settings *s)
 {
     free(s->context);
     free(s->dockerfile);
-    byoc_strv_free(&s->tags);
-    byoc_strv_free(&s->build_args);
+    byoc_strv_clear(&s->tags);
+    byoc_strv_clear(&s->build_args);
     free(s->target);
     free(s->platform);
     free(s->network);
@@ -80,7 +80,7 @@ static bool check_words(const tui_field *field, const char *value, char *msg, si
         f.n_build_args = w.n;
     }
     bool ok = check_flags(&f, msg, size);
-    byoc_strv_free(&w);
+    byoc_strv_clear(&w);
     return ok;
 }
 
@@ -175,7 +175,7 @@ void tui_build_form_load(tui_form *f, const byoc_project *p, const char *default
     char *joined = tui_build_join_words((const char *const *)args.v, args.n);
     tui_form_set_value(f, "build_args", joined);
     free(joined);
-    byoc_strv_free(&args);
+    byoc_strv_clear(&args);
     for (size_t i = 0; i < f->count; i++)
         f->fields[i].msg[0] = '\0';
 }

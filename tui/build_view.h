@@ -14,7 +14,7 @@
 
 #include "byoc/buildflow.h"
 #include "byoc/project.h"
-#include "byoc/strv.h"
+#include "core/strv.h"
 #include "form.h"
 
 /* The settings as the form holds them. Paths are relative to the project
@@ -31,7 +31,7 @@ typedef struct tui_build_settings {
     bool lint;
 } tui_build_settings;
 
-void tui_build_settings_free(tui_build_settings *s);
+void tui_build_settings_clear(tui_build_settings *s);
 
 /* Add the settings' fields (keys: context, dockerfile, tags, build_args,
  * target, platform, network, no_cache, lint), each checked as `byoc build`

@@ -269,7 +269,7 @@ static void blank_rows(tui_chart *c)
     }
 }
 
-void tui_chart_free(tui_chart *c)
+void tui_chart_clear(tui_chart *c)
 {
     for (int i = 0; c->rows && i < c->height; i++)
         free(c->rows[i]);

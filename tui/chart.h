@@ -48,7 +48,7 @@ typedef struct tui_chart {
  * With no finite point the rows are blank. */
 int tui_chart_render(tui_chart *c, const double *xs, const double *ys, size_t n, int width, int height, bool utf8,
                      tui_chart_xkind xkind);
-void tui_chart_free(tui_chart *c);
+void tui_chart_clear(tui_chart *c);
 
 /* v in at most `sig` significant digits, compactly: 0.5, 12.3, 1,234,
  * 1.2e-3, 3.4e7, -inf, nan. The integer digits of 1,000..999,999 are always

@@ -305,7 +305,7 @@ static void local_images(const char *prefix)
         for (size_t i = 0; i < l.n; i++)
             for (size_t t = 0; t < l.items[i].n_repo_tags; t++)
                 put(l.items[i].repo_tags[t], (void *)prefix);
-        byoc_image_list_free(&l);
+        byoc_image_list_clear(&l);
     }
     byoc_engine_free(e);
 }
@@ -386,7 +386,7 @@ static void profiles_in(const char *env, const char *home_rel, bool config_file,
             else if (strncmp(s, "profile ", 8) == 0)
                 put(s + 8, (void *)prefix);
         }
-        byoc_ini_free(&ini);
+        byoc_ini_clear(&ini);
     }
     free(owned);
 }

@@ -35,7 +35,7 @@ static bool check_answer(const tui_form *f, const tui_field *field, const char *
     bool ok = byoc_answer_set(&tmp, field->key, value, BYOC_SRC_USER, NULL, &err) == 0;
     if (!ok)
         snprintf(msg, size, "%s", err.message);
-    byoc_answers_free(&tmp);
+    byoc_answers_clear(&tmp);
     return ok;
 }
 

@@ -43,13 +43,13 @@ void tui_dialog_input(tui_dialog *d, const char *title, const char *text, const 
     d->button = 1;
 }
 
-void tui_dialog_free(tui_dialog *d)
+void tui_dialog_clear(tui_dialog *d)
 {
     free(d->title);
     free(d->text);
     free(d->yes_label);
     free(d->no_label);
-    tui_edit_free(&d->input);
+    tui_edit_clear(&d->input);
     memset(d, 0, sizeof *d);
 }
 

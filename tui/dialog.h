@@ -46,7 +46,7 @@ void tui_dialog_confirm(tui_dialog *d, const char *title, const char *text, cons
                         const char *no_label);
 void tui_dialog_input(tui_dialog *d, const char *title, const char *text, const char *initial,
                       tui_input_check_fn check, void *ud);
-void tui_dialog_free(tui_dialog *d);
+void tui_dialog_clear(tui_dialog *d);
 /* MESSAGE: any of accept/cancel/yes/no closes (YES). CONFIRM: yes -> YES,
  * no/cancel -> NO, switch moves between buttons, accept presses the
  * selected one. INPUT: text keys edit, accept validates (YES or stays open

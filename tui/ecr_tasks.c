@@ -30,7 +30,7 @@ void tui_ecr_args_free(void *args)
     free(a->uri);
     free(a->digest);
     json_decref(a->doc);
-    tui_ecr_refs_free(&a->refs);
+    tui_ecr_refs_clear(&a->refs);
     for (size_t i = 0; i < a->n_names; i++)
         free(a->names[i]);
     free(a->names);
@@ -106,8 +106,8 @@ int tui_ecr_counts_task(byoc_task *t, void *arg, void **result, void (**result_f
                 if (ids.items[k].digest)
                     tui_ecr_refs_add(&digests, ids.items[k].digest);
             r->counts[r->n] = (long)digests.n;
-            tui_ecr_refs_free(&digests);
-            byoc_ecr_image_id_list_free(&ids);
+            tui_ecr_refs_clear(&digests);
+            byoc_ecr_image_id_list_clear(&ids);
         }
         r->n++;
     }
@@ -124,8 +124,8 @@ static void images_result_free(void *p)
     tui_ecr_images_result *r = p;
     free(r->repository);
     free(r->uri);
-    byoc_ecr_image_list_free(&r->images);
-    tui_ecr_refs_free(&r->local);
+    byoc_ecr_image_list_clear(&r->images);
+    tui_ecr_refs_clear(&r->local);
     free(r->engine_error);
     free(r);
 }
@@ -138,7 +138,7 @@ static void read_local(byoc_task *t, tui_ecr_images_result *r)
     byoc_image_list l = {0};
     if (byoc_engine_new(&e, &err) == 0 && byoc_images_list(e, t, false, NULL, &l, &err) == 0) {
         tui_ecr_local_refs(&l, &r->local);
-        byoc_image_list_free(&l);
+        byoc_image_list_clear(&l);
     } else {
         r->engine_error = byoc_xstrdup(err.message[0] ? err.message : "the engine did not answer");
     }
@@ -224,7 +224,7 @@ static void delete_result_free(void *p)
     tui_ecr_delete_result *r = p;
     free(r->repository);
     free(r->digest);
-    byoc_ecr_delete_result_free(&r->out);
+    byoc_ecr_delete_result_clear(&r->out);
     free(r);
 }
 
@@ -264,18 +264,14 @@ typedef struct {
     bool checked;
 } repo_group;
 
-static void refs_free_ptr(void *p)
-{
-    tui_ecr_refs_free(p);
-    free(p);
-}
+BYOC_TASK_FREE(refs_free, tui_ecr_refs, tui_ecr_refs_clear)
 
 /* An ECR reference with a digest ("<account>.dkr.ecr.<region>.amazonaws.com/<repo>@sha256:..."). */
 static bool ecr_digest_ref(const char *ref, byoc_ecr_image_uri *u)
 {
     if (byoc_ecr_image_uri_parse(ref, u, NULL, 0) && u->digest)
         return true;
-    byoc_ecr_image_uri_free(u);
+    byoc_ecr_image_uri_clear(u);
     return false;
 }
 
@@ -302,14 +298,14 @@ static void check_group(byoc_aws_client *c, byoc_task *t, const repo_group *g, t
             for (size_t i = 0; i < l.n; i++)
                 if (l.items[i].digest)
                     confirm(out, g, l.items[i].digest);
-            byoc_ecr_image_list_free(&l);
+            byoc_ecr_image_list_clear(&l);
         } else if (strcmp(err.code, "ImageNotFoundException") == 0 && n > 1) {
             for (size_t i = 0; i < n && !byoc_task_cancelled(t); i++) {
                 byoc_err_clear(&err);
                 if (byoc_ecr_describe_images_in(c, t, g->account, g->repository, &ids[i], 1, &l, &err) == 0) {
                     if (l.n)
                         confirm(out, g, ids[i].digest);
-                    byoc_ecr_image_list_free(&l);
+                    byoc_ecr_image_list_clear(&l);
                 }
             }
         }
@@ -334,7 +330,7 @@ static repo_group *group_of(repo_group **groups, size_t *n_groups, const byoc_ec
     return g;
 }
 
-static void group_free(repo_group *g)
+static void group_clear(repo_group *g)
 {
     free(g->region);
     free(g->account);
@@ -362,7 +358,7 @@ int tui_ecr_pushed_task(byoc_task *t, void *arg, void **result, void (**result_f
         g->digests = byoc_xrealloc(g->digests, (g->n + 1) * sizeof *g->digests);
         g->refs[g->n] = a->refs.items[i];
         g->digests[g->n++] = byoc_xstrdup(u.digest);
-        byoc_ecr_image_uri_free(&u);
+        byoc_ecr_image_uri_clear(&u);
     }
     /* Each reference is looked up where it points: in its own region (one
      * client a region) and its own account's registry. */
@@ -383,13 +379,13 @@ int tui_ecr_pushed_task(byoc_task *t, void *arg, void **result, void (**result_f
         byoc_aws_client_free(c);
     }
     for (size_t k = 0; k < n_groups; k++)
-        group_free(&groups[k]);
+        group_clear(&groups[k]);
     free(groups);
     if (rc != 0) {
-        refs_free_ptr(out);
+        refs_free(out);
         return -1;
     }
     *result = out;
-    *result_free = refs_free_ptr;
+    *result_free = refs_free;
     return 0;
 }

@@ -74,7 +74,7 @@ bool tui_ecr_refs_has(const tui_ecr_refs *s, const char *ref)
     return found;
 }
 
-void tui_ecr_refs_free(tui_ecr_refs *s)
+void tui_ecr_refs_clear(tui_ecr_refs *s)
 {
     for (size_t i = 0; s && i < s->n; i++)
         free(s->items[i]);

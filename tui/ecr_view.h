@@ -36,7 +36,7 @@ typedef struct tui_ecr_refs {
 
 void tui_ecr_refs_add(tui_ecr_refs *s, const char *ref);
 bool tui_ecr_refs_has(const tui_ecr_refs *s, const char *ref);
-void tui_ecr_refs_free(tui_ecr_refs *s);
+void tui_ecr_refs_clear(tui_ecr_refs *s);
 /* Every RepoDigest of the local images, added to out. */
 void tui_ecr_local_refs(const byoc_image_list *l, tui_ecr_refs *out);
 

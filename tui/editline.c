@@ -32,7 +32,7 @@ void tui_edit_init(tui_edit *e, const char *text)
     tui_edit_set(e, text);
 }
 
-void tui_edit_free(tui_edit *e)
+void tui_edit_clear(tui_edit *e)
 {
     if (e->text) {
         byoc_wipe(e->text, e->cap);

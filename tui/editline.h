@@ -25,7 +25,7 @@ typedef struct tui_edit {
 } tui_edit;
 
 void tui_edit_init(tui_edit *e, const char *text);
-void tui_edit_free(tui_edit *e);      /* wipes: the text may be a secret */
+void tui_edit_clear(tui_edit *e);      /* wipes: the text may be a secret */
 /* Replace the text, cursor at the end. */
 void tui_edit_set(tui_edit *e, const char *text);
 const char *tui_edit_text(const tui_edit *e);

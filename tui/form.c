@@ -18,7 +18,7 @@ void tui_form_init(tui_form *f)
     memset(f, 0, sizeof *f);
 }
 
-void tui_form_free(tui_form *f)
+void tui_form_clear(tui_form *f)
 {
     for (size_t i = 0; i < f->count; i++) {
         tui_field *fl = &f->fields[i];
@@ -27,7 +27,7 @@ void tui_form_free(tui_form *f)
         free(fl->help);
         free(fl->origin);
         free(fl->origin_value);
-        tui_edit_free(&fl->edit);
+        tui_edit_clear(&fl->edit);
         for (size_t c = 0; c < fl->nchoices; c++)
             free(fl->choices[c]);
         free(fl->choices);

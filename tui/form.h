@@ -77,7 +77,7 @@ typedef enum {
 } tui_form_result;
 
 void tui_form_init(tui_form *f);
-void tui_form_free(tui_form *f);
+void tui_form_clear(tui_form *f);
 size_t tui_form_add_text(tui_form *f, const char *key, const char *label, const char *value, bool required,
                          tui_validate_fn validate, void *ud);
 size_t tui_form_add_choice(tui_form *f, const char *key, const char *label, const char *const *choices,

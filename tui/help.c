@@ -176,7 +176,7 @@ void tui_help_build_filtered(tui_help *h, int width, const tui_ctx *first, size_
     }
 }
 
-void tui_help_free(tui_help *h)
+void tui_help_clear(tui_help *h)
 {
     for (size_t i = 0; i < h->count; i++)
         free(h->lines[i].text);

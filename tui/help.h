@@ -32,7 +32,7 @@ void tui_help_build_for(tui_help *h, int width, const tui_ctx *first, size_t nfi
 void tui_help_build_filtered(tui_help *h, int width, const tui_ctx *first, size_t nfirst, const char *filter);
 /* Whether row a matches filter as above. */
 bool tui_help_row_matches(const tui_action *a, const char *filter);
-void tui_help_free(tui_help *h);
+void tui_help_clear(tui_help *h);
 /* Index of the first line after `from` (wrapping) containing needle
  * case-insensitively, or -1. */
 long tui_help_find(const tui_help *h, const char *needle, size_t from);

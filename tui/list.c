@@ -52,7 +52,7 @@ void tui_list_free(tui_list *l)
     free(l->view);
     free(l->cols);
     free(l->filter);
-    tui_edit_free(&l->filter_edit);
+    tui_edit_clear(&l->filter_edit);
     memset(l, 0, sizeof *l);
 }
 

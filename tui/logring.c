@@ -63,7 +63,7 @@ void tui_logring_init(tui_logring *r, size_t max_lines, size_t max_bytes)
     r->lines = byoc_xcalloc(r->max_lines, sizeof *r->lines);
 }
 
-void tui_logring_free(tui_logring *r)
+void tui_logring_clear(tui_logring *r)
 {
     for (size_t i = 0; i < r->count; i++)
         free(r->lines[(r->head + i) % r->max_lines].text);

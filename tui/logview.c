@@ -23,8 +23,8 @@ void tui_logview_init(tui_logview *v, size_t max_lines, size_t max_bytes)
 
 void tui_logview_free(tui_logview *v)
 {
-    tui_logring_free(&v->ring);
-    tui_edit_free(&v->search_edit);
+    tui_logring_clear(&v->ring);
+    tui_edit_clear(&v->search_edit);
     free(v->search);
     memset(v, 0, sizeof *v);
 }
@@ -32,7 +32,7 @@ void tui_logview_free(tui_logview *v)
 void tui_logview_clear(tui_logview *v)
 {
     size_t ml = v->ring.max_lines, mb = v->ring.max_bytes;
-    tui_logring_free(&v->ring);
+    tui_logring_clear(&v->ring);
     tui_logring_init(&v->ring, ml, mb);
     tui_logring_set_needle(&v->ring, v->search);
     v->top_seq = 0;

@@ -47,7 +47,7 @@ typedef struct tui_logring {
 } tui_logring;
 
 void tui_logring_init(tui_logring *r, size_t max_lines, size_t max_bytes);
-void tui_logring_free(tui_logring *r);
+void tui_logring_clear(tui_logring *r);
 /* Append one line (n bytes, no newline expected; a longer line than
  * max_bytes is cut). */
 void tui_logring_push(tui_logring *r, const char *text, size_t n, double ts);

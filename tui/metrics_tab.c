@@ -192,6 +192,6 @@ void tui_metrics_tab_draw(tui_metrics_tab *t, byoc_metrics *m, WINDOW *win, tui_
                      t->by_iteration ? note : "(no finite values with a time to draw)");
     } else
         draw_chart(&c, win, r.y + 2, x);
-    tui_chart_free(&c);
+    tui_chart_clear(&c);
     drop(&s);
 }

@@ -80,7 +80,7 @@ static const char *unique(tui_mon_strings *st, const char *s)
     return s && *s ? arena_copy(st, s) : "";
 }
 
-static void strings_free(tui_mon_strings *st)
+static void strings_clear(tui_mon_strings *st)
 {
     while (st->chunks) {
         tui_mon_chunk *next = st->chunks->next;
@@ -99,7 +99,7 @@ void tui_mon_rows_init(tui_mon_rows *r)
 void tui_mon_rows_free(tui_mon_rows *r)
 {
     free(r->items);
-    strings_free(&r->strings);
+    strings_clear(&r->strings);
     memset(r, 0, sizeof *r);
 }
 
@@ -153,7 +153,7 @@ void tui_mon_known_free(tui_mon_known *k)
 {
     free(k->keys);
     free(k->values);
-    strings_free(&k->strings);
+    strings_clear(&k->strings);
     memset(k, 0, sizeof *k);
 }
 

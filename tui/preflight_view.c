@@ -24,7 +24,7 @@ static void clear_items(tui_pf_view *v)
     v->n = 0;
 }
 
-void tui_pf_view_free(tui_pf_view *v)
+void tui_pf_view_clear(tui_pf_view *v)
 {
     clear_items(v);
     free(v->items);

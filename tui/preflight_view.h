@@ -53,7 +53,7 @@ typedef struct tui_pf_view {
 } tui_pf_view;
 
 void tui_pf_view_init(tui_pf_view *v);
-void tui_pf_view_free(tui_pf_view *v);
+void tui_pf_view_clear(tui_pf_view *v);
 /* Forget the checks and show them running from now. */
 void tui_pf_view_start(tui_pf_view *v, uint64_t now_ms);
 /* Whether an event is one of preflight's finished checks. */

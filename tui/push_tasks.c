@@ -6,9 +6,9 @@
 
 #include "aws/ecr.h"
 #include "byoc/permit.h"
-#include "byoc/strv.h"
 #include "core/buf.h"
 #include "core/str.h"
+#include "core/strv.h"
 
 tui_push_args *tui_push_args_new(byoc_aws_clients *clients, const char *profile, const char *region)
 {
@@ -87,11 +87,7 @@ void tui_permit_args_free(void *args)
     free(a);
 }
 
-static void repo_pull_free(void *p)
-{
-    byoc_repo_pull_free(p);
-    free(p);
-}
+BYOC_TASK_FREE(repo_pull_free, byoc_repo_pull, byoc_repo_pull_clear)
 
 int tui_permit_task(byoc_task *t, void *arg, void **result, void (**result_free)(void *), byoc_err *err)
 {
@@ -128,7 +124,7 @@ int tui_permit_task(byoc_task *t, void *arg, void **result, void (**result_free)
     int rc = a->mode == TUI_PERMIT_CHECK ? byoc_permit_check_task(t, job, &res, &res_free, err)
                                          : byoc_permit_edit_task(t, job, &res, &res_free, err);
     byoc_permit_job_free(job);
-    byoc_strv_free(&names);
+    byoc_strv_clear(&names);
     byoc_aws_client_free(c);
     if (rc != 0) {
         if (res && res_free)

@@ -175,8 +175,8 @@ static bool check_field(const tui_form *f, const tui_field *field, const char *v
             snprintf(msg, msgsize, "%s: %s", byoc_job_field_flag(jf), p->message);
         ok = false;
     }
-    byoc_job_problems_free(&probs);
-    byoc_jobspec_free(&spec);
+    byoc_job_problems_clear(&probs);
+    byoc_jobspec_clear(&spec);
     return ok;
 }
 
@@ -270,7 +270,7 @@ static void tui_run_loaded_free(void *loaded)
     tui_run_loaded *l = loaded;
     if (!l)
         return;
-    byoc_jobspec_free(&l->spec);
+    byoc_jobspec_clear(&l->spec);
     free(l);
 }
 
@@ -287,13 +287,13 @@ int tui_run_load_task(byoc_task *t, void *arg, void **result, void (**result_fre
     *result_free = tui_run_loaded_free;
     *result = NULL;
     if (!found) {
-        byoc_project_free(&p);
+        byoc_project_clear(&p);
         return 0;
     }
     tui_run_loaded *l = byoc_xcalloc(1, sizeof *l);
     byoc_jobspec_init(&l->spec);
     int rc = byoc_jobspec_fill_defaults(&l->spec, &p, NULL, l->origin, err);
-    byoc_project_free(&p);
+    byoc_project_clear(&p);
     if (rc != 0) {
         tui_run_loaded_free(l);
         return -1;
@@ -317,7 +317,7 @@ int tui_run_remember_task(byoc_task *t, void *arg, void **result, void (**result
         byoc_jobspec_remember(&a->spec, a->origin, &p);
         rc = byoc_project_save(&p, a->project_dir, err);
     }
-    byoc_project_free(&p);
+    byoc_project_clear(&p);
     return rc;
 }
 
@@ -327,6 +327,6 @@ void tui_run_remember_args_free(void *args)
     if (!a)
         return;
     free(a->project_dir);
-    byoc_jobspec_free(&a->spec);
+    byoc_jobspec_clear(&a->spec);
     free(a);
 }

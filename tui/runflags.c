@@ -187,7 +187,7 @@ int byoc_runflags_parse(const char *verb, int argc, char **argv, unsigned accept
         if (byoc_project_load(&proj, f->project_dir, &found, err) != 0)
             return byoc_err_exit_code(err->kind);
         int rc = found ? byoc_jobspec_fill_defaults(s, &proj, f->project_dir, f->origin, err) : 0;
-        byoc_project_free(&proj);
+        byoc_project_clear(&proj);
         if (rc != 0)
             return byoc_err_exit_code(err->kind);
     }

@@ -157,7 +157,7 @@ static void start_prepare(build_screen *s, bool lint_only)
         tui_app_error(a, "Fix the settings first (the field in focus says why)");
         return;
     }
-    tui_build_settings_free(&s->snap);
+    tui_build_settings_clear(&s->snap);
     tui_build_settings_from_form(&s->form, &s->snap);
     tui_build_request *req = byoc_xcalloc(1, sizeof *req);
     req->project_dir = byoc_xstrdup(tui_app_project(a));
@@ -182,7 +182,7 @@ static void start_prepare(build_screen *s, bool lint_only)
         reset_progress(s);
         free(s->image_id);
         s->image_id = NULL;
-        byoc_strv_free(&s->image_tags);
+        byoc_strv_clear(&s->image_tags);
     }
 }
 
@@ -270,7 +270,7 @@ static void built(build_screen *s, const byoc_build_flow_result *b)
     free(s->image_id);
     s->image_id = byoc_xstrdup(b->image_id);
     s->image_size = b->size;
-    byoc_strv_free(&s->image_tags);
+    byoc_strv_clear(&s->image_tags);
     for (size_t i = 0; i < b->tags.n; i++)
         byoc_strv_push(&s->image_tags, b->tags.v[i]);
     /* Push offers what was built last */
@@ -398,7 +398,8 @@ static void push_this(build_screen *s)
 static void stop(build_screen *s)
 {
     if (!running(s)) {
-        tui_app_message(s->base.app, "Nothing runs: b builds");
+        char k[16];
+        tui_app_message(s->base.app, "Nothing runs: %s builds", tui_action_key(TUI_CTX_BUILD, TUI_ACT_BUILD, k, sizeof k));
         return;
     }
     byoc_task_cancel(s->running);
@@ -707,16 +708,16 @@ static void enter(tui_screen *base)
 static void destroy(tui_screen *base)
 {
     build_screen *s = (build_screen *)base;
-    tui_form_free(&s->form);
+    tui_form_clear(&s->form);
     tui_logview_free(&s->log);
     tui_list_free(&s->findings);
-    tui_build_settings_free(&s->snap);
+    tui_build_settings_clear(&s->snap);
     free(s->project_name);
     free(s->load_error);
     free(s->step_line);
     free(s->error);
     free(s->image_id);
-    byoc_strv_free(&s->image_tags);
+    byoc_strv_clear(&s->image_tags);
     free(s);
 }
 

@@ -89,11 +89,11 @@ static void scan_holder_free(void *p)
 {
     scan_holder *h = p;
     if (h->scan) {
-        byoc_scan_free(h->scan);
+        byoc_scan_clear(h->scan);
         free(h->scan);
     }
-    byoc_measurement_free(&h->m);
-    byoc_baked_start_free(&h->baked);
+    byoc_measurement_clear(&h->m);
+    byoc_baked_start_clear(&h->baked);
     free(h);
 }
 
@@ -168,11 +168,7 @@ static void init_job_clear(init_job *j)
     memset(j, 0, sizeof *j);
 }
 
-static void init_job_free(void *p)
-{
-    init_job_clear(p);
-    free(p);
-}
+BYOC_TASK_FREE(init_job_free, init_job, init_job_clear)
 
 static init_job *init_job_dup(const init_job *j)
 {
@@ -203,8 +199,8 @@ typedef struct plan_result {
 static void plan_result_free(void *p)
 {
     plan_result *r = p;
-    byoc_strv_free(&r->files);
-    byoc_strv_free(&r->existing);
+    byoc_strv_clear(&r->files);
+    byoc_strv_clear(&r->existing);
     free(r);
 }
 
@@ -214,24 +210,20 @@ static int plan_task(byoc_task *t, void *arg, void **result, void (**rfree)(void
     byoc_init_options o = init_options(arg);
     byoc_init_plan plan = {0};
     if (byoc_init_validate(&o, err) != 0 || byoc_init_render(&o, &plan, err) != 0) {
-        byoc_init_plan_free(&plan);
+        byoc_init_plan_clear(&plan);
         return -1;
     }
     plan_result *r = byoc_xcalloc(1, sizeof *r);
     for (size_t i = 0; i < plan.n; i++)
         byoc_strv_push(&r->files, plan.files[i].path);
     byoc_init_conflicts(o.dir, &plan, &r->existing);
-    byoc_init_plan_free(&plan);
+    byoc_init_plan_clear(&plan);
     *result = r;
     *rfree = plan_result_free;
     return 0;
 }
 
-static void init_result_free(void *p)
-{
-    byoc_init_result_free(p);
-    free(p);
-}
+BYOC_TASK_FREE(init_result_free, byoc_init_result, byoc_init_result_clear)
 
 static int init_task(byoc_task *t, void *arg, void **result, void (**rfree)(void *), byoc_err *err)
 {
@@ -251,7 +243,7 @@ static int init_task(byoc_task *t, void *arg, void **result, void (**rfree)(void
 
 static void recompute(decide_screen *s)
 {
-    byoc_decision_free(&s->decision);
+    byoc_decision_clear(&s->decision);
     byoc_decide(&s->answers, &s->decision);
     s->page_stale = true;
     tui_screen_dirty(&s->base);
@@ -260,7 +252,7 @@ static void recompute(decide_screen *s)
 /* Take h's measurement (or its absence) into the answers the rules read. */
 static void take_measurement(decide_screen *s, scan_holder *h)
 {
-    byoc_measurement_free(&s->measured);
+    byoc_measurement_clear(&s->measured);
     s->measured = h->m;
     memset(&h->m, 0, sizeof h->m);
     byoc_startup st = {0};
@@ -269,7 +261,7 @@ static void take_measurement(decide_screen *s, scan_holder *h)
     byoc_answers_set_startup(&s->answers, &st);
     byoc_answers_set_startup(&s->base_answers, &st);
     free(st.failed);
-    byoc_baked_start_free(&s->baked);
+    byoc_baked_start_clear(&s->baked);
     s->baked = h->baked;
     memset(&h->baked, 0, sizeof h->baked);
 }
@@ -333,13 +325,13 @@ static void start_scan(decide_screen *s)
 static void scan_done(decide_screen *s, scan_holder *h)
 {
     if (s->scan) {
-        byoc_scan_free(s->scan);
+        byoc_scan_clear(s->scan);
         free(s->scan);
     }
     s->scan = h->scan;
     h->scan = NULL;
     s->state = SCAN_DONE;
-    byoc_answers_free(&s->base_answers);
+    byoc_answers_clear(&s->base_answers);
     byoc_answers_init(&s->base_answers);
     byoc_scan_apply(s->scan, &s->base_answers);
     take_measurement(s, h);
@@ -453,7 +445,7 @@ static void join_list(byoc_buf *b, const byoc_strv *v, size_t max)
 
 static void plan_done(decide_screen *s, const plan_result *r)
 {
-    byoc_strv_free(&s->conflicts);
+    byoc_strv_clear(&s->conflicts);
     for (size_t i = 0; i < r->existing.n; i++)
         byoc_strv_push(&s->conflicts, r->existing.v[i]);
     byoc_buf b = BYOC_BUF_INIT;
@@ -932,20 +924,20 @@ static void enter(tui_screen *base)
 static void destroy(tui_screen *base)
 {
     decide_screen *s = (decide_screen *)base;
-    tui_form_free(&s->form);
+    tui_form_clear(&s->form);
     tui_page_free(&s->page);
     tui_page_free(&s->keys);
-    byoc_answers_free(&s->base_answers);
-    byoc_answers_free(&s->answers);
-    byoc_decision_free(&s->decision);
+    byoc_answers_clear(&s->base_answers);
+    byoc_answers_clear(&s->answers);
+    byoc_decision_clear(&s->decision);
     if (s->scan) {
-        byoc_scan_free(s->scan);
+        byoc_scan_clear(s->scan);
         free(s->scan);
     }
-    byoc_measurement_free(&s->measured);
-    byoc_baked_start_free(&s->baked);
+    byoc_measurement_clear(&s->measured);
+    byoc_baked_start_clear(&s->baked);
     init_job_clear(&s->pending);
-    byoc_strv_free(&s->conflicts);
+    byoc_strv_clear(&s->conflicts);
     free(s);
 }
 

@@ -41,7 +41,7 @@ static void rebuild(help_screen *s, int width)
     }
     s->shown = h.shown;
     s->actions = h.actions;
-    tui_help_free(&h);
+    tui_help_clear(&h);
     s->built_width = width;
     free(s->built_filter);
     s->built_filter = byoc_xstrdup(filter);
@@ -52,7 +52,7 @@ static void destroy(tui_screen *base)
 {
     help_screen *s = (help_screen *)base;
     tui_page_free(&s->page);
-    tui_edit_free(&s->filter);
+    tui_edit_clear(&s->filter);
     free(s->built_filter);
     free(s);
 }

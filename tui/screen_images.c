@@ -54,9 +54,9 @@ static void result_free(void *p)
     image_result *r = p;
     free(r->name);
     free(r->target);
-    byoc_image_list_free(&r->list);
-    byoc_image_history_free(&r->history);
-    byoc_image_removal_free(&r->removal);
+    byoc_image_list_clear(&r->list);
+    byoc_image_history_clear(&r->history);
+    byoc_image_removal_clear(&r->removal);
     free(r);
 }
 
@@ -222,7 +222,7 @@ static void pushed_done(images_screen *s, const byoc_event *ev)
     s->pushed_task = 0;
     if (ev->kind == BYOC_EV_DONE && ev->result) {
         const tui_ecr_refs *confirmed = ev->result;
-        tui_ecr_refs_free(&s->pushed);
+        tui_ecr_refs_clear(&s->pushed);
         for (size_t i = 0; i < confirmed->n; i++)
             tui_ecr_refs_add(&s->pushed, confirmed->items[i]);
         tui_images_mark_pushed(&s->images, &s->pushed);
@@ -598,7 +598,7 @@ static void destroy(tui_screen *base)
     free(s->select_after);
     free(s->asked);
     free(s->action_name);
-    tui_ecr_refs_free(&s->pushed);
+    tui_ecr_refs_clear(&s->pushed);
     free(s);
 }
 

@@ -415,7 +415,7 @@ static void title(tui_screen *base, char *buf, size_t size)
 static void destroy(tui_screen *base)
 {
     permit_screen *s = (permit_screen *)base;
-    tui_form_free(&s->form);
+    tui_form_clear(&s->form);
     tui_page_free(&s->page);
     free(s->status);
     free(s);

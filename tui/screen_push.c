@@ -569,7 +569,7 @@ static void enter(tui_screen *base)
 static void destroy(tui_screen *base)
 {
     push_screen *s = (push_screen *)base;
-    tui_form_free(&s->form);
+    tui_form_clear(&s->form);
     tui_list_free(&s->repos);
     free(s->repos_error);
     free(s->status);

@@ -322,7 +322,7 @@ static void review(run_screen *s)
     if (!form_ok(s))
         return;
     if (s->have_pending)
-        byoc_jobspec_free(&s->pending);
+        byoc_jobspec_clear(&s->pending);
     tui_run_form_to_spec(&s->form, true, &s->pending, NULL);
     s->have_pending = true;
     s->pending_ts[0] = '\0';
@@ -778,11 +778,11 @@ static void enter(tui_screen *base)
 static void destroy(tui_screen *base)
 {
     run_screen *s = (run_screen *)base;
-    tui_form_free(&s->form);
+    tui_form_clear(&s->form);
     tui_logview_free(&s->log);
-    tui_pf_view_free(&s->pf);
+    tui_pf_view_clear(&s->pf);
     if (s->have_pending)
-        byoc_jobspec_free(&s->pending);
+        byoc_jobspec_clear(&s->pending);
     free(s->status);
     free(s->error);
     free(s->job_arn);

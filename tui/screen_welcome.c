@@ -46,11 +46,7 @@ static void sample_arg_free(void *p)
     free(a);
 }
 
-static void init_result_free(void *p)
-{
-    byoc_init_result_free(p);
-    free(p);
-}
+BYOC_TASK_FREE(init_result_free, byoc_init_result, byoc_init_result_clear)
 
 static int sample_task(byoc_task *t, void *arg, void **result, void (**rfree)(void *), byoc_err *err)
 {
@@ -127,9 +123,15 @@ static void sample_written(tui_app *a, const char *dir, const byoc_init_result *
     byoc_buf_puts(&b, ". ");
     if (res->git_created)
         byoc_buf_printf(&b, "git: a new repository, first commit %.12s. ", res->commit);
-    byoc_buf_puts(&b, "Its code needs nothing a prebuilt image lacks, so Decide finds BYOC not needed; the sample has "
-                      "its own container anyway, to try the flow: 2 Build builds it, 5 Run runs it locally or as "
-                      "a Hybrid Job (after 3 Push and 4 Permit), 6 Monitor follows it.");
+    char kb[16], kr[16], kp[16], kq[16], km[16];
+    byoc_buf_printf(&b,
+                    "Its code needs nothing a prebuilt image lacks, so Decide finds BYOC not needed; the sample has "
+                    "its own container anyway, to try the flow: %s Build builds it, %s Run runs it locally or as "
+                    "a Hybrid Job (after %s Push and %s Permit), %s Monitor follows it.",
+                    tui_action_step_key(TUI_STEP_BUILD, kb, sizeof kb), tui_action_step_key(TUI_STEP_RUN, kr, sizeof kr),
+                    tui_action_step_key(TUI_STEP_PUSH, kp, sizeof kp),
+                    tui_action_step_key(TUI_STEP_PERMIT, kq, sizeof kq),
+                    tui_action_step_key(TUI_STEP_MONITOR, km, sizeof km));
     tui_app_alert(a, "Sample project", byoc_buf_str(&b));
     tui_app_message(a, "Working in the sample project: %s", dir);
     byoc_buf_free(&b);
@@ -232,15 +234,17 @@ static int draw_steps(WINDOW *win, int y, int x, int w, bool one_line)
 {
     if (one_line) {
         byoc_buf b = BYOC_BUF_INIT;
-        for (int i = 0; i < TUI_STEP_COUNT; i++)
-            byoc_buf_printf(&b, "%s%d %s", i ? "  " : "  ", i + 1, tui_step_title(i));
+        for (int i = 0; i < TUI_STEP_COUNT; i++) {
+            char k[16];
+            byoc_buf_printf(&b, "  %s %s", tui_action_step_key(i, k, sizeof k), tui_step_title(i));
+        }
         tui_draw_fit(win, y, x, w, TUI_STY_LABEL_FOCUS, byoc_buf_str(&b));
         byoc_buf_free(&b);
         return 1;
     }
     for (int i = 0; i < TUI_STEP_COUNT; i++) {
-        char head[32];
-        snprintf(head, sizeof head, "  %d %s", i + 1, tui_step_title(i));
+        char head[48], k[16];
+        snprintf(head, sizeof head, "  %s %s", tui_action_step_key(i, k, sizeof k), tui_step_title(i));
         tui_draw_text(win, y + i, x, w, TUI_STY_LABEL_FOCUS, head);
         if (w > 14)
             tui_draw_fit(win, y + i, x + 13, w - 13, TUI_STY_NORMAL, tui_step_purpose(i));

@@ -33,7 +33,7 @@ void tui_status_init(tui_statusbar *sb, const byoc_globals *g, tui_getenv_fn env
     tui_status_set(sb, TUI_SB_ENGINE, engine);
 }
 
-void tui_status_free(tui_statusbar *sb)
+void tui_status_clear(tui_statusbar *sb)
 {
     for (int i = 0; i < TUI_SB_COUNT; i++) {
         free(sb->values[i]);

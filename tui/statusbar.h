@@ -31,7 +31,7 @@ typedef const char *(*tui_getenv_fn)(const char *name);
 
 /* env may be NULL (getenv). */
 void tui_status_init(tui_statusbar *sb, const byoc_globals *g, tui_getenv_fn env);
-void tui_status_free(tui_statusbar *sb);
+void tui_status_clear(tui_statusbar *sb);
 /* A value that is fine (clears any problem of the field). */
 void tui_status_set(tui_statusbar *sb, tui_sb_field f, const char *value);
 /* A problem value and how to fix it ("not set", "export AWS_REGION=..."). */

@@ -97,7 +97,7 @@ static int lint_first(const char *project_dir, const char *dockerfile_rel, byoc_
         rc = byoc_err_set(err, BYOC_E_USAGE, "lint",
                           "%zu error%s (first: %s:%d %s); fix them or build with --no-lint", lr.n_errors,
                           lr.n_errors == 1 ? "" : "s", first->file, first->line, first->rule);
-    byoc_lint_result_free(&lr);
+    byoc_lint_result_clear(&lr);
     return rc;
 }
 
@@ -202,7 +202,7 @@ done:
     }
     free(df_rel);
     byoc_build_plan_clear(&plan);
-    byoc_project_free(&proj);
+    byoc_project_clear(&proj);
 out:
     free(tags.v);
     free(args.v);

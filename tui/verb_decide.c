@@ -234,14 +234,14 @@ int verb_decide(const byoc_globals *g, int argc, char **argv, byoc_err *err)
                 free(line);
             }
         }
-        byoc_decision_free(&d);
+        byoc_decision_clear(&d);
     }
     if (scanned)
-        byoc_scan_free(&s);
-    byoc_measurement_free(&m);
+        byoc_scan_clear(&s);
+    byoc_measurement_clear(&m);
     if (have_baked)
-        byoc_baked_start_free(&baked);
-    byoc_answers_free(&answers);
-    byoc_strv_free(&assignments);
+        byoc_baked_start_clear(&baked);
+    byoc_answers_clear(&answers);
+    byoc_strv_clear(&assignments);
     return rc;
 }

@@ -186,7 +186,7 @@ int verb_images(const byoc_globals *g, int argc, char **argv, byoc_err *err)
     else
         print_table(rows, n);
     byoc_image_rows_free(rows, n);
-    byoc_image_list_free(&list);
+    byoc_image_list_clear(&list);
     byoc_engine_free(e);
     return 0;
 }

@@ -8,10 +8,10 @@
 #include <jansson.h>
 
 #include "byoc/decide.h"
-#include "byoc/files.h"
 #include "byoc/scaffold.h"
 #include "byoc/scan.h"
 #include "core/buf.h"
+#include "core/files.h"
 #include "verbs.h"
 
 typedef struct given {
@@ -26,21 +26,21 @@ static int apply_decision(byoc_init_options *o, const given *gv, const byoc_strv
     byoc_answers_init(&a);
     for (size_t i = 0; i < answers->n; i++)
         if (byoc_answer_assign(&a, answers->v[i], err) != 0) {
-            byoc_answers_free(&a);
+            byoc_answers_clear(&a);
             return -1;
         }
     if (byoc_path_is_dir(o->dir)) {
         byoc_scan s;
         if (byoc_scan_project(o->dir, &s, err) != 0) {
-            byoc_answers_free(&a);
+            byoc_answers_clear(&a);
             return -1;
         }
         byoc_scan_apply(&s, &a);
-        byoc_scan_free(&s);
+        byoc_scan_clear(&s);
     }
     byoc_decide(&a, d);
     *decided = byoc_decision_to_json(d, &a);
-    byoc_answers_free(&a);
+    byoc_answers_clear(&a);
     if (!gv->language)
         o->language = d->language;
     if (!gv->arch)
@@ -174,13 +174,13 @@ int verb_init(const byoc_globals *g, int argc, char **argv, byoc_err *err)
         printf("Next: byoc lint %s && byoc build %s\n", o.dir, o.dir);
     }
     json_decref(decided);
-    byoc_decision_free(&d);
-    byoc_init_result_free(&res);
+    byoc_decision_clear(&d);
+    byoc_init_result_clear(&res);
     for (size_t i = 0; i < n_choices; i++) {
         free(choices[i].key);
         free(choices[i].value);
     }
     free(choices);
-    byoc_strv_free(&answers);
+    byoc_strv_clear(&answers);
     return rc;
 }

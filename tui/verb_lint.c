@@ -36,7 +36,7 @@ int verb_lint(const byoc_globals *g, int argc, char **argv, byoc_err *err)
                               o.instance_type);
     byoc_lint_result r = {0};
     if (byoc_lint_project(&o, &r, err) != 0) {
-        byoc_lint_result_free(&r);
+        byoc_lint_result_clear(&r);
         return byoc_err_exit_code(err->kind);
     }
     size_t warnings = 0;
@@ -61,6 +61,6 @@ int verb_lint(const byoc_globals *g, int argc, char **argv, byoc_err *err)
         byoc_err_set(err, BYOC_E_FAILED, "lint", "%zu error%s", r.n_errors, r.n_errors == 1 ? "" : "s");
         rc = 1;
     }
-    byoc_lint_result_free(&r);
+    byoc_lint_result_clear(&r);
     return rc;
 }

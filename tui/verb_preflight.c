@@ -65,7 +65,7 @@ int verb_preflight(const byoc_globals *g, int argc, char **argv, byoc_err *err)
                                  err);
     a.spec.launcher = byoc_job_launcher_in(a.spec.image_uri, g->project_dir);
     if (rc != 0) {
-        byoc_jobspec_free(&a.spec);
+        byoc_jobspec_clear(&a.spec);
         return rc;
     }
     a.opts.aws.profile = g->profile;
@@ -77,9 +77,9 @@ int verb_preflight(const byoc_globals *g, int argc, char **argv, byoc_err *err)
     memset(&report, 0, sizeof report);
     preflight_run run = {&a, &report};
     rc = run_with_ctrl_c(&run, err); /* progress on stderr, also with --json */
-    byoc_jobspec_free(&a.spec);
+    byoc_jobspec_clear(&a.spec);
     if (rc != 0) {
-        byoc_preflight_report_free(&report);
+        byoc_preflight_report_clear(&report);
         return byoc_err_exit_code(err->kind);
     }
     bool ok = byoc_preflight_ok(&report);
@@ -88,6 +88,6 @@ int verb_preflight(const byoc_globals *g, int argc, char **argv, byoc_err *err)
     else
         print_report(&report);
     fflush(stdout);
-    byoc_preflight_report_free(&report);
+    byoc_preflight_report_clear(&report);
     return ok ? 0 : 1;
 }

@@ -203,7 +203,7 @@ int verb_push(const byoc_globals *g, int argc, char **argv, byoc_err *err)
         rc = 0;
     }
     if (res) {
-        byoc_push_result_free(res);
+        byoc_push_result_clear(res);
         free(res);
     }
 out:

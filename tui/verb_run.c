@@ -127,7 +127,7 @@ static bool spec_valid(const byoc_jobspec *spec, const byoc_runflags *f)
 {
     byoc_job_problems probs = {0};
     size_t n = f->local ? byoc_local_run_validate(spec, f->upload, &probs) : byoc_jobspec_validate(spec, NULL, &probs);
-    byoc_job_problems_free(&probs);
+    byoc_job_problems_clear(&probs);
     return n == 0;
 }
 
@@ -148,7 +148,7 @@ static int preflight_gate(const byoc_globals *g, const byoc_jobspec *spec, const
     a->report = &report;
     fprintf(stderr, "... preflight (skip with --no-preflight)\n");
     if (run_printing(preflight_task, a, err) != 0) {
-        byoc_preflight_report_free(&report);
+        byoc_preflight_report_clear(&report);
         return byoc_err_exit_code(err->kind);
     }
     size_t failed = 0;
@@ -161,7 +161,7 @@ static int preflight_gate(const byoc_globals *g, const byoc_jobspec *spec, const
                 k->fix[0] ? " -- fix: " : "", k->fix);
     }
     fflush(stderr);
-    byoc_preflight_report_free(&report);
+    byoc_preflight_report_clear(&report);
     if (failed == 0)
         return 0;
     byoc_err_set(err, BYOC_E_FAILED, "preflight",
@@ -231,7 +231,7 @@ static int run_local(const byoc_globals *g, const byoc_jobspec *spec, const byoc
             rc = byoc_err_set(err, BYOC_E_FAILED, "--strict", "%zu of the job's files or directories were not copied",
                               res.not_copied.n);
     }
-    byoc_local_run_result_free(&res);
+    byoc_local_run_result_clear(&res);
     return rc == 0 ? 0 : byoc_err_exit_code(err->kind);
 }
 
@@ -300,13 +300,13 @@ static void remember(const byoc_globals *g, const byoc_jobspec *spec, const byoc
         return;
     }
     if (!found) { /* only a project that has a byoc.json remembers the form */
-        byoc_project_free(&proj);
+        byoc_project_clear(&proj);
         return;
     }
     byoc_jobspec_remember(spec, origin, &proj);
     if (byoc_project_save(&proj, g->project_dir, &e) != 0)
         byoc_log(BYOC_LOG_WARN, "byoc.json not updated: %s", e.message);
-    byoc_project_free(&proj);
+    byoc_project_clear(&proj);
 }
 
 int verb_run(const byoc_globals *g, int argc, char **argv, byoc_err *err)
@@ -322,7 +322,7 @@ int verb_run(const byoc_globals *g, int argc, char **argv, byoc_err *err)
     if (rc != 0 || f.local) {
         if (rc == 0)
             rc = run_local(g, &spec, &f, err);
-        byoc_jobspec_free(&spec);
+        byoc_jobspec_clear(&spec);
         return rc;
     }
     byoc_job_submit_opts opts = {
@@ -365,7 +365,7 @@ int verb_run(const byoc_globals *g, int argc, char **argv, byoc_err *err)
         }
         fflush(stdout);
     }
-    byoc_job_result_free(&res);
-    byoc_jobspec_free(&spec);
+    byoc_job_result_clear(&res);
+    byoc_jobspec_clear(&spec);
     return rc == 0 ? 0 : byoc_err_exit_code(err->kind);
 }

@@ -6,19 +6,15 @@
 
 #include <jansson.h>
 
-#include "byoc/files.h"
 #include "byoc/project.h"
 #include "byoc/vendor.h"
 #include "cli_task.h"
 #include "core/buf.h"
+#include "core/files.h"
 #include "core/log.h"
 #include "verbs.h"
 
-static void vendor_result_release(void *p)
-{
-    byoc_vendor_result_free(p);
-    free(p);
-}
+BYOC_TASK_FREE(vendor_result_release, byoc_vendor_result, byoc_vendor_result_clear)
 
 static int vendor_fn(byoc_task *t, void *arg, void **result, void (**result_free)(void *), byoc_err *err)
 {
@@ -62,7 +58,7 @@ int verb_vendor(const byoc_globals *g, int argc, char **argv, byoc_err *err)
     if (byoc_project_load(&proj, dir, NULL, err) != 0)
         return byoc_err_exit_code(err->kind);
     char *ctx = byoc_path_join(dir, proj.context);
-    byoc_project_free(&proj);
+    byoc_project_clear(&proj);
     void *res = NULL;
     int rc = byoc_cli_run_task("vendor", vendor_fn, ctx, free, print_status, NULL, &res, err);
     if (rc != 0)

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "byoc/files.h"
 #include "core/buf.h"
+#include "core/files.h"
 
 static const struct {
     tui_action_id action;

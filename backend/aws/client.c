@@ -66,7 +66,7 @@ void byoc_aws_client_free(byoc_aws_client *c)
     if (!c || atomic_fetch_sub(&c->refs, 1) != 1)
         return;
     for (int s = 0; s < BYOC_AWS_SERVICE_COUNT; s++)
-        byoc_aws_endpoint_free(&c->endpoints[s]);
+        byoc_aws_endpoint_clear(&c->endpoints[s]);
     byoc_aws_creds_provider_free(c->provider);
     byoc_sigv4_cache_free(c->sign_cache);
     free(c->region);
@@ -125,7 +125,7 @@ int byoc_aws_session_open(byoc_aws_client *c, byoc_task *t, byoc_aws_service s, 
 
 void byoc_aws_session_close(byoc_aws_session *s)
 {
-    byoc_aws_creds_free(&s->creds);
+    byoc_aws_creds_clear(&s->creds);
     memset(s, 0, sizeof *s);
 }
 
@@ -212,7 +212,7 @@ void byoc_aws_client_describe(byoc_aws_client *c, byoc_task *t, byoc_aws_descrip
     byoc_err_clear(&err);
     if (byoc_aws_client_credentials(c, t, &creds, &d->creds, &err) == 0) {
         d->credentials_ok = true;
-        byoc_aws_creds_free(&creds);
+        byoc_aws_creds_clear(&creds);
     } else {
         byoc_err_format(&err, d->credentials_error, sizeof d->credentials_error);
         d->credentials_error_kind = err.kind;

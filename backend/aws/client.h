@@ -43,7 +43,7 @@ const char *byoc_aws_client_region(const byoc_aws_client *c);
 /* The resolved endpoint of a service, or -1 with why (no region, bad override). */
 int byoc_aws_client_endpoint(const byoc_aws_client *c, byoc_aws_service s, const byoc_aws_endpoint **out,
                              byoc_err *err);
-/* A copy of the current credentials (free with byoc_aws_creds_free); info may be NULL. */
+/* A copy of the current credentials (free with byoc_aws_creds_clear); info may be NULL. */
 int byoc_aws_client_credentials(byoc_aws_client *c, byoc_task *t, byoc_aws_creds *out, byoc_aws_creds_info *info,
                                 byoc_err *err);
 /* A ready context for service s with a copy of the current credentials, for

@@ -80,13 +80,12 @@ static bool section_is(const char *section, const char *kind, const char *name)
     size_t kl = strlen(kind);
     if (strncmp(section, kind, kl) != 0)
         return false;
-    char **argv;
-    size_t argc;
+    byoc_strv argv = BYOC_STRV_INIT;
     byoc_err ignored;
-    if (byoc_shlex_split(section, &argv, &argc, &ignored) != 0)
+    if (byoc_shlex_split(section, &argv, &ignored) != 0)
         return false;
-    bool match = argc == 2 && strcmp(argv[0], kind) == 0 && strcmp(argv[1], name) == 0;
-    byoc_shlex_free(argv);
+    bool match = argv.n == 2 && strcmp(argv.v[0], kind) == 0 && strcmp(argv.v[1], name) == 0;
+    byoc_strv_clear(&argv);
     return match;
 }
 
@@ -124,8 +123,8 @@ void byoc_aws_config_free(byoc_aws_config *c)
         return;
     free(c->config_path);
     free(c->credentials_path);
-    byoc_ini_free(&c->config);
-    byoc_ini_free(&c->credentials);
+    byoc_ini_clear(&c->config);
+    byoc_ini_clear(&c->credentials);
     free(c->profile);
     free(c->region_arg);
     free(c->ca_bundle);

@@ -161,7 +161,7 @@ static int web_identity(const chain *ch, const char *profile, const char *token_
     byoc_sts_assume_role_params p = {.role_arn = role_arn, .session_name = session_name, .web_identity_token = token};
     int rc = byoc_sts_assume_role_with_web_identity_ctx(&ctx, &p, out, NULL, err);
     byoc_free_secret(token);
-    byoc_aws_endpoint_free(&ep);
+    byoc_aws_endpoint_clear(&ep);
     if (rc == 0)
         set_info(info, "web-identity", profile, role_arn, out->expiration);
     return rc;
@@ -312,7 +312,7 @@ static int assume_role(chain *ch, const char *profile, byoc_aws_creds *out, byoc
     byoc_aws_creds_info src_info;
     memset(&src_info, 0, sizeof src_info);
     if (source_creds(ch, profile, &src, &src_info, err) != 0) {
-        byoc_aws_creds_free(&src);
+        byoc_aws_creds_clear(&src);
         return -1;
     }
     int duration = 0;
@@ -321,7 +321,7 @@ static int assume_role(chain *ch, const char *profile, byoc_aws_creds *out, byoc
         char *end;
         long v = strtol(ds, &end, 10);
         if (*end || v < 900 || v > 43200) {
-            byoc_aws_creds_free(&src);
+            byoc_aws_creds_clear(&src);
             return byoc_err_set(err, BYOC_E_ENV, "duration_seconds",
                                 "profile %s: duration_seconds must be 900..43200, not \"%s\"", profile, ds);
         }
@@ -330,7 +330,7 @@ static int assume_role(chain *ch, const char *profile, byoc_aws_creds *out, byoc
     byoc_aws_endpoint ep;
     byoc_aws_ctx ctx;
     if (sts_ctx(ch, &ep, &ctx, err) != 0) {
-        byoc_aws_creds_free(&src);
+        byoc_aws_creds_clear(&src);
         return -1;
     }
     char origin[200];
@@ -342,8 +342,8 @@ static int assume_role(chain *ch, const char *profile, byoc_aws_creds *out, byoc
                                      .external_id = byoc_aws_config_get(cfg, profile, "external_id"),
                                      .duration_seconds = duration};
     int rc = byoc_sts_assume_role_ctx(&ctx, &p, out, NULL, err);
-    byoc_aws_endpoint_free(&ep);
-    byoc_aws_creds_free(&src);
+    byoc_aws_endpoint_clear(&ep);
+    byoc_aws_creds_clear(&src);
     if (rc != 0) {
         byoc_err_prefix(err, "assuming role %s for profile %s", role_arn, profile);
         return -1;
@@ -373,12 +373,12 @@ int byoc_aws_credentials_resolve(const byoc_aws_config *cfg, const byoc_aws_chai
     }
     const char *profile = byoc_aws_config_profile(cfg);
     if (profile_creds(&ch, profile, true, out, info, &found, err) != 0) {
-        byoc_aws_creds_free(out);
+        byoc_aws_creds_clear(out);
         return -1;
     }
     if (found)
         return 0;
-    byoc_aws_creds_free(out);
+    byoc_aws_creds_clear(out);
     if (byoc_aws_getenv("AWS_CONTAINER_CREDENTIALS_RELATIVE_URI") || byoc_aws_getenv("AWS_CONTAINER_CREDENTIALS_FULL_URI"))
         return byoc_err_set(err, BYOC_E_ENV, "credentials",
                             "container credentials (AWS_CONTAINER_CREDENTIALS_*) are not supported by byoc; "
@@ -422,7 +422,7 @@ void byoc_aws_creds_provider_free(byoc_aws_creds_provider *p)
 {
     if (!p)
         return;
-    byoc_aws_creds_free(&p->creds);
+    byoc_aws_creds_clear(&p->creds);
     pthread_mutex_destroy(&p->lock);
     free(p->region);
     free(p->ca_bundle);
@@ -448,7 +448,7 @@ int byoc_aws_creds_provider_get(byoc_aws_creds_provider *p, byoc_task *task, byo
         byoc_aws_creds fresh;
         byoc_aws_creds_info fresh_info;
         if (byoc_aws_credentials_resolve(p->cfg, &o, &fresh, &fresh_info, err) == 0) {
-            byoc_aws_creds_free(&p->creds);
+            byoc_aws_creds_clear(&p->creds);
             p->creds = fresh;
             p->info = fresh_info;
             p->have = true;

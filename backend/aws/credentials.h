@@ -67,7 +67,7 @@ typedef struct byoc_aws_creds_provider byoc_aws_creds_provider;
 /* cfg must outlive the provider; opts is copied (its task is ignored). */
 byoc_aws_creds_provider *byoc_aws_creds_provider_new(const byoc_aws_config *cfg, const byoc_aws_chain_opts *opts);
 void byoc_aws_creds_provider_free(byoc_aws_creds_provider *p);
-/* A copy of the current credentials (free with byoc_aws_creds_free); info may be NULL. */
+/* A copy of the current credentials (free with byoc_aws_creds_clear); info may be NULL. */
 int byoc_aws_creds_provider_get(byoc_aws_creds_provider *p, byoc_task *task, byoc_aws_creds *out,
                                 byoc_aws_creds_info *info, byoc_err *err);
 

@@ -114,27 +114,25 @@ int byoc_aws_credential_process(const char *profile, const char *command_line, b
                                 byoc_err *err)
 {
     memset(out, 0, sizeof *out);
-    char **argv;
-    size_t argc;
-    if (byoc_shlex_split(command_line, &argv, &argc, err) != 0) {
+    byoc_strv words = BYOC_STRV_INIT;
+    if (byoc_shlex_split(command_line, &words, err) != 0) {
         char why[sizeof err->message];
         memcpy(why, err->message, sizeof why);
         return byoc_err_set(err, BYOC_E_ENV, "credential_process", "profile %s: cannot split the command line: %.200s",
                             profile, why);
     }
-    if (argc == 0) {
-        byoc_shlex_free(argv);
+    if (words.n == 0) {
         return fail(err, profile, "the command line is empty%s%s", "", "");
     }
     int outp[2], errp[2];
     if (pipe2(outp, O_CLOEXEC) != 0) {
-        byoc_shlex_free(argv);
+        byoc_strv_clear(&words);
         return fail(err, profile, "cannot create a pipe: %s%s", strerror(errno), "");
     }
     if (pipe2(errp, O_CLOEXEC) != 0) {
         close(outp[0]);
         close(outp[1]);
-        byoc_shlex_free(argv);
+        byoc_strv_clear(&words);
         return fail(err, profile, "cannot create a pipe: %s%s", strerror(errno), "");
     }
     posix_spawn_file_actions_t fa;
@@ -142,15 +140,15 @@ int byoc_aws_credential_process(const char *profile, const char *command_line, b
     posix_spawn_file_actions_adddup2(&fa, outp[1], STDOUT_FILENO);
     posix_spawn_file_actions_adddup2(&fa, errp[1], STDERR_FILENO);
     pid_t pid;
-    int src = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
+    int src = posix_spawnp(&pid, words.v[0], &fa, NULL, words.v, environ);
     posix_spawn_file_actions_destroy(&fa);
     close(outp[1]);
     close(errp[1]);
     if (src != 0) {
         close(outp[0]);
         close(errp[0]);
-        int rc = fail(err, profile, "cannot run %s: %s", argv[0], strerror(src));
-        byoc_shlex_free(argv);
+        int rc = fail(err, profile, "cannot run %s: %s", words.v[0], strerror(src));
+        byoc_strv_clear(&words);
         return rc;
     }
     byoc_buf so = BYOC_BUF_INIT, se = BYOC_BUF_INIT;
@@ -179,11 +177,11 @@ int byoc_aws_credential_process(const char *profile, const char *command_line, b
     int rc;
     if (cancelled) {
         rc = byoc_err_set(err, BYOC_E_CANCELLED, "credential_process", "profile %s: cancelled while %s ran", profile,
-                          argv[0]);
+                          words.v[0]);
     } else if (WIFSIGNALED(status)) {
         char sig[32];
         snprintf(sig, sizeof sig, "%d", WTERMSIG(status));
-        rc = fail(err, profile, "%s was killed by signal %s", argv[0], sig);
+        rc = fail(err, profile, "%s was killed by signal %s", words.v[0], sig);
     } else if (WEXITSTATUS(status) != 0) {
         char detail[400];
         byoc_redact_inplace(se.data); /* before the cut below: a cut secret is not recognised */
@@ -199,11 +197,11 @@ int byoc_aws_credential_process(const char *profile, const char *command_line, b
         /* Where posix_spawn is fork+exec underneath (valgrind, some libcs), an
          * exec failure shows only as a silent exit 127, as in a shell. */
         if (WEXITSTATUS(status) == 127 && n == 0 && so.len == 0)
-            rc = fail(err, profile, "cannot run %s: not found or not executable (exit status 127)%s", argv[0], "");
+            rc = fail(err, profile, "cannot run %s: not found or not executable (exit status 127)%s", words.v[0], "");
         else
-            rc = fail(err, profile, "%s failed with %s", argv[0], detail);
+            rc = fail(err, profile, "%s failed with %s", words.v[0], detail);
     } else if (too_big) {
-        rc = fail(err, profile, "%s printed more than 1 MiB%s", argv[0], "");
+        rc = fail(err, profile, "%s printed more than 1 MiB%s", words.v[0], "");
     } else {
         rc = byoc_aws_credential_process_parse(profile, byoc_buf_str(&so), out, err);
         if (rc != 0) {
@@ -211,11 +209,11 @@ int byoc_aws_credential_process(const char *profile, const char *command_line, b
             char why[sizeof err->message];
             size_t skip = strlen("profile ") + strlen(profile) + 2;
             snprintf(why, sizeof why, "%s", strlen(err->message) > skip ? err->message + skip : err->message);
-            byoc_err_set(err, BYOC_E_ENV, "credential_process", "profile %s: %s: %s", profile, argv[0], why);
+            byoc_err_set(err, BYOC_E_ENV, "credential_process", "profile %s: %s: %s", profile, words.v[0], why);
         }
     }
     byoc_buf_free(&so);
     byoc_buf_free(&se);
-    byoc_shlex_free(argv);
+    byoc_strv_clear(&words);
     return rc;
 }

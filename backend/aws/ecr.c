@@ -133,7 +133,7 @@ static const char *tag_status_name(byoc_ecr_tag_status s)
 
 /* ---- repositories ---- */
 
-void byoc_ecr_repository_free(byoc_ecr_repository *r)
+void byoc_ecr_repository_clear(byoc_ecr_repository *r)
 {
     if (!r)
         return;
@@ -150,7 +150,7 @@ void byoc_ecr_repository_free(byoc_ecr_repository *r)
 void byoc_ecr_repositories_free(byoc_ecr_repository *r, size_t n)
 {
     for (size_t i = 0; r && i < n; i++)
-        byoc_ecr_repository_free(&r[i]);
+        byoc_ecr_repository_clear(&r[i]);
     free(r);
 }
 
@@ -338,7 +338,7 @@ int byoc_ecr_delete_repository(byoc_aws_client *c, byoc_task *t, const char *nam
 
 /* ---- images ---- */
 
-static void image_free(byoc_ecr_image *im)
+static void image_clear(byoc_ecr_image *im)
 {
     free(im->digest);
     for (size_t i = 0; i < im->n_tags; i++)
@@ -349,17 +349,17 @@ static void image_free(byoc_ecr_image *im)
     free(im->scan_findings);
 }
 
-void byoc_ecr_image_list_free(byoc_ecr_image_list *l)
+void byoc_ecr_image_list_clear(byoc_ecr_image_list *l)
 {
     for (size_t i = 0; l && i < l->n; i++)
-        image_free(&l->items[i]);
+        image_clear(&l->items[i]);
     if (l) {
         free(l->items);
         memset(l, 0, sizeof *l);
     }
 }
 
-void byoc_ecr_image_id_list_free(byoc_ecr_image_id_list *l)
+void byoc_ecr_image_id_list_clear(byoc_ecr_image_id_list *l)
 {
     for (size_t i = 0; l && i < l->n; i++) {
         free(l->items[i].digest);
@@ -511,7 +511,7 @@ static int describe_images(byoc_aws_client *c, byoc_task *t, const char *registr
     int rc = paged(c, t, "DescribeImages", base, page_size, take_images, out, &out->pages, err);
     json_decref(base);
     if (rc < 0)
-        byoc_ecr_image_list_free(out);
+        byoc_ecr_image_list_clear(out);
     return rc;
 }
 
@@ -557,11 +557,11 @@ int byoc_ecr_list_images(byoc_aws_client *c, byoc_task *t, const char *repositor
     int rc = paged(c, t, "ListImages", base, page_size, take_ids, out, &out->pages, err);
     json_decref(base);
     if (rc < 0)
-        byoc_ecr_image_id_list_free(out);
+        byoc_ecr_image_id_list_clear(out);
     return rc;
 }
 
-void byoc_ecr_delete_result_free(byoc_ecr_delete_result *r)
+void byoc_ecr_delete_result_clear(byoc_ecr_delete_result *r)
 {
     for (size_t i = 0; r && i < r->n_failures; i++) {
         free(r->failures[i].digest);
@@ -671,9 +671,9 @@ int byoc_ecr_repository_images_json(byoc_aws_client *c, byoc_task *t, const char
     int rc = byoc_ecr_describe_images(c, t, repository, NULL, 0, BYOC_ECR_TAG_STATUS_ANY, 0, &l, err);
     if (rc == 0) {
         *out = byoc_ecr_images_json(repo.uri ? repo.uri : repository, &l);
-        byoc_ecr_image_list_free(&l);
+        byoc_ecr_image_list_clear(&l);
     }
-    byoc_ecr_repository_free(&repo);
+    byoc_ecr_repository_clear(&repo);
     return rc;
 }
 
@@ -812,7 +812,7 @@ int byoc_ecr_describe_image_scan_findings(byoc_aws_client *c, byoc_task *t, cons
 
 /* ---- registry login ---- */
 
-void byoc_ecr_token_free(byoc_ecr_token *tok)
+void byoc_ecr_token_clear(byoc_ecr_token *tok)
 {
     if (!tok)
         return;
@@ -914,7 +914,7 @@ int byoc_ecr_get_authorization_token(byoc_aws_client *c, byoc_task *t, const cha
     }
     json_decref(reply);
     if (rc < 0)
-        byoc_ecr_token_free(out);
+        byoc_ecr_token_clear(out);
     return rc;
 }
 
@@ -941,7 +941,7 @@ void byoc_ecr_auth_free(byoc_ecr_auth *a)
 {
     if (!a)
         return;
-    byoc_ecr_token_free(&a->token);
+    byoc_ecr_token_clear(&a->token);
     free(a->registry_id);
     pthread_mutex_destroy(&a->lock);
     free(a);
@@ -961,7 +961,7 @@ int byoc_ecr_auth_get(byoc_ecr_auth *a, byoc_task *t, time_t now, bool force, by
         a->fetches++;
         rc = byoc_ecr_get_authorization_token(a->client, t, a->registry_id, now, &fresh, err);
         if (rc == 0) {
-            byoc_ecr_token_free(&a->token);
+            byoc_ecr_token_clear(&a->token);
             a->token = fresh;
             a->have = true;
             if (forced)

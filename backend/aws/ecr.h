@@ -57,7 +57,7 @@ typedef struct byoc_ecr_repository {
     char *kms_key;
 } byoc_ecr_repository;
 
-void byoc_ecr_repository_free(byoc_ecr_repository *r);
+void byoc_ecr_repository_clear(byoc_ecr_repository *r);
 void byoc_ecr_repositories_free(byoc_ecr_repository *r, size_t n);
 
 typedef struct byoc_ecr_tag {
@@ -125,7 +125,7 @@ typedef struct byoc_ecr_image_list {
     unsigned pages;           /* how many requests it took */
 } byoc_ecr_image_list;
 
-void byoc_ecr_image_list_free(byoc_ecr_image_list *l);
+void byoc_ecr_image_list_clear(byoc_ecr_image_list *l);
 /* Append the images of one DescribeImages reply to l (zeroed first by the caller): entries that are
  * not objects are skipped; any field may be missing or of another type (then NULL, -1 or 0). */
 void byoc_ecr_images_from_reply(const json_t *reply, byoc_ecr_image_list *l);
@@ -147,7 +147,7 @@ typedef struct byoc_ecr_image_id_list {
     unsigned pages;
 } byoc_ecr_image_id_list;
 
-void byoc_ecr_image_id_list_free(byoc_ecr_image_id_list *l);
+void byoc_ecr_image_id_list_clear(byoc_ecr_image_id_list *l);
 
 /* ListImages over every page (page_size 0: the service default). */
 int byoc_ecr_list_images(byoc_aws_client *c, byoc_task *t, const char *repository, byoc_ecr_tag_status filter,
@@ -166,7 +166,7 @@ typedef struct byoc_ecr_delete_result {
     size_t n_failures;
 } byoc_ecr_delete_result;
 
-void byoc_ecr_delete_result_free(byoc_ecr_delete_result *r);
+void byoc_ecr_delete_result_clear(byoc_ecr_delete_result *r);
 
 /* BatchDeleteImage in requests of at most 100 ids. Per-image failures are in
  * out (the call still returns 0: the service answers 200 for them). */
@@ -222,7 +222,7 @@ typedef struct byoc_ecr_token {
     time_t valid_until;       /* when byoc refreshes it (byoc_ecr_token_valid_until) */
 } byoc_ecr_token;
 
-void byoc_ecr_token_free(byoc_ecr_token *tok);   /* wipes */
+void byoc_ecr_token_clear(byoc_ecr_token *tok);   /* wipes */
 
 /* When a token fetched at fetched_at with the service's expires_at should be refreshed. */
 time_t byoc_ecr_token_valid_until(time_t fetched_at, time_t expires_at);

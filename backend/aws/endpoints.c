@@ -68,7 +68,7 @@ const char *byoc_aws_partition(const char *region)
     return "aws";
 }
 
-void byoc_aws_endpoint_free(byoc_aws_endpoint *e)
+void byoc_aws_endpoint_clear(byoc_aws_endpoint *e)
 {
     if (!e)
         return;
@@ -183,7 +183,7 @@ int byoc_aws_endpoint_resolve(const byoc_aws_config *c, const char *region, byoc
         if (!url_ok(ov)) {
             byoc_err_set(err, BYOC_E_USAGE, origin, "endpoint URL \"%s\" must be http(s)://host[:port][/path]", ov);
             free(ov);
-            byoc_aws_endpoint_free(out);
+            byoc_aws_endpoint_clear(out);
             return -1;
         }
         size_t n = strlen(ov);

@@ -55,7 +55,7 @@ typedef struct byoc_aws_endpoint {
  * URL (BYOC_E_USAGE, naming the variable or key). */
 int byoc_aws_endpoint_resolve(const byoc_aws_config *c, const char *region, byoc_aws_service s,
                               byoc_aws_endpoint *out, byoc_err *err);
-void byoc_aws_endpoint_free(byoc_aws_endpoint *e);
+void byoc_aws_endpoint_clear(byoc_aws_endpoint *e);
 
 /* "amazonaws.com" or "amazonaws.com.cn" for a region. */
 const char *byoc_aws_dns_suffix(const char *region);

@@ -7,6 +7,7 @@
 
 #include "aws/pager.h"
 #include "core/buf.h"
+#include "core/strv.h"
 
 #define IAM_VERSION "2010-05-08"
 
@@ -20,29 +21,14 @@ void byoc_iam_evals_free(byoc_iam_eval *v, size_t n)
     free(v);
 }
 
-/* A growable NULL-terminated vector of parameter strings (key, value, ..., NULL). */
-typedef struct {
-    char **v;
-    size_t n;
-} params;
-
-static void param(params *p, const char *key, const char *value)
+/* Query parameters: key, value, ..., NULL-terminated. */
+static void param(byoc_strv *p, const char *key, const char *value)
 {
-    p->v = byoc_xrealloc(p->v, (p->n + 3) * sizeof *p->v);
-    p->v[p->n++] = byoc_xstrdup(key);
-    p->v[p->n++] = byoc_xstrdup(value);
-    p->v[p->n] = NULL;
+    byoc_strv_push(p, key);
+    byoc_strv_push(p, value);
 }
 
-static void params_free(params *p)
-{
-    for (size_t i = 0; i < p->n; i++)
-        free(p->v[i]);
-    free(p->v);
-    memset(p, 0, sizeof *p);
-}
-
-static void member_list(params *p, const char *name, const char *const *items, size_t n)
+static void member_list(byoc_strv *p, const char *name, const char *const *items, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         char key[96];
@@ -70,7 +56,7 @@ int byoc_iam_simulate_principal_policy(byoc_aws_client *c, byoc_task *t, const c
     byoc_aws_pager_init(&pager, "SimulatePrincipalPolicy");
     int rc = 0, more = 0;
     do {
-        params p = {0};
+        byoc_strv p = BYOC_STRV_INIT;
         param(&p, "PolicySourceArn", source_arn);
         member_list(&p, "ActionNames", actions, n_actions);
         member_list(&p, "ResourceArns", resources, n_resources);
@@ -81,7 +67,7 @@ int byoc_iam_simulate_principal_policy(byoc_aws_client *c, byoc_task *t, const c
         byoc_aws_xml *doc = NULL;
         rc = byoc_aws_query_do(&sess.ctx, "SimulatePrincipalPolicy", IAM_VERSION, (const char *const *)p.v, &doc,
                                err);
-        params_free(&p);
+        byoc_strv_clear(&p);
         if (rc != 0)
             break;
         byoc_aws_xml *result = byoc_aws_xml_child(byoc_aws_xml_root(doc), "SimulatePrincipalPolicyResult");
@@ -115,25 +101,22 @@ int byoc_iam_simulate_principal_policy(byoc_aws_client *c, byoc_task *t, const c
     return 0;
 }
 
-int byoc_iam_list_attached_role_policies(byoc_aws_client *c, byoc_task *t, const char *role_name, char ***arns,
-                                         size_t *n, byoc_err *err)
+int byoc_iam_list_attached_role_policies(byoc_aws_client *c, byoc_task *t, const char *role_name, byoc_strv *arns,
+                                         byoc_err *err)
 {
-    *arns = NULL;
-    *n = 0;
-    char **v = byoc_xcalloc(1, sizeof *v);
-    size_t len = 0;
+    byoc_strv v = BYOC_STRV_INIT;
     byoc_aws_pager pager;
     byoc_aws_pager_init(&pager, "ListAttachedRolePolicies");
     int rc = 0, more = 0;
     do {
-        params p = {0};
+        byoc_strv p = BYOC_STRV_INIT;
         param(&p, "RoleName", role_name);
         if (pager.token)
             param(&p, "Marker", pager.token);
         byoc_aws_xml *doc = NULL;
         rc = byoc_aws_query_call(c, t, BYOC_AWS_IAM, "ListAttachedRolePolicies", IAM_VERSION,
                                  (const char *const *)p.v, &doc, err);
-        params_free(&p);
+        byoc_strv_clear(&p);
         if (rc != 0)
             break;
         byoc_aws_xml *result = byoc_aws_xml_child(byoc_aws_xml_root(doc), "ListAttachedRolePoliciesResult");
@@ -142,11 +125,8 @@ int byoc_iam_list_attached_role_policies(byoc_aws_client *c, byoc_task *t, const
             if (strcmp(m->name, "member") != 0)
                 continue;
             char *arn = byoc_aws_xml_text(m, "PolicyArn");
-            if (!arn)
-                continue;
-            v = byoc_xrealloc(v, (len + 2) * sizeof *v);
-            v[len++] = arn;
-            v[len] = NULL;
+            if (arn)
+                byoc_strv_push_owned(&v, arn);
         }
         more = byoc_aws_pager_next_xml(&pager, result, "Marker", err);
         byoc_aws_xml_free(doc);
@@ -155,12 +135,9 @@ int byoc_iam_list_attached_role_policies(byoc_aws_client *c, byoc_task *t, const
     } while (rc == 0 && more);
     byoc_aws_pager_free(&pager);
     if (rc != 0) {
-        for (size_t i = 0; i < len; i++)
-            free(v[i]);
-        free(v);
+        byoc_strv_clear(&v);
         return -1;
     }
     *arns = v;
-    *n = len;
     return 0;
 }

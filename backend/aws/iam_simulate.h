@@ -11,6 +11,7 @@
 
 #include "aws/client.h"
 #include "core/err.h"
+#include "core/strv.h"
 #include "core/task.h"
 
 typedef struct byoc_iam_eval {
@@ -29,8 +30,9 @@ int byoc_iam_simulate_principal_policy(byoc_aws_client *c, byoc_task *t, const c
                                        size_t n_resources, const char *resource_policy, byoc_iam_eval **out,
                                        size_t *n, byoc_err *err);
 
-/* The ARNs of the managed policies attached to a role (every page); NULL-terminated, *n entries. */
-int byoc_iam_list_attached_role_policies(byoc_aws_client *c, byoc_task *t, const char *role_name, char ***arns,
-                                         size_t *n, byoc_err *err);
+/* The ARNs of the managed policies attached to a role (every page) into *arns, empty on entry (cleared by the
+ * caller with byoc_strv_clear; left empty on failure). */
+int byoc_iam_list_attached_role_policies(byoc_aws_client *c, byoc_task *t, const char *role_name, byoc_strv *arns,
+                                         byoc_err *err);
 
 #endif

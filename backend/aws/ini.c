@@ -34,7 +34,7 @@ static byoc_ini_kv *add_kv(byoc_ini_section *s, char *key, const char *value, si
     return kv;
 }
 
-void byoc_ini_free(byoc_ini *ini)
+void byoc_ini_clear(byoc_ini *ini)
 {
     if (!ini)
         return;
@@ -119,7 +119,7 @@ int byoc_ini_parse(const char *text, const char *origin, byoc_ini *out, byoc_err
 {
     byoc_strmap seen = BYOC_STRMAP_INIT; /* "<section number>:key", and sections as keys of section SIZE_MAX */
     int rc = parse(text, origin, out, &seen, err);
-    byoc_strmap_free(&seen);
+    byoc_strmap_clear(&seen);
     return rc;
 }
 
@@ -167,7 +167,7 @@ static int parse(const char *text, const char *origin, byoc_ini *out, byoc_strma
             if (close && close > v + 1) {
                 size_t nn = (size_t)(close - v - 1);
                 if (seen_before(seen, SIZE_MAX, v + 1, nn)) {
-                    byoc_ini_free(out);
+                    byoc_ini_clear(out);
                     return parse_error(err, origin, lineno, "section appears twice");
                 }
                 cur = add_section(out, v + 1, nn);
@@ -175,19 +175,19 @@ static int parse(const char *text, const char *origin, byoc_ini *out, byoc_strma
             }
         }
         if (!cur) {
-            byoc_ini_free(out);
+            byoc_ini_clear(out);
             return parse_error(err, origin, lineno, "a key before the first [section]");
         }
         size_t d = strcspn(v, "=:");
         if (d >= vn) {
-            byoc_ini_free(out);
+            byoc_ini_clear(out);
             return parse_error(err, origin, lineno, "expected key = value");
         }
         const char *k = v;
         size_t kn = d;
         trim(&k, &kn);
         if (kn == 0) {
-            byoc_ini_free(out);
+            byoc_ini_clear(out);
             return parse_error(err, origin, lineno, "empty key");
         }
         char *key = byoc_xstrndup(k, kn);
@@ -195,7 +195,7 @@ static int parse(const char *text, const char *origin, byoc_ini *out, byoc_strma
             *c = (char)tolower((unsigned char)*c);
         if (seen_before(seen, out->len - 1, key, kn)) {
             free(key);
-            byoc_ini_free(out);
+            byoc_ini_clear(out);
             return parse_error(err, origin, lineno, "key appears twice in one section");
         }
         const char *val = v + d + 1;

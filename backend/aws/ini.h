@@ -40,7 +40,7 @@ typedef struct byoc_ini {
 int byoc_ini_parse(const char *text, const char *origin, byoc_ini *out, byoc_err *err);
 /* Read and parse a file. A missing file is not an error: *found=false, empty ini. */
 int byoc_ini_load(const char *path, byoc_ini *out, bool *found, byoc_err *err);
-void byoc_ini_free(byoc_ini *ini);
+void byoc_ini_clear(byoc_ini *ini);
 
 const byoc_ini_section *byoc_ini_section_get(const byoc_ini *ini, const char *name);
 /* Value of key (keys are lower-case) or NULL. */

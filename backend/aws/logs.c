@@ -140,7 +140,7 @@ int byoc_logs_get_events(byoc_aws_client *c, byoc_task *t, const byoc_logs_get_p
     int rc = byoc_logs_event_page_from_json(reply, out, err);
     json_decref(reply);
     if (rc == 0 && !out->next_forward_token) {
-        byoc_logs_event_page_free(out);
+        byoc_logs_event_page_clear(out);
         return byoc_err_set(err, BYOC_E_FAILED, "logs", "GetLogEvents: the reply has no nextForwardToken");
     }
     return rc;
@@ -180,7 +180,7 @@ int byoc_logs_filter_events(byoc_aws_client *c, byoc_task *t, const byoc_logs_fi
     return rc;
 }
 
-void byoc_logs_stream_page_free(byoc_logs_stream_page *page)
+void byoc_logs_stream_page_clear(byoc_logs_stream_page *page)
 {
     if (!page)
         return;
@@ -191,7 +191,7 @@ void byoc_logs_stream_page_free(byoc_logs_stream_page *page)
     memset(page, 0, sizeof *page);
 }
 
-void byoc_logs_event_page_free(byoc_logs_event_page *page)
+void byoc_logs_event_page_clear(byoc_logs_event_page *page)
 {
     if (!page)
         return;

@@ -51,7 +51,7 @@ typedef struct byoc_logs_describe_params {
 
 int byoc_logs_describe_streams(byoc_aws_client *c, byoc_task *t, const byoc_logs_describe_params *p,
                                byoc_logs_stream_page *out, byoc_err *err);
-void byoc_logs_stream_page_free(byoc_logs_stream_page *page);
+void byoc_logs_stream_page_clear(byoc_logs_stream_page *page);
 
 typedef struct byoc_logs_event {
     int64_t timestamp;           /* epoch ms, as the writer stamped it */
@@ -101,7 +101,7 @@ typedef struct byoc_logs_filter_params {
 int byoc_logs_filter_events(byoc_aws_client *c, byoc_task *t, const byoc_logs_filter_params *p,
                             byoc_logs_event_page *out, byoc_err *err);
 
-void byoc_logs_event_page_free(byoc_logs_event_page *page);
+void byoc_logs_event_page_clear(byoc_logs_event_page *page);
 
 /* Turn a GetLogEvents / FilterLogEvents / DescribeLogStreams reply into a
  * page (exposed for tests and for replies read elsewhere). 0, or -1 if the

@@ -16,7 +16,7 @@
 
 /* ---- credentials value ------------------------------------------------------- */
 
-void byoc_aws_creds_free(byoc_aws_creds *c)
+void byoc_aws_creds_clear(byoc_aws_creds *c)
 {
     if (!c)
         return;
@@ -39,7 +39,7 @@ void byoc_aws_response_free(byoc_aws_response *r)
 {
     if (!r)
         return;
-    byoc_headers_free(&r->headers);
+    byoc_headers_clear(&r->headers);
     byoc_buf_free(&r->body);
     memset(r, 0, sizeof *r);
 }
@@ -52,7 +52,7 @@ typedef struct {
     char *target;  /* path?query as sent and signed */
 } prepared_url;
 
-static void prepared_free(prepared_url *p)
+static void prepared_clear(prepared_url *p)
 {
     free(p->url);
     free(p->host);
@@ -149,7 +149,7 @@ static int sign(const byoc_aws_ctx *ctx, const byoc_aws_call *call, const prepar
     if (byoc_sigv4_sign_headers(&p, method, pu->target, h, payload_hash, &r, err) != 0)
         return -1;
     call->on_signed(call->body_ud, &p, &r);
-    byoc_sigv4_result_free(&r);
+    byoc_sigv4_result_clear(&r);
     return 0;
 }
 
@@ -266,7 +266,7 @@ int byoc_aws_do(const byoc_aws_ctx *ctx, const byoc_aws_call *call, byoc_aws_res
         byoc_http_req req = {0};
         build_headers(call, &pu, &req.headers);
         if (sign(ctx, call, &pu, method, payload_hash, &req.headers, err) != 0) {
-            byoc_headers_free(&req.headers);
+            byoc_headers_clear(&req.headers);
             break;
         }
         req.method = method;
@@ -285,7 +285,7 @@ int byoc_aws_do(const byoc_aws_ctx *ctx, const byoc_aws_call *call, byoc_aws_res
         memset(&hr, 0, sizeof hr);
         int hrc = byoc_http_do(&req, &hr, err);
         attempts = attempt;
-        byoc_headers_free(&req.headers);
+        byoc_headers_clear(&req.headers);
         /* A retry must neither resend a body it cannot restart nor append a second copy
          * of a response to what the sink already took. */
         bool can_retry = (!call->body_reader || call->body_rewind) && (!counted.delivered || call->sink_rewind);
@@ -293,7 +293,7 @@ int byoc_aws_do(const byoc_aws_ctx *ctx, const byoc_aws_call *call, byoc_aws_res
         if (hrc != 0) {
             if (hr.timed_out && err->kind == BYOC_E_NET && by_deadline) {
                 byoc_net_deadline_passed(&deadline, attempt, err);
-                byoc_http_resp_free(&hr);
+                byoc_http_resp_clear(&hr);
                 byoc_err_prefix(err, "%s %s", service, op);
                 attempts = 0; /* said already; the deadline leaves no time for another attempt */
                 break;
@@ -303,7 +303,7 @@ int byoc_aws_do(const byoc_aws_ctx *ctx, const byoc_aws_call *call, byoc_aws_res
             too_large = hr.too_large;
             byoc_log(BYOC_LOG_DEBUG, "aws %s %s attempt %d: %s", service, op, attempt, err->message);
             cls = err->kind == BYOC_E_NET ? byoc_retry_classify(hr.curl_code, 0, NULL, service) : BYOC_RETRY_NONE;
-            byoc_http_resp_free(&hr);
+            byoc_http_resp_clear(&hr);
             byoc_err_prefix(err, "%s %s", service, op);
         } else {
             bool ok = hr.status >= 200 && hr.status < 300 && !s3_error_in_200(call, method, &hr.body);
@@ -351,7 +351,7 @@ int byoc_aws_do(const byoc_aws_ctx *ctx, const byoc_aws_call *call, byoc_aws_res
         size_t len = strlen(err->message);
         snprintf(err->message + len, sizeof err->message - len, " (gave up after %d attempts)", attempts);
     }
-    prepared_free(&pu);
+    prepared_clear(&pu);
     resp->too_large = rc != 0 && too_large;
     if (resp == &local)
         byoc_aws_response_free(&local);

@@ -35,7 +35,7 @@
 #include "net/http.h"
 #include "net/retry.h"
 
-/* A set of credentials. Strings are owned; free with byoc_aws_creds_free (wipes). */
+/* A set of credentials. Strings are owned; free with byoc_aws_creds_clear (wipes). */
 typedef struct byoc_aws_creds {
     char *access_key_id;
     char *secret_access_key;
@@ -43,7 +43,7 @@ typedef struct byoc_aws_creds {
     time_t expiration;    /* 0: does not expire */
 } byoc_aws_creds;
 
-void byoc_aws_creds_free(byoc_aws_creds *c);
+void byoc_aws_creds_clear(byoc_aws_creds *c);
 void byoc_aws_creds_copy(byoc_aws_creds *dst, const byoc_aws_creds *src);
 
 typedef enum {

@@ -121,7 +121,7 @@ static int s3_do(byoc_aws_client *c, byoc_task *t, const s3_req *r, byoc_aws_res
                           .body_len = r->body_len,
                           .timeout_ms = r->long_running ? -1 : 0};
     int rc = byoc_aws_call_do(c, t, BYOC_AWS_S3, &call, resp, err);
-    byoc_headers_free(&h);
+    byoc_headers_clear(&h);
     free(url);
     return rc;
 }
@@ -530,7 +530,7 @@ int byoc_s3_copy_object(byoc_aws_client *c, byoc_task *t, const char *src_bucket
     byoc_headers_add(&h, "x-amz-copy-source", src.data);
     s3_req r = {.op = "CopyObject", .long_running = true, .method = "PUT", .bucket = dst_bucket, .key = dst_key, .headers = &h};
     int rc = s3_do(c, t, &r, NULL, err);
-    byoc_headers_free(&h);
+    byoc_headers_clear(&h);
     byoc_buf_free(&src);
     return rc;
 }

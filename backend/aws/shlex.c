@@ -5,33 +5,23 @@
 #include <string.h>
 
 #include "core/buf.h"
+#include "core/strv.h"
 
 static bool is_ws(char c)
 {
     return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
 
-static void push(char ***v, size_t *n, size_t *cap, byoc_buf *word)
+int byoc_shlex_split(const char *s, byoc_strv *argv, byoc_err *err)
 {
-    if (*n + 2 > *cap) {
-        *cap = *cap ? *cap * 2 : 8;
-        *v = byoc_xrealloc(*v, *cap * sizeof **v);
-    }
-    (*v)[(*n)++] = byoc_buf_steal(word);
-    (*v)[*n] = NULL;
-}
-
-int byoc_shlex_split(const char *s, char ***argv, size_t *argc, byoc_err *err)
-{
-    char **v = NULL;
-    size_t n = 0, cap = 0;
+    byoc_strv v = BYOC_STRV_INIT;
     byoc_buf word = BYOC_BUF_INIT;
     bool in_word = false;
     const char *why = NULL;
     for (const char *p = s; *p && !why; p++) {
         if (is_ws(*p)) {
             if (in_word)
-                push(&v, &n, &cap, &word);
+                byoc_strv_push_owned(&v, byoc_buf_steal(&word));
             in_word = false;
         } else if (*p == '\\') {
             if (!p[1])
@@ -66,25 +56,12 @@ int byoc_shlex_split(const char *s, char ***argv, size_t *argc, byoc_err *err)
         }
     }
     if (!why && in_word)
-        push(&v, &n, &cap, &word);
+        byoc_strv_push_owned(&v, byoc_buf_steal(&word));
     byoc_buf_free(&word);
     if (why) {
-        byoc_shlex_free(v);
+        byoc_strv_clear(&v);
         return byoc_err_set(err, BYOC_E_USAGE, "command line", "%s", why);
     }
-    if (!v) {
-        v = byoc_xcalloc(1, sizeof *v);
-    }
     *argv = v;
-    *argc = n;
     return 0;
-}
-
-void byoc_shlex_free(char **argv)
-{
-    if (!argv)
-        return;
-    for (char **p = argv; *p; p++)
-        free(*p);
-    free(argv);
 }

@@ -6,13 +6,11 @@
 #ifndef BYOC_AWS_SHLEX_H
 #define BYOC_AWS_SHLEX_H
 
-#include <stddef.h>
-
 #include "core/err.h"
+#include "core/strv.h"
 
-/* Fills *argv (NULL-terminated, malloc'd) and *argc. Errors (BYOC_E_USAGE):
- * "No closing quotation", "No escaped character". */
-int byoc_shlex_split(const char *s, char ***argv, size_t *argc, byoc_err *err);
-void byoc_shlex_free(char **argv);
+/* Fills *argv with the words (the caller clears it with byoc_strv_clear; empty on failure).
+ * Errors (BYOC_E_USAGE): "No closing quotation", "No escaped character". */
+int byoc_shlex_split(const char *s, byoc_strv *argv, byoc_err *err);
 
 #endif

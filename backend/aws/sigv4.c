@@ -329,7 +329,7 @@ static void qlist_canonical(qlist *q, byoc_buf *out)
     }
 }
 
-static void qlist_free(qlist *q)
+static void qlist_clear(qlist *q)
 {
     for (size_t i = 0; i < q->len; i++) {
         byoc_free_secret(q->items[i].key);
@@ -459,7 +459,7 @@ static void compute(const byoc_sigv4_params *p, const char *method, const char *
                               byoc_xstrdup(extra_query->items[i].value));
     }
     qlist_canonical(&q, &creq);
-    qlist_free(&q);
+    qlist_clear(&q);
     byoc_buf_putc(&creq, '\n');
 
     byoc_buf block = BYOC_BUF_INIT, names = BYOC_BUF_INIT;
@@ -534,7 +534,7 @@ int byoc_sigv4_sign_headers(const byoc_sigv4_params *p, const char *method, cons
         byoc_headers_set(headers, "X-Amz-Security-Token", p->session_token);
     r->authorization = byoc_buf_steal(&auth);
     if (r == &local)
-        byoc_sigv4_result_free(&local);
+        byoc_sigv4_result_clear(&local);
     return 0;
 }
 
@@ -585,11 +585,11 @@ int byoc_sigv4_presign(const byoc_sigv4_params *p, const char *method, const cha
     }
     byoc_buf_printf(&out, "&X-Amz-Signature=%s", r->signature);
     r->query = byoc_buf_steal(&out);
-    qlist_free(&added);
+    qlist_clear(&added);
     return 0;
 }
 
-void byoc_sigv4_result_free(byoc_sigv4_result *r)
+void byoc_sigv4_result_clear(byoc_sigv4_result *r)
 {
     if (!r)
         return;
@@ -642,7 +642,7 @@ void byoc_sigv4_chunk_frame(byoc_sigv4_chunker *c, const void *data, size_t n, b
     byoc_buf_append(b, "\r\n", 2);
 }
 
-void byoc_sigv4_chunker_free(byoc_sigv4_chunker *c)
+void byoc_sigv4_chunker_clear(byoc_sigv4_chunker *c)
 {
     byoc_wipe(c, sizeof *c);
 }

@@ -56,7 +56,7 @@ typedef struct byoc_sigv4_params {
 void byoc_sigv4_params_s3(byoc_sigv4_params *p);
 
 /* Everything computed while signing; for tests, debugging and chunked uploads.
- * Release with byoc_sigv4_result_free. */
+ * Release with byoc_sigv4_result_clear. */
 typedef struct byoc_sigv4_result {
     char *canonical_request;
     char *string_to_sign;
@@ -68,7 +68,7 @@ typedef struct byoc_sigv4_result {
     char scope[128];             /* 20150830/us-east-1/service/aws4_request */
 } byoc_sigv4_result;
 
-void byoc_sigv4_result_free(byoc_sigv4_result *r);
+void byoc_sigv4_result_clear(byoc_sigv4_result *r);
 
 /* Header form. Sets X-Amz-Date (replacing one present), the session token
  * header, x-amz-content-sha256 when asked, then Authorization (replacing any
@@ -113,7 +113,7 @@ int byoc_sigv4_chunker_init(byoc_sigv4_chunker *c, const byoc_sigv4_params *p,
 void byoc_sigv4_chunk_sign(byoc_sigv4_chunker *c, const void *data, size_t n, char out[65]);
 /* Append one framed chunk "<hex size>;chunk-signature=<sig>\r\n<data>\r\n" to b. */
 void byoc_sigv4_chunk_frame(byoc_sigv4_chunker *c, const void *data, size_t n, byoc_buf *b);
-void byoc_sigv4_chunker_free(byoc_sigv4_chunker *c);
+void byoc_sigv4_chunker_clear(byoc_sigv4_chunker *c);
 /* Content-Length of the aws-chunked body for decoded_len bytes cut into chunk_size
  * pieces (final 0-byte chunk included). */
 unsigned long long byoc_sigv4_chunked_length(unsigned long long decoded_len, size_t chunk_size);

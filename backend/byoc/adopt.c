@@ -7,9 +7,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "byoc/files.h"
-#include "byoc/strv.h"
 #include "core/buf.h"
+#include "core/files.h"
+#include "core/strv.h"
 
 #define PY_READ_MAX (256u * 1024u)
 
@@ -113,7 +113,7 @@ static char *find_manifest_dir(const char *dir, const char *manifest)
             found = byoc_xstrdup(subs.v[i]);
         free(r);
     }
-    byoc_strv_free(&subs);
+    byoc_strv_clear(&subs);
     return found;
 }
 
@@ -168,7 +168,7 @@ static void adopt_julia(const char *dir, byoc_adopt *a)
         files_with(dir, where, ".jl", &jl);
         if (jl.n)
             program = byoc_xstrdup(byoc_path_base(jl.v[0]));
-        byoc_strv_free(&jl);
+        byoc_strv_clear(&jl);
     }
     if (program) {
         a->found = true;
@@ -234,7 +234,7 @@ static char *python_main(const char *dir, const char *where)
             py_identifier(b, strlen(b) - 3))
             found = byoc_xstrndup(b, strlen(b) - 3);
     }
-    byoc_strv_free(&py);
+    byoc_strv_clear(&py);
     return found;
 }
 
@@ -263,7 +263,7 @@ static char *python_package(const char *dir)
                 found = byoc_xstrdup(subs.v[i]);
             free(init);
         }
-        byoc_strv_free(&subs);
+        byoc_strv_clear(&subs);
         if (found)
             return found;
     }
@@ -316,7 +316,7 @@ void byoc_adopt_find(const char *dir, byoc_language l, byoc_adopt *out)
     }
 }
 
-void byoc_adopt_free(byoc_adopt *a)
+void byoc_adopt_clear(byoc_adopt *a)
 {
     free(a->source_module);
     free(a->entry_point);

@@ -26,6 +26,6 @@ typedef struct byoc_adopt {
 
 /* Look at dir for code in language l. Never fails: found is false when there is none. */
 void byoc_adopt_find(const char *dir, byoc_language l, byoc_adopt *out);
-void byoc_adopt_free(byoc_adopt *a);
+void byoc_adopt_clear(byoc_adopt *a);
 
 #endif

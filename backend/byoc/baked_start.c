@@ -11,7 +11,7 @@
 #include "core/str.h"
 #include "core/utf8.h"
 
-void byoc_baked_start_free(byoc_baked_start *b)
+void byoc_baked_start_clear(byoc_baked_start *b)
 {
     free(b->image);
     free(b->image_id);
@@ -81,7 +81,7 @@ int byoc_baked_start_lookup(const char *project_dir, const char *jobs_file, byoc
         }
     }
     if (have_project)
-        byoc_project_free(&p);
+        byoc_project_clear(&p);
     byoc_local_jobs_free(&jobs);
     return found;
 }

@@ -20,7 +20,7 @@ typedef struct byoc_baked_start {
     double first_output_seconds;
 } byoc_baked_start;
 
-void byoc_baked_start_free(byoc_baked_start *b);
+void byoc_baked_start_clear(byoc_baked_start *b);
 
 /* The project's newest timed local run in the record at jobs_file (NULL: the
  * default record). 1 found, 0 none (or no readable record). */

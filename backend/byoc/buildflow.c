@@ -13,7 +13,7 @@ void byoc_build_git_facts_read(const char *dir, byoc_build_git_facts *out)
     memset(out, 0, sizeof *out);
     byoc_err gerr;
     if (byoc_git_revision(dir, &out->rev, &gerr) != 0) {
-        byoc_git_rev_free(&out->rev);
+        byoc_git_rev_clear(&out->rev);
         memset(&out->rev, 0, sizeof out->rev);
     }
     const char *sde = getenv("SOURCE_DATE_EPOCH");
@@ -23,7 +23,7 @@ void byoc_build_git_facts_read(const char *dir, byoc_build_git_facts *out)
 
 void byoc_build_git_facts_clear(byoc_build_git_facts *g)
 {
-    byoc_git_rev_free(&g->rev);
+    byoc_git_rev_clear(&g->rev);
     free(g->source_date_epoch);
     memset(g, 0, sizeof *g);
 }
@@ -116,9 +116,9 @@ void byoc_build_plan_clear(byoc_build_plan *p)
 {
     free(p->context_dir);
     free(p->dockerfile);
-    byoc_strv_free(&p->tags);
-    byoc_strv_free(&p->build_args);
-    byoc_strv_free(&p->labels);
+    byoc_strv_clear(&p->tags);
+    byoc_strv_clear(&p->build_args);
+    byoc_strv_clear(&p->labels);
     free(p->git_tag);
     free(p->target);
     free(p->platform);

@@ -22,8 +22,8 @@
 
 #include "byoc/git.h"
 #include "byoc/project.h"
-#include "byoc/strv.h"
 #include "core/err.h"
+#include "core/strv.h"
 #include "core/task.h"
 #include "docker/build.h"
 #include "docker/engine.h"

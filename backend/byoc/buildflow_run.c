@@ -15,7 +15,7 @@
 void byoc_build_flow_result_clear(byoc_build_flow_result *r)
 {
     free(r->image_id);
-    byoc_strv_free(&r->tags);
+    byoc_strv_clear(&r->tags);
     memset(r, 0, sizeof *r);
 }
 
@@ -46,7 +46,7 @@ int byoc_build_flow_run(byoc_engine *e, byoc_task *t, const byoc_build_opts *o, 
     out->image_id = byoc_xstrdup(br.image_id);
     for (size_t i = 0; i < br.n_tags; i++)
         byoc_strv_push(&out->tags, br.tags[i]);
-    byoc_build_result_free(&br);
+    byoc_build_result_clear(&br);
     out->size = -1;
     json_t *doc = NULL;
     byoc_err ierr;
@@ -117,11 +117,7 @@ void byoc_build_flow_job_free(void *job)
     free(j);
 }
 
-static void result_free(void *p)
-{
-    byoc_build_flow_result_clear(p);
-    free(p);
-}
+BYOC_TASK_FREE(result_free, byoc_build_flow_result, byoc_build_flow_result_clear)
 
 int byoc_build_flow_task(byoc_task *t, void *arg, void **result, void (**rfree)(void *), byoc_err *err)
 {

@@ -10,9 +10,9 @@
 #include <jansson.h>
 
 #include "byoc/pyspec.h"
-#include "byoc/strv.h"
 #include "core/buf.h"
 #include "core/str.h"
+#include "core/strv.h"
 
 static const char *const language_choices[] = {"python", "cpp", "rust", "julia", "other", NULL};
 static const char *const arch_choices[] = {"amd64", "arm64", NULL};
@@ -94,7 +94,7 @@ void byoc_answers_init(byoc_answers *a)
     }
 }
 
-void byoc_answers_free(byoc_answers *a)
+void byoc_answers_clear(byoc_answers *a)
 {
     for (int i = 0; i < BYOC_Q_COUNT; i++) {
         free(a->a[i].value);
@@ -230,7 +230,7 @@ static char *canonical(const byoc_question *q, const char *value, byoc_err *err)
                     byoc_buf_printf(&b, "%s%s", b.len ? "," : "", *c);
             out = byoc_buf_steal(&b);
         }
-        byoc_strv_free(&items);
+        byoc_strv_clear(&items);
         free(v);
         return out;
     }
@@ -368,7 +368,7 @@ static char *foreign_languages(const byoc_answers *a)
     byoc_buf b = BYOC_BUF_INIT;
     for (size_t i = 0; i < found.n; i++)
         byoc_buf_printf(&b, "%s%s", i == 0 ? "" : i + 1 == found.n ? " and " : ", ", found.v[i]);
-    byoc_strv_free(&found);
+    byoc_strv_clear(&found);
     return byoc_buf_steal(&b);
 }
 
@@ -517,7 +517,7 @@ void byoc_decide(const byoc_answers *a, byoc_decision *d)
         qsort(d->reasons, d->n_reasons, sizeof *d->reasons, by_effect);
 }
 
-void byoc_decision_free(byoc_decision *d)
+void byoc_decision_clear(byoc_decision *d)
 {
     for (size_t i = 0; i < d->n_reasons; i++)
         free(d->reasons[i].text);

@@ -84,7 +84,7 @@ typedef struct byoc_answers {
 void byoc_answers_set_startup(byoc_answers *a, const byoc_startup *s);
 
 void byoc_answers_init(byoc_answers *a);      /* every answer at its default */
-void byoc_answers_free(byoc_answers *a);
+void byoc_answers_clear(byoc_answers *a);
 void byoc_answers_copy(byoc_answers *dst, const byoc_answers *src); /* dst uninitialised */
 
 /* Validate and store an answer. A bad value fails with kind USAGE, what =
@@ -126,7 +126,7 @@ typedef struct byoc_decision {
 
 /* The rules engine: pure, instant, never fails. */
 void byoc_decide(const byoc_answers *a, byoc_decision *out);
-void byoc_decision_free(byoc_decision *d);
+void byoc_decision_clear(byoc_decision *d);
 
 /* The `byoc init` command line that scaffolds what d concluded for dir: recipe (a prebuilt
  * decision scaffolds extend-prebuilt), language, arch, --gpu, --python for a Python the

@@ -8,12 +8,12 @@
 
 #include <jansson.h>
 
-#include "byoc/files.h"
 #include "byoc/shellword.h"
-#include "byoc/strv.h"
 #include "core/buf.h"
+#include "core/files.h"
 #include "core/str.h"
 #include "core/strmap.h"
+#include "core/strv.h"
 
 #define MAX_DIAGS 100
 
@@ -127,10 +127,10 @@ static void varlist_copy(varlist *dst, const byoc_df_var *src, size_t n)
         var_set(dst, src[i].name, src[i].value);
 }
 
-static void varlist_free(varlist *l)
+static void varlist_clear(varlist *l)
 {
     var_free_all(l->v, l->n);
-    byoc_strmap_free(&l->by_name);
+    byoc_strmap_clear(&l->by_name);
     *l = (varlist){0};
 }
 
@@ -139,7 +139,7 @@ static byoc_df_var *varlist_take(varlist *l, size_t *n)
 {
     byoc_df_var *v = l->v;
     *n = l->n;
-    byoc_strmap_free(&l->by_name);
+    byoc_strmap_clear(&l->by_name);
     *l = (varlist){0};
     return v;
 }
@@ -431,7 +431,7 @@ static void read_heredocs(parser *p, byoc_df_instr *in)
         if (!closed)
             diag(p, in->line, true, "heredoc '%s' is never closed: no line with just '%s' follows", delim, delim);
     }
-    byoc_strv_free(&words);
+    byoc_strv_clear(&words);
 }
 
 /* key=value pairs of ENV/ARG/LABEL (and the legacy "ENV key value" form). */
@@ -441,7 +441,7 @@ static void read_pairs(parser *p, byoc_df_instr *in, bool is_arg)
     byoc_sw_split_raw(in->rest, p->df->escape, &raw);
     if (raw.n == 0) {
         diag(p, in->line, true, "%s needs at least one argument", in->keyword);
-        byoc_strv_free(&raw);
+        byoc_strv_clear(&raw);
         return;
     }
     if (!is_arg && !strchr(raw.v[0], '=')) {
@@ -459,7 +459,7 @@ static void read_pairs(parser *p, byoc_df_instr *in, bool is_arg)
             if (strcmp(in->keyword, "ENV") == 0)
                 diag(p, in->line, false, "legacy \"ENV key value\" form: prefer ENV %s=value", raw.v[0]);
         }
-        byoc_strv_free(&raw);
+        byoc_strv_clear(&raw);
         return;
     }
     for (size_t i = 0; i < raw.n; i++) {
@@ -480,7 +480,7 @@ static void read_pairs(parser *p, byoc_df_instr *in, bool is_arg)
         free(key);
         free(val);
     }
-    byoc_strv_free(&raw);
+    byoc_strv_clear(&raw);
 }
 
 static bool valid_stage_name(const char *s)
@@ -559,11 +559,11 @@ static void on_from(parser *p, byoc_df_instr *in)
     }
     for (size_t i = 0; i < words.n; i++)
         push_arg(in, byoc_xstrdup(words.v[i]));
-    byoc_strv_free(&words);
+    byoc_strv_clear(&words);
     in->stage = (int)df->n_stages;
     df->n_stages++;
     /* a new stage: its own ARGs; ENV inherited from a base stage */
-    varlist_free(&p->stage_args);
+    varlist_clear(&p->stage_args);
     if (st->base_stage >= 0) {
         const byoc_df_stage *base = &df->stages[st->base_stage];
         if (p->inherited_env + base->n_env <= MAX_INHERITED_ENV) {
@@ -663,7 +663,7 @@ static void finish_instr(parser *p, byoc_df_instr *in)
             byoc_sw_words(in->rest, p->df->escape, lookup, p, &words);
             for (size_t i = 0; i < words.n; i++)
                 push_arg(in, byoc_xstrdup(words.v[i]));
-            byoc_strv_free(&words);
+            byoc_strv_clear(&words);
         } else if (*in->rest) {
             push_arg(in, byoc_xstrdup(in->rest));
         }
@@ -802,13 +802,13 @@ void byoc_dockerfile_parse(const char *text, size_t len, const byoc_df_options *
         diag(&p, 1, true, "no FROM instruction: every build needs a base image");
     free(p.lines);
     out->global_args = varlist_take(&p.globals, &out->n_global_args);
-    varlist_free(&p.builtins);
-    varlist_free(&p.stage_args);
-    varlist_free(&p.stage_env);
-    byoc_strmap_free(&p.stage_names);
+    varlist_clear(&p.builtins);
+    varlist_clear(&p.stage_args);
+    varlist_clear(&p.stage_env);
+    byoc_strmap_clear(&p.stage_names);
 }
 
-void byoc_dockerfile_free(byoc_dockerfile *df)
+void byoc_dockerfile_clear(byoc_dockerfile *df)
 {
     for (size_t i = 0; i < df->n_instrs; i++) {
         byoc_df_instr *in = &df->instrs[i];

@@ -14,7 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "byoc/project.h"   /* byoc_kv */
+#include "core/kv.h"
 
 typedef struct byoc_df_diag {
     int line;
@@ -95,7 +95,7 @@ typedef struct byoc_df_options {
 /* Parse text (need not be NUL-terminated; NUL bytes are reported). opts may be NULL. */
 void byoc_dockerfile_parse(const char *text, size_t len, const byoc_df_options *opts,
                            byoc_dockerfile *out);
-void byoc_dockerfile_free(byoc_dockerfile *df);
+void byoc_dockerfile_clear(byoc_dockerfile *df);
 
 /* A flag's value ("" for a bare flag), or NULL when absent. */
 const char *byoc_df_flag_value(const byoc_df_instr *in, const char *name);

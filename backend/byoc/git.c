@@ -9,10 +9,10 @@
 
 #include <jansson.h>
 
-#include "byoc/files.h"
+#include "byoc/libgit2_api.h"
 #include "byoc/requirements.h"
 #include "core/buf.h"
-#include "core/libgit2_api.h"
+#include "core/files.h"
 #include "core/log.h"
 
 static int git_fail(byoc_err *err, const char *what, const char *doing)
@@ -161,7 +161,7 @@ int byoc_git_revision(const char *dir, byoc_git_rev *out, byoc_err *err)
     return 0;
 }
 
-void byoc_git_rev_free(byoc_git_rev *r)
+void byoc_git_rev_clear(byoc_git_rev *r)
 {
     free(r->branch);
     free(r->remote_url);
@@ -267,7 +267,7 @@ out:
 
 /* ---- vendoring --------------------------------------------------------- */
 
-void byoc_git_dep_free(byoc_git_dep *d)
+void byoc_git_dep_clear(byoc_git_dep *d)
 {
     free(d->url);
     free(d->ref);

@@ -13,8 +13,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "byoc/strv.h"
 #include "core/err.h"
+#include "core/strv.h"
 #include "core/task.h"
 
 typedef struct json_t json_t;
@@ -34,7 +34,7 @@ typedef struct byoc_git_rev {
  * repository is not an error (is_repo = false), and costs no libgit2 when
  * no .git lies above dir. */
 int byoc_git_revision(const char *dir, byoc_git_rev *out, byoc_err *err);
-void byoc_git_rev_free(byoc_git_rev *r);
+void byoc_git_rev_clear(byoc_git_rev *r);
 
 /* "<name>:<short-sha>[-dirty]"; NULL when there is no commit. Caller frees. */
 char *byoc_git_image_tag(const char *name, const byoc_git_rev *r);
@@ -62,7 +62,7 @@ typedef struct byoc_git_dep {
 } byoc_git_dep;
 
 int byoc_git_parse_dep(const char *spec, byoc_git_dep *out);  /* -1 if not a git URL */
-void byoc_git_dep_free(byoc_git_dep *d);
+void byoc_git_dep_clear(byoc_git_dep *d);
 
 /* Clone url (checking out ref when given) into dest, which must not exist or
  * be empty. SSH authenticates with the ssh-agent only (SSH_AUTH_SOCK); the

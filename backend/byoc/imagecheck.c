@@ -9,7 +9,7 @@
 #include "aws/ecr.h"
 #include "core/buf.h"
 
-void byoc_ecr_image_uri_free(byoc_ecr_image_uri *u)
+void byoc_ecr_image_uri_clear(byoc_ecr_image_uri *u)
 {
     if (!u)
         return;
@@ -75,11 +75,11 @@ bool byoc_ecr_image_uri_parse(const char *uri, byoc_ecr_image_uri *out, char *wh
     if (!byoc_ecr_repository_name_ok(out->repository, reason, sizeof reason)) {
         char msg[220];
         snprintf(msg, sizeof msg, "repository '%s': %s", out->repository, reason);
-        byoc_ecr_image_uri_free(out);
+        byoc_ecr_image_uri_clear(out);
         return no(why, why_size, msg);
     }
     if ((out->tag && !*out->tag) || (out->digest && strncmp(out->digest, "sha256:", 7) != 0)) {
-        byoc_ecr_image_uri_free(out);
+        byoc_ecr_image_uri_clear(out);
         return no(why, why_size, "expected :tag or @sha256:<hex> after the repository");
     }
     return true;
@@ -103,14 +103,14 @@ int byoc_ecr_image_check(void *ud, byoc_task *t, const byoc_aws_config_opts *aws
     if (account && *account && strcmp(account, u.account) != 0) {
         if (note)
             snprintf(note, note_size, "%s is in account %s's registry, not yours (%s)", image_uri, u.account, account);
-        byoc_ecr_image_uri_free(&u);
+        byoc_ecr_image_uri_clear(&u);
         return 1;
     }
     byoc_aws_config_opts o = aws ? *aws : (byoc_aws_config_opts){0};
     o.region = u.region;
     byoc_aws_client *c;
     if (byoc_aws_client_new(&o, &c, err) != 0) {
-        byoc_ecr_image_uri_free(&u);
+        byoc_ecr_image_uri_clear(&u);
         return -1;
     }
     byoc_ecr_image_id id = {.digest = u.digest, .tag = u.tag};
@@ -129,8 +129,8 @@ int byoc_ecr_image_check(void *ud, byoc_task *t, const byoc_aws_config_opts *aws
         byoc_err_clear(err);
         rc = 1;
     }
-    byoc_ecr_image_list_free(&found);
+    byoc_ecr_image_list_clear(&found);
     byoc_aws_client_free(c);
-    byoc_ecr_image_uri_free(&u);
+    byoc_ecr_image_uri_clear(&u);
     return rc;
 }

@@ -26,7 +26,7 @@ typedef struct byoc_ecr_image_uri {
 
 /* false (why says what is off) when uri is not an ECR image URI. */
 bool byoc_ecr_image_uri_parse(const char *uri, byoc_ecr_image_uri *out, char *why, size_t why_size);
-void byoc_ecr_image_uri_free(byoc_ecr_image_uri *u);
+void byoc_ecr_image_uri_clear(byoc_ecr_image_uri *u);
 
 /* The Run step's image check (the shape of jobsubmit.h's
  * byoc_job_image_check_fn), through ECR DescribeImages in the image's own

@@ -89,7 +89,7 @@ int byoc_ecr_images_add_platforms(byoc_aws_client *ecr, byoc_task *t, json_t *do
         reads++;
         if (byoc_registry_get_manifest(&reg, t, name, digest, &m, &e) == 0) {
             add_platforms(im, m.doc);
-            byoc_registry_manifest_free(&m);
+            byoc_registry_manifest_clear(&m);
         } else {
             json_object_set_new(im, "platforms_error", json_string(why_of(&e, host, name, digest)));
         }
@@ -97,7 +97,7 @@ int byoc_ecr_images_add_platforms(byoc_aws_client *ecr, byoc_task *t, json_t *do
         free(name);
         free(account);
     }
-    byoc_ecr_token_free(&tok);
+    byoc_ecr_token_clear(&tok);
     return reads;
 }
 

@@ -57,7 +57,7 @@ static void free_kvs(byoc_kv *kv, size_t n)
     free(kv);
 }
 
-void byoc_jobspec_free(byoc_jobspec *s)
+void byoc_jobspec_clear(byoc_jobspec *s)
 {
     char **strings[] = {&s->image_uri,   &s->source_module,    &s->entry_point,    &s->role_arn,
                         &s->device,      &s->instance_type,    &s->instance_count, &s->volume_gb,
@@ -265,7 +265,7 @@ int byoc_jobspec_from_json(byoc_jobspec *s, const json_t *job, byoc_err *err)
             byoc_jobspec_set(scalar_slot(s, &SCALARS[i]), t);
             free(t);
         } else {
-            byoc_jobspec_free(s);
+            byoc_jobspec_clear(s);
             return bad(err, key, SCALARS[i].integer ? "must be a number or a string" : "must be a string");
         }
     }
@@ -295,7 +295,7 @@ int byoc_jobspec_from_json(byoc_jobspec *s, const json_t *job, byoc_err *err)
     }
     return 0;
 fail:
-    byoc_jobspec_free(s);
+    byoc_jobspec_clear(s);
     return -1;
 }
 
@@ -371,7 +371,7 @@ int byoc_jobspec_fill_defaults(byoc_jobspec *s, const byoc_project *p, const cha
     TAKE_LIST(tags, n_tags, BYOC_JF_TAG);
     TAKE_LIST(channels, n_channels, BYOC_JF_INPUT_DATA);
 #undef TAKE_LIST
-    byoc_jobspec_free(&def);
+    byoc_jobspec_clear(&def);
     return 0;
 }
 
@@ -391,7 +391,7 @@ int byoc_jobspec_recall(byoc_jobspec *s, const byoc_project *p, byoc_err *err)
 
 /* ---- problems ------------------------------------------------------------------- */
 
-void byoc_job_problems_free(byoc_job_problems *p)
+void byoc_job_problems_clear(byoc_job_problems *p)
 {
     free(p->items);
     memset(p, 0, sizeof *p);

@@ -108,7 +108,7 @@ typedef struct byoc_jobspec {
 } byoc_jobspec;
 
 void byoc_jobspec_init(byoc_jobspec *s);
-void byoc_jobspec_free(byoc_jobspec *s);
+void byoc_jobspec_clear(byoc_jobspec *s);
 /* Replace a string field (copies; NULL or "" clears). */
 void byoc_jobspec_set(char **field, const char *value);
 void byoc_jobspec_add_hyperparameter(byoc_jobspec *s, const char *key, const char *value);
@@ -161,7 +161,7 @@ typedef struct byoc_job_problems {
     size_t len, cap;
 } byoc_job_problems;
 
-void byoc_job_problems_free(byoc_job_problems *p);
+void byoc_job_problems_clear(byoc_job_problems *p);
 void byoc_job_problem_add(byoc_job_problems *p, byoc_job_field f, int index, const char *api_member,
                           const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 /* Fill err (kind USAGE) from the first problem; "(and N more)" is not added:
@@ -216,10 +216,10 @@ typedef struct byoc_entry_point_check {
 
 /* The entry point under launcher l: 0 with *out filled, or -1 with why.
  * source_module NULL: its form only (an S3 source, or no file access). Free out
- * with byoc_entry_point_check_free either way. */
+ * with byoc_entry_point_check_clear either way. */
 int byoc_job_check_entry_point(byoc_job_launcher l, const char *source_module, const char *entry,
                                byoc_entry_point_check *out, char *why, size_t why_size);
-void byoc_entry_point_check_free(byoc_entry_point_check *c);
+void byoc_entry_point_check_clear(byoc_entry_point_check *c);
 
 /* The entry point's module path resolved inside the (local) source module:
  * 0 with *resolved (malloc'd, e.g. "/abs/pkg/sub/mod.py" or ".../pkg/") or -1 with why. */

@@ -216,7 +216,7 @@ size_t byoc_job_check_request(const json_t *req, const byoc_jobspec *s, byoc_job
             byoc_job_problem_add(out, BYOC_JF_JOB_NAME, -1, NULL,
                                  "the default name made from the image repository is not valid (%s): give --job-name",
                                  tmp.items[0].message);
-        byoc_job_problems_free(&tmp);
+        byoc_job_problems_clear(&tmp);
     }
     const char *script = str_at(json_object_get(req, "algorithmSpecification"), "scriptModeConfig", "s3Uri");
     if (script)

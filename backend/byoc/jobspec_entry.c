@@ -86,7 +86,7 @@ byoc_job_launcher byoc_job_launcher_in(const char *image_uri, const char *projec
     if (!project_dir || byoc_project_load(&p, project_dir, &found, &err) != 0)
         return byoc_job_launcher_for(image_uri, NULL);
     byoc_job_launcher l = byoc_job_launcher_for(image_uri, found ? &p : NULL);
-    byoc_project_free(&p);
+    byoc_project_clear(&p);
     return l;
 }
 
@@ -398,7 +398,7 @@ int byoc_job_check_entry_point(byoc_job_launcher l, const char *source_module, c
     return byoc_job_resolve_entry_point(source_module, entry, &out->path, why, why_size);
 }
 
-void byoc_entry_point_check_free(byoc_entry_point_check *c)
+void byoc_entry_point_check_clear(byoc_entry_point_check *c)
 {
     free(c->path);
     c->path = NULL;

@@ -440,7 +440,7 @@ static void check_entry(const byoc_jobspec *s, const char *source_module, const 
         byoc_job_problem_add(out, BYOC_JF_ENTRY_POINT, -1, NULL, "%s%s: %s (as %s starts it)",
                              s->entry_point ? "" : "(default) ", why, quoted(ep, q, sizeof q),
                              byoc_job_launcher_name(s->launcher));
-    byoc_entry_point_check_free(&chk);
+    byoc_entry_point_check_clear(&chk);
 }
 
 static void check_source(const byoc_jobspec *s, const byoc_job_validate_opts *o, byoc_job_problems *out)

@@ -28,7 +28,7 @@ static const char *const BRAKET_REGIONS[] = {"us-east-1", "us-west-1", "us-west-
 
 /* ---- plan and result storage --------------------------------------------------------- */
 
-static void byoc_job_plan_free(byoc_job_plan *p)
+static void byoc_job_plan_clear(byoc_job_plan *p)
 {
     free(p->region);
     free(p->account);
@@ -54,14 +54,14 @@ static void byoc_job_plan_free(byoc_job_plan *p)
     memset(p, 0, sizeof *p);
 }
 
-void byoc_job_result_free(byoc_job_result *r)
+void byoc_job_result_clear(byoc_job_result *r)
 {
-    byoc_job_plan_free(&r->plan);
+    byoc_job_plan_clear(&r->plan);
     free(r->job_arn);
     free(r->status);
     free(r->failure_reason);
     json_decref(r->job);
-    byoc_job_problems_free(&r->problems);
+    byoc_job_problems_clear(&r->problems);
     memset(r, 0, sizeof *r);
 }
 
@@ -198,7 +198,7 @@ static int resolve_role(run_ctx *r, byoc_err *err)
     byoc_job_problems probs = {0};
     if (byoc_job_check_role_arn(arn, BYOC_JF_ROLE_ARN, "IAM ListRoles", &probs)) {
         byoc_job_problems_to_err(&probs, err);
-        byoc_job_problems_free(&probs);
+        byoc_job_problems_clear(&probs);
         free(arn);
         return -1;
     }
@@ -220,7 +220,7 @@ static int usage_from_problems(run_ctx *r, byoc_job_problems *probs, byoc_err *e
         }
         keep->items[keep->len++] = probs->items[i];
     }
-    byoc_job_problems_free(probs);
+    byoc_job_problems_clear(probs);
     return -1;
 }
 
@@ -324,7 +324,7 @@ static int name_job(run_ctx *r, byoc_err *err)
         byoc_job_problem_add(&named, BYOC_JF_JOB_NAME, -1, NULL,
                              "the default name made from the image repository is not valid (%s): give --job-name",
                              probs.items[0].message);
-        byoc_job_problems_free(&probs);
+        byoc_job_problems_clear(&probs);
         return usage_from_problems(r, &named, err);
     }
     return 0;
@@ -718,17 +718,11 @@ void byoc_job_submit_args_free(void *args)
     byoc_job_submit_args *a = args;
     if (!a)
         return;
-    byoc_jobspec_free(&a->spec);
+    byoc_jobspec_clear(&a->spec);
     free(a);
 }
 
-static void byoc_job_result_free_ptr(void *result)
-{
-    if (!result)
-        return;
-    byoc_job_result_free(result);
-    free(result);
-}
+BYOC_TASK_FREE(job_result_free, byoc_job_result, byoc_job_result_clear)
 
 int byoc_job_submit_task_fn(byoc_task *t, void *arg, void **result, void (**result_free)(void *), byoc_err *err)
 {
@@ -737,11 +731,11 @@ int byoc_job_submit_task_fn(byoc_task *t, void *arg, void **result, void (**resu
     int rc = byoc_job_submit(&a->spec, &a->opts, t, r, err);
     /* A job that ran and ended FAILED or CANCELLED is a result, not a task failure. */
     if (rc != 0 && !(r->job_arn && err->kind == BYOC_E_FAILED && byoc_braket_status_failed(r->status))) {
-        byoc_job_result_free_ptr(r);
+        job_result_free(r);
         return -1;
     }
     byoc_err_clear(err);
     *result = r;
-    *result_free = byoc_job_result_free_ptr;
+    *result_free = job_result_free;
     return 0;
 }

@@ -92,7 +92,7 @@ typedef struct byoc_job_result {
     byoc_job_problems problems;  /* validation problems (also in err) */
 } byoc_job_result;
 
-void byoc_job_result_free(byoc_job_result *r);
+void byoc_job_result_clear(byoc_job_result *r);
 
 /* The whole run. out is always initialised (free it even on failure). t may be NULL. */
 int byoc_job_submit(const byoc_jobspec *spec, const byoc_job_submit_opts *opts, byoc_task *t, byoc_job_result *out,

@@ -8,10 +8,10 @@
 #include <jansson.h>
 
 #include "byoc/dockerfile.h"
-#include "byoc/files.h"
 #include "byoc/recipe.h"
 #include "byoc/tokens.h"
 #include "core/buf.h"
+#include "core/files.h"
 
 #define CODE_DIR "/opt/ml/code"
 
@@ -34,7 +34,7 @@ void byoc_lint_add(byoc_lint_result *r, byoc_lint_severity sev, const char *rule
         r->n_errors++;
 }
 
-void byoc_lint_result_free(byoc_lint_result *r)
+void byoc_lint_result_clear(byoc_lint_result *r)
 {
     for (size_t i = 0; i < r->n; i++) {
         free(r->items[i].file);
@@ -478,7 +478,7 @@ void byoc_lint_dockerfile(const char *text, size_t len, const byoc_lint_config *
         byoc_lint_add(out, df.diags[i].error ? BYOC_LINT_ERROR : BYOC_LINT_WARNING, "dockerfile-syntax", file,
                       df.diags[i].line, "%s", df.diags[i].message);
     if (df.n_stages == 0) {
-        byoc_dockerfile_free(&df);
+        byoc_dockerfile_clear(&df);
         return;
     }
     lint_ctx c = {&df, cfg, out, file, {0}, 0, NULL, NULL, false};
@@ -500,5 +500,5 @@ void byoc_lint_dockerfile(const char *text, size_t len, const byoc_lint_config *
     rule_secret_copy(&c);
     rule_secret_env(&c);
     rule_ssh_in_build(&c);
-    byoc_dockerfile_free(&df);
+    byoc_dockerfile_clear(&df);
 }

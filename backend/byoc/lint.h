@@ -81,7 +81,7 @@ int byoc_lint_task(byoc_task *t, void *options, void **result, void (**result_fr
 
 void byoc_lint_add(byoc_lint_result *r, byoc_lint_severity sev, const char *rule, const char *file, int line,
                    const char *fmt, ...) __attribute__((format(printf, 6, 7)));
-void byoc_lint_result_free(byoc_lint_result *r);
+void byoc_lint_result_clear(byoc_lint_result *r);
 /* Sort by file, then line, then severity. */
 void byoc_lint_sort(byoc_lint_result *r);
 const char *byoc_lint_severity_name(byoc_lint_severity s); /* "error", "warning", "info" */

@@ -6,11 +6,11 @@
 
 #include <jansson.h>
 
-#include "byoc/files.h"
 #include "byoc/pyspec.h"
 #include "byoc/recipe.h"
 #include "byoc/scan.h"
 #include "core/buf.h"
+#include "core/files.h"
 
 #define REQUIREMENTS_MAX (1024u * 1024u)
 
@@ -106,7 +106,7 @@ static void lint_python(const char *dir, const byoc_project *proj, const char *r
             spec = byoc_xstrdup(sc.python_spec);
             evidence = byoc_xstrdup(sc.python_evidence ? sc.python_evidence : "the project");
         }
-        byoc_scan_free(&sc);
+        byoc_scan_clear(&sc);
     }
     const char *want = json_string_value(json_object_get(proj->doc, "python"));
     if (!spec && want && *want) {

@@ -5,11 +5,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "byoc/files.h"
-#include "byoc/strv.h"
 #include "byoc/tokens.h"
 #include "core/buf.h"
+#include "core/files.h"
 #include "core/str.h"
+#include "core/strv.h"
 #include "docker/context.h"
 
 #define SCAN_FILE_MAX (256u * 1024u)          /* files larger than this are not read for tokens */
@@ -182,8 +182,8 @@ void byoc_lint_context(const char *context_dir, const char *dockerfile, const ch
                           "no .dockerignore: the whole directory is sent to every build (byoc init writes one)");
         free(p);
     }
-    byoc_strv_free(&w.secret_dirs);
-    byoc_strv_free(&w.heavy_dirs);
+    byoc_strv_clear(&w.secret_dirs);
+    byoc_strv_clear(&w.heavy_dirs);
     free(w.heavy_bytes);
     byoc_context_free(c);
 }

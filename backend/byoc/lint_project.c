@@ -7,14 +7,14 @@
 #include <jansson.h>
 
 #include "byoc/dockerfile.h"
-#include "byoc/files.h"
 #include "byoc/git.h"
-#include "byoc/vendor.h"
 #include "byoc/lint_base.h"
 #include "byoc/lint_context.h"
 #include "byoc/recipe.h"
 #include "byoc/requirements.h"
+#include "byoc/vendor.h"
 #include "core/buf.h"
+#include "core/files.h"
 
 #define DOCKERFILE_MAX (4u * 1024u * 1024u)
 #define REQUIREMENTS_MAX (1024u * 1024u)
@@ -47,7 +47,7 @@ static bool vendored(const char *ctx, const byoc_requirement *it)
     bool yes = byoc_path_is_dir(path);
     free(path);
     free(rel);
-    byoc_git_dep_free(&dep);
+    byoc_git_dep_clear(&dep);
     return yes;
 }
 
@@ -117,7 +117,7 @@ static void lint_requirements(const char *dir, const char *context, bool extend,
                           "%zu packages the prebuilt image lacks would be installed at every job start: install "
                           "them in the image (COPY requirements.txt + RUN pip install -r requirements.txt)",
                           missing);
-        byoc_requirements_free(&r);
+        byoc_requirements_clear(&r);
     }
     free(text);
     free(path);
@@ -180,7 +180,7 @@ int byoc_lint_project(const byoc_lint_options *o, byoc_lint_result *out, byoc_er
             extend = byoc_image_is_prebuilt(root);
             byoc_lint_base(dir, &proj, root, text, df_rel, df.stages[df.n_stages - 1].line, proj.context, out);
         }
-        byoc_dockerfile_free(&df);
+        byoc_dockerfile_clear(&df);
     }
     lint_requirements(dir, proj.context, extend, text, out);
     if (have_df)
@@ -197,15 +197,11 @@ int byoc_lint_project(const byoc_lint_options *o, byoc_lint_result *out, byoc_er
     free(text);
     free(df_path);
     free(ctx_path);
-    byoc_project_free(&proj);
+    byoc_project_clear(&proj);
     return 0;
 }
 
-static void lint_result_free(void *p)
-{
-    byoc_lint_result_free(p);
-    free(p);
-}
+BYOC_TASK_FREE(lint_result_free, byoc_lint_result, byoc_lint_result_clear)
 
 int byoc_lint_task(byoc_task *t, void *options, void **result, void (**result_free)(void *), byoc_err *err)
 {

@@ -111,7 +111,7 @@ size_t byoc_local_run_validate(const byoc_jobspec *s, bool upload, byoc_job_prob
         }
         out->items[out->len++] = all.items[i];
     }
-    byoc_job_problems_free(&all);
+    byoc_job_problems_clear(&all);
     if (!s->image_uri || !*s->image_uri)
         byoc_job_problem_add(out, BYOC_JF_IMAGE_URI, -1, NULL, "is required in local mode: the image on the engine");
     const char *src = s->source_module ? s->source_module : "";
@@ -138,7 +138,7 @@ static int check_spec(run *r, byoc_err *err)
     byoc_job_problems kept = {0};
     if (byoc_local_run_validate(s, r->opts->upload, &kept))
         return usage(r, &kept, err);
-    byoc_job_problems_free(&kept);
+    byoc_job_problems_clear(&kept);
     r->checkpoint_dir = container_dir_path(s->checkpoint_local_path ? s->checkpoint_local_path
                                                                     : BYOC_JOB_DEFAULT_CHECKPOINT_LOCAL_PATH);
 
@@ -152,7 +152,7 @@ static int check_spec(run *r, byoc_err *err)
         byoc_job_problem_add(&named, BYOC_JF_JOB_NAME, -1, NULL,
                              "the default name made from the image is not valid (%s): give --job-name",
                              probs.items[0].message);
-        byoc_job_problems_free(&probs);
+        byoc_job_problems_clear(&probs);
         return usage(r, &named, err);
     }
     r->out->job_arn = byoc_local_job_arn(r->out->job_name);
@@ -318,7 +318,7 @@ static int after_create(run *r, byoc_err *err)
     return byoc_err_set(err, BYOC_E_FAILED, "job", "%s ended FAILED: %s", r->out->job_name, r->out->failure_reason);
 }
 
-static void run_free(run *r)
+static void run_clear(run *r)
 {
     free(r->device);
     free(r->entry_point);
@@ -334,7 +334,7 @@ static void run_free(run *r)
     free(r->output_s3);
     for (size_t i = 0; i < r->env.n; i++)
         byoc_wipe(r->env.v[i], strlen(r->env.v[i])); /* credentials may be among them */
-    byoc_strv_free(&r->env);
+    byoc_strv_clear(&r->env);
     byoc_put_list_clear(&r->files);
     byoc_local_job_free(&r->record);
     if (r->own_engine)
@@ -371,7 +371,7 @@ int byoc_local_run(const byoc_jobspec *spec, const byoc_local_run_opts *opts, by
         rc = after_create(&r, err);
     else if (r.created_outdir && out->output_dir)
         rmdir(out->output_dir); /* nothing ran: leave no empty directory behind */
-    run_free(&r);
+    run_clear(&r);
     return rc;
 }
 
@@ -382,15 +382,11 @@ void byoc_local_run_args_free(void *args)
     byoc_local_run_args *a = args;
     if (!a)
         return;
-    byoc_jobspec_free(&a->spec);
+    byoc_jobspec_clear(&a->spec);
     free(a);
 }
 
-void byoc_local_run_result_free_ptr(void *result)
-{
-    byoc_local_run_result_free(result);
-    free(result);
-}
+BYOC_TASK_FREE(local_run_result_free, byoc_local_run_result, byoc_local_run_result_clear)
 
 int byoc_local_run_task_fn(byoc_task *t, void *arg, void **result, void (**result_free)(void *), byoc_err *err)
 {
@@ -398,11 +394,11 @@ int byoc_local_run_task_fn(byoc_task *t, void *arg, void **result, void (**resul
     byoc_local_run_result *res = byoc_xcalloc(1, sizeof *res);
     int rc = byoc_local_run(&a->spec, &a->opts, t, res, err);
     if (rc != 0 && !res->status) {
-        byoc_local_run_result_free_ptr(res);
+        local_run_result_free(res);
         return -1;
     }
     byoc_err_clear(err);
     *result = res;
-    *result_free = byoc_local_run_result_free_ptr;
+    *result_free = local_run_result_free;
     return 0;
 }

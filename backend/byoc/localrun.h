@@ -86,6 +86,5 @@ typedef struct byoc_local_run_args {
 
 int byoc_local_run_task_fn(byoc_task *t, void *arg, void **result, void (**result_free)(void *), byoc_err *err);
 void byoc_local_run_args_free(void *args);
-void byoc_local_run_result_free_ptr(void *result);
 
 #endif

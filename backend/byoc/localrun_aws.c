@@ -161,7 +161,7 @@ static int pass_credentials(run *r, byoc_err *err)
         lr_warn(r, "the AWS credentials passed to the job are temporary and expire at %s; the job cannot renew them",
              when);
     }
-    byoc_aws_creds_free(&creds);
+    byoc_aws_creds_clear(&creds);
     return 0;
 }
 

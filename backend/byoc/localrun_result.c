@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-void byoc_local_run_result_free(byoc_local_run_result *r)
+void byoc_local_run_result_clear(byoc_local_run_result *r)
 {
     if (!r)
         return;
@@ -18,9 +18,9 @@ void byoc_local_run_result_free(byoc_local_run_result *r)
     free(r->output_dir);
     free(r->log_path);
     free(r->source_uri);
-    byoc_strv_free(&r->warnings);
-    byoc_strv_free(&r->not_copied);
-    byoc_job_problems_free(&r->problems);
+    byoc_strv_clear(&r->warnings);
+    byoc_strv_clear(&r->not_copied);
+    byoc_job_problems_clear(&r->problems);
     memset(r, 0, sizeof *r);
 }
 

@@ -10,7 +10,7 @@
 
 #include "aws/config.h"
 #include "byoc/jobspec.h"
-#include "byoc/strv.h"
+#include "core/strv.h"
 #include "docker/engine.h"
 
 #define BYOC_LOCAL_SOURCE_DIR "/opt/ml/input/source"   /* where source.tar.gz goes without upload */
@@ -49,7 +49,7 @@ typedef struct byoc_local_run_result {
     byoc_job_problems problems; /* validation problems (the first is also in err) */
 } byoc_local_run_result;
 
-void byoc_local_run_result_free(byoc_local_run_result *r);
+void byoc_local_run_result_clear(byoc_local_run_result *r);
 
 /* {"job_arn", "job_name", "status", "output_dir", "exit_code" (null if none), "failure_reason"
  * (only when there is one), "image", "log", "source_uri", "first_output_seconds" (null if none),

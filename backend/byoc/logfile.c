@@ -89,7 +89,7 @@ static int file_poll(byoc_log_source *src, byoc_task *t, bool final, byoc_log_li
     return 0;
 }
 
-static void file_free(byoc_log_source *src)
+static void file_clear(byoc_log_source *src)
 {
     file_source *s = (file_source *)src;
     byoc_buf_free(&s->partial);
@@ -97,7 +97,7 @@ static void file_free(byoc_log_source *src)
     free(s);
 }
 
-static const byoc_log_source_ops file_ops = {.poll = file_poll, .free = file_free};
+static const byoc_log_source_ops file_ops = {.poll = file_poll, .free = file_clear};
 
 byoc_log_source *byoc_log_source_file(const char *path)
 {

@@ -102,7 +102,7 @@ void byoc_logtail_free(byoc_logtail *tl)
     for (size_t i = 0; i < tl->nstreams; i++) {
         free(tl->streams[i].name);
         free(tl->streams[i].token);
-        byoc_logs_event_page_free(&tl->streams[i].page);
+        byoc_logs_event_page_clear(&tl->streams[i].page);
     }
     free(tl->streams);
     free(tl->group);
@@ -184,7 +184,7 @@ static int discover(byoc_logtail *tl, byoc_task *t, byoc_err *err)
             byoc_logtail_instance_tag(name, s->instance, sizeof s->instance);
         }
         more = byoc_aws_pager_next(&pager, (size_t)tl->max_streams > tl->nstreams ? page.next_token : NULL, err);
-        byoc_logs_stream_page_free(&page);
+        byoc_logs_stream_page_clear(&page);
         if (more < 0)
             rc = -1;
     } while (rc == 0 && more);
@@ -259,7 +259,7 @@ static int refill(byoc_logtail *tl, stream *s, byoc_task *t, byoc_err *err)
             s->token = page.next_forward_token;
             page.next_forward_token = NULL;
         }
-        byoc_logs_event_page_free(&s->page);
+        byoc_logs_event_page_clear(&s->page);
         s->page = page;
         s->next = 0;
         skip_repeats(tl, s);

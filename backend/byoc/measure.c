@@ -10,12 +10,12 @@
 #include <jansson.h>
 
 #include "aws/sigv4.h"
-#include "byoc/files.h"
 #include "byoc/measure_base.h"
 #include "byoc/project.h"
 #include "byoc/recipe.h"
 #include "byoc/requirements.h"
 #include "core/buf.h"
+#include "core/files.h"
 #include "core/log.h"
 #include "core/utf8.h"
 #include "docker/containers.h"
@@ -30,9 +30,9 @@
 #define WORKDIR "/opt/ml/code"
 #define MEASURE_LABEL "org.byoc.measure"
 
-void byoc_measurement_free(byoc_measurement *m)
+void byoc_measurement_clear(byoc_measurement *m)
 {
-    byoc_strv_free(&m->failed);
+    byoc_strv_clear(&m->failed);
     free(m->base);
     free(m->base_id);
     free(m->base_note);
@@ -123,7 +123,7 @@ static int read_requirements(const char *path, char sha[65], long *packages, byo
     byoc_requirements r;
     byoc_requirements_parse(data, len, &r);
     *packages = (long)byoc_requirements_count(&r);
-    byoc_requirements_free(&r);
+    byoc_requirements_clear(&r);
     free(data);
     return 0;
 }
@@ -265,7 +265,7 @@ long byoc_measure_instance_count(const char *project_dir)
     if (byoc_project_load(&p, project_dir, NULL, &e) != 0)
         return 0;
     long n = job_long(json_object_get(p.job, "instance_count"));
-    byoc_project_free(&p);
+    byoc_project_clear(&p);
     return n > 0 && n < 100000 ? n : 0;
 }
 
@@ -276,7 +276,7 @@ long byoc_measure_threshold(const char *project_dir)
     if (byoc_project_load(&p, project_dir, NULL, &e) != 0)
         return 0;
     long n = job_long(json_object_get(json_object_get(p.doc, "decide"), "install_threshold_seconds"));
-    byoc_project_free(&p);
+    byoc_project_clear(&p);
     return n > 0 && n < 1000000 ? n : 0;
 }
 
@@ -294,7 +294,7 @@ void byoc_measure_settings(const char *project_dir, byoc_measure_opts *o, char *
         o->base = *base = byoc_xstrdup(b);
     if (!o->network_mode && n && *n)
         o->network_mode = *network = byoc_xstrdup(n);
-    byoc_project_free(&p);
+    byoc_project_clear(&p);
 }
 
 void byoc_measurement_startup(const byoc_measurement *m, long instance_count, long threshold, byoc_startup *s)
@@ -479,7 +479,7 @@ static int run_pip(run_state *r, byoc_measurement *m, byoc_err *err)
     };
     byoc_task_status(r->t, "creating a container of %s", m->base);
     int rc = byoc_container_create(r->engine, r->t, &cs, &r->id, err);
-    byoc_strv_free(&env);
+    byoc_strv_clear(&env);
     free(bind);
     if (rc != 0)
         return -1;
@@ -607,7 +607,7 @@ int byoc_measure_run(byoc_task *t, const byoc_measure_opts *o, byoc_measurement 
             stored.base = out->base;
             stored.base_note = out->base_note;
             out->base = out->base_note = NULL;
-            byoc_measurement_free(out);
+            byoc_measurement_clear(out);
             *out = stored;
             rc = 0;
             goto out;
@@ -623,7 +623,7 @@ int byoc_measure_run(byoc_task *t, const byoc_measure_opts *o, byoc_measurement 
         rc = state_store(o->project_dir, out, err);
 out:
     if (rc != 0)
-        byoc_measurement_free(out);
+        byoc_measurement_clear(out);
     byoc_engine_free(r.engine);
     free(r.workdir);
     free(r.req_name);

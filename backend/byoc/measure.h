@@ -25,8 +25,8 @@
 
 #include "aws/config.h"
 #include "byoc/decide.h"
-#include "byoc/strv.h"
 #include "core/err.h"
+#include "core/strv.h"
 #include "core/task.h"
 
 typedef struct json_t json_t;
@@ -55,7 +55,7 @@ typedef struct byoc_measurement {
     bool reused;                /* read from the state file */
 } byoc_measurement;
 
-void byoc_measurement_free(byoc_measurement *m);
+void byoc_measurement_clear(byoc_measurement *m);
 
 /* Measure (or reuse). Errors: an unreadable requirements file (USAGE), no
  * engine or no such base image locally (ENV, naming it and what to do), a

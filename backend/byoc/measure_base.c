@@ -42,7 +42,7 @@ static char *local_prebuilt(byoc_engine *e, byoc_task *t, byoc_err *err, int *rc
         for (size_t j = 0; j < l.items[i].n_repo_tags && !found; j++)
             if (byoc_image_is_prebuilt(l.items[i].repo_tags[j]) && strstr(l.items[i].repo_tags[j], PREBUILT_REPO))
                 found = byoc_xstrdup(l.items[i].repo_tags[j]);
-    byoc_image_list_free(&l);
+    byoc_image_list_clear(&l);
     return found;
 }
 
@@ -73,7 +73,7 @@ static char *pull_prebuilt(byoc_engine *e, byoc_task *t, const byoc_aws_config_o
         byoc_free_secret(auth);
         free(host);
     }
-    byoc_ecr_token_free(&tok);
+    byoc_ecr_token_clear(&tok);
     byoc_aws_client_free(ecr);
     if (e2.kind == BYOC_E_CANCELLED || byoc_task_cancelled(t)) {
         free(*why);

@@ -473,7 +473,7 @@ static int job_streams(byoc_aws_client *c, byoc_task *t, const char *prefix, cha
             page.items[i].name = NULL;
         }
         more = byoc_aws_pager_next(&pager, page.next_token, err);
-        byoc_logs_stream_page_free(&page);
+        byoc_logs_stream_page_clear(&page);
         if (more < 0)
             rc = -1;
     } while (rc == 0 && more);
@@ -521,7 +521,7 @@ int byoc_metrics_load_cwl(byoc_aws_client *c, byoc_task *t, const char *job_name
                 if (byoc_metrics_feed(m, page.items[i].message, page.items[i].message_len, page.items[i].timestamp))
                     found++;
             more = byoc_aws_pager_next(&pager, seen < max_events ? page.next_token : NULL, err);
-            byoc_logs_event_page_free(&page);
+            byoc_logs_event_page_clear(&page);
             if (more < 0)
                 rc = -1;
         } while (rc == 0 && more);

@@ -7,14 +7,14 @@
 #include <strings.h>
 #include <time.h>
 
-#include "core/str.h"
-#include "core/strpool.h"
 #include "aws/ecr.h"
 #include "aws/endpoints.h"
 #include "aws/iam_simulate.h"
 #include "byoc/policy.h"
-#include "byoc/textdiff.h"
 #include "core/buf.h"
+#include "core/str.h"
+#include "core/strpool.h"
+#include "core/textdiff.h"
 
 #define PROPAGATION_RETRIES 4
 
@@ -33,7 +33,7 @@ static void strv_add(char ***v, size_t *n, const char *s)
     (*v)[(*n)++] = byoc_xstrdup(s);
 }
 
-static void byoc_permit_result_free(byoc_permit_result *r)
+static void byoc_permit_result_clear(byoc_permit_result *r)
 {
     if (!r)
         return;
@@ -254,7 +254,7 @@ int byoc_permit_run(byoc_aws_client *c, byoc_task *t, const byoc_permit_opts *o,
         goto out;
     rc = 0;
 out:
-    byoc_policy_lint_free(&lint);
+    byoc_policy_lint_clear(&lint);
     free(old_pretty);
     free(new_pretty);
     free(old_text);
@@ -266,7 +266,7 @@ out:
 
 /* ---- check ---- */
 
-void byoc_pull_check_free(byoc_pull_check *c)
+void byoc_pull_check_clear(byoc_pull_check *c)
 {
     if (!c)
         return;
@@ -327,11 +327,10 @@ static char *role_name(const char *arn)
 static int managed_policy_attached(byoc_aws_client *cl, byoc_task *t, const char *role_arn, char *detail, size_t n)
 {
     char *name = role_name(role_arn);
-    char **arns;
-    size_t k;
+    byoc_strv arns = BYOC_STRV_INIT;
     byoc_err e;
     byoc_err_clear(&e);
-    int rc = byoc_iam_list_attached_role_policies(cl, t, name, &arns, &k, &e);
+    int rc = byoc_iam_list_attached_role_policies(cl, t, name, &arns, &e);
     free(name);
     if (rc < 0) {
         char line[900];
@@ -339,15 +338,14 @@ static int managed_policy_attached(byoc_aws_client *cl, byoc_task *t, const char
         return -1;
     }
     int found = 0;
-    for (size_t i = 0; i < k; i++) {
+    for (size_t i = 0; i < arns.n; i++) {
         /* The AWS managed policy itself (account "aws"), not a look-alike of the same name. */
-        const char *s = strrchr(arns[i], '/');
-        if (s && strcmp(s + 1, "AmazonBraketJobsExecutionPolicy") == 0 && strncmp(arns[i], "arn:", 4) == 0 &&
-            strstr(arns[i], ":iam::aws:policy/"))
+        const char *s = strrchr(arns.v[i], '/');
+        if (s && strcmp(s + 1, "AmazonBraketJobsExecutionPolicy") == 0 && strncmp(arns.v[i], "arn:", 4) == 0 &&
+            strstr(arns.v[i], ":iam::aws:policy/"))
             found = 1;
-        free(arns[i]);
     }
-    free(arns);
+    byoc_strv_clear(&arns);
     return found;
 }
 
@@ -368,7 +366,7 @@ static int read_policy(byoc_aws_client *cl, byoc_task *t, const char *repository
     return 0;
 }
 
-void byoc_repo_pull_free(byoc_repo_pull *p)
+void byoc_repo_pull_clear(byoc_repo_pull *p)
 {
     if (!p)
         return;
@@ -419,7 +417,7 @@ void byoc_permit_repository_pull(byoc_aws_client *cl, byoc_task *t, const char *
         else
             out->why = byoc_xstrdup("its policy grants no one pull");
         byoc_buf_free(&b);
-        byoc_strv_free(&who);
+        byoc_strv_clear(&who);
     }
     byoc_policy_free(policy);
     free(text);
@@ -451,7 +449,7 @@ int byoc_permit_check_pull(byoc_aws_client *cl, byoc_task *t, const char *reposi
     if (byoc_ecr_describe_repository(cl, t, repository, &repo, err) < 0)
         return -1;
     c->repository_arn = byoc_xstrdup(repo.arn ? repo.arn : "");
-    byoc_ecr_repository_free(&repo);
+    byoc_ecr_repository_clear(&repo);
 
     /* The repository policy. */
     char *policy_text = NULL;
@@ -574,22 +572,14 @@ void byoc_permit_job_free(void *job)
     byoc_permit_job *j = job;
     if (!j)
         return;
-    byoc_strpool_free(&j->pool);
+    byoc_strpool_clear(&j->pool);
     free(j->check_role);
     free(j);
 }
 
-static void permit_result_free(void *p)
-{
-    byoc_permit_result_free(p);
-    free(p);
-}
+BYOC_TASK_FREE(permit_result_free, byoc_permit_result, byoc_permit_result_clear)
 
-static void pull_check_free(void *p)
-{
-    byoc_pull_check_free(p);
-    free(p);
-}
+BYOC_TASK_FREE(pull_check_free, byoc_pull_check, byoc_pull_check_clear)
 
 int byoc_permit_edit_task(byoc_task *t, void *arg, void **result, void (**result_free)(void *), byoc_err *err)
 {

@@ -73,7 +73,7 @@ typedef struct byoc_pull_check {
     json_t *checks;                /* [{"method", "result", "detail"}] for every method tried */
 } byoc_pull_check;
 
-void byoc_pull_check_free(byoc_pull_check *c);
+void byoc_pull_check_clear(byoc_pull_check *c);
 
 /* role_arn must be an IAM role ARN (BYOC_E_USAGE otherwise, nothing sent). */
 int byoc_permit_check_pull(byoc_aws_client *c, byoc_task *t, const char *repository, const char *role_arn,
@@ -96,7 +96,7 @@ typedef struct byoc_repo_pull {
 
 void byoc_permit_repository_pull(byoc_aws_client *c, byoc_task *t, const char *repository, const char *role,
                                  byoc_repo_pull *out);
-void byoc_repo_pull_free(byoc_repo_pull *p);
+void byoc_repo_pull_clear(byoc_repo_pull *p);
 
 /* As tasks: a deep copy of the options (and the role to check) bound to a borrowed client.
  * byoc_permit_edit_task's result is a byoc_permit_result*, byoc_permit_check_task's a

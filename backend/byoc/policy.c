@@ -625,7 +625,7 @@ void byoc_policy_lint_run(const byoc_policy *p, byoc_policy_lint *out)
                     BYOC_POLICY_MAX_CHARS);
 }
 
-void byoc_policy_lint_free(byoc_policy_lint *l)
+void byoc_policy_lint_clear(byoc_policy_lint *l)
 {
     if (!l)
         return;

@@ -26,8 +26,8 @@
 
 #include <jansson.h>
 
-#include "byoc/strv.h"
 #include "core/err.h"
+#include "core/strv.h"
 
 #define BYOC_POLICY_SID "ByocPull"
 #define BYOC_POLICY_MAX_CHARS 10240
@@ -96,6 +96,6 @@ typedef struct byoc_policy_lint {
 } byoc_policy_lint;
 
 void byoc_policy_lint_run(const byoc_policy *p, byoc_policy_lint *out);
-void byoc_policy_lint_free(byoc_policy_lint *l);
+void byoc_policy_lint_clear(byoc_policy_lint *l);
 
 #endif

@@ -22,7 +22,7 @@ const char *byoc_pf_status_name(byoc_pf_status s)
     return s == BYOC_PF_PASS ? "pass" : s == BYOC_PF_WARN ? "warn" : "fail";
 }
 
-void byoc_preflight_report_free(byoc_preflight_report *r)
+void byoc_preflight_report_clear(byoc_preflight_report *r)
 {
     if (!r)
         return;
@@ -35,11 +35,7 @@ void byoc_preflight_report_free(byoc_preflight_report *r)
     memset(r, 0, sizeof *r);
 }
 
-void byoc_preflight_report_free_ptr(void *report)
-{
-    byoc_preflight_report_free(report);
-    free(report);
-}
+BYOC_TASK_FREE(report_free, byoc_preflight_report, byoc_preflight_report_clear)
 
 bool byoc_preflight_ok(const byoc_preflight_report *r)
 {
@@ -102,7 +98,7 @@ static void check_spec(pf_ctx *c)
         pf_add(c, PF_ORD_SETUP + 1, "spec", BYOC_PF_FAIL, fix, "%s: %s%s", p->what, p->message,
                n > 1 ? " (and more problems: see byoc run --dry-run)" : "");
     }
-    byoc_job_problems_free(&probs);
+    byoc_job_problems_clear(&probs);
 }
 
 static long max_runtime(const byoc_jobspec *s)
@@ -134,7 +130,7 @@ static void check_credentials(pf_ctx *c)
     time_t exp = 0;
     if (byoc_aws_client_credentials(c->client, c->t, &creds, &info, &err) == 0) {
         exp = info.expiration;
-        byoc_aws_creds_free(&creds);
+        byoc_aws_creds_clear(&creds);
     }
     long need = max_runtime(c->spec);
     time_t now = time(NULL);
@@ -289,7 +285,7 @@ static int by_order(const void *a, const void *b)
     return (x->order > y->order) - (x->order < y->order);
 }
 
-static void ctx_free(pf_ctx *c)
+static void ctx_clear(pf_ctx *c)
 {
     byoc_aws_client_free(c->client);
     free(c->job_region);
@@ -312,7 +308,7 @@ static int finish(pf_ctx *c, byoc_err *err)
         pf_group_smoke(c);
     qsort(c->report->items, c->report->n, sizeof *c->report->items, by_order);
     bool cancelled = byoc_task_cancelled(c->t);
-    ctx_free(c);
+    ctx_clear(c);
     return cancelled ? byoc_err_set(err, BYOC_E_CANCELLED, "preflight", "cancelled") : 0;
 }
 
@@ -380,11 +376,11 @@ int byoc_preflight_task_fn(byoc_task *t, void *arg, void **result, void (**resul
     byoc_preflight_args *a = arg;
     byoc_preflight_report *r = byoc_xcalloc(1, sizeof *r);
     if (byoc_preflight(&a->spec, &a->opts, t, r, err) != 0) {
-        byoc_preflight_report_free_ptr(r);
+        report_free(r);
         return -1;
     }
     *result = r;
-    *result_free = byoc_preflight_report_free_ptr;
+    *result_free = report_free;
     return 0;
 }
 
@@ -393,6 +389,6 @@ void byoc_preflight_args_free(void *args)
     byoc_preflight_args *a = args;
     if (!a)
         return;
-    byoc_jobspec_free(&a->spec);
+    byoc_jobspec_clear(&a->spec);
     free(a);
 }

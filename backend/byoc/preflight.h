@@ -64,7 +64,7 @@ typedef struct byoc_preflight_report {
     size_t n, cap;
 } byoc_preflight_report;
 
-void byoc_preflight_report_free(byoc_preflight_report *r);
+void byoc_preflight_report_clear(byoc_preflight_report *r);
 bool byoc_preflight_ok(const byoc_preflight_report *r);    /* no check failed */
 const byoc_pf_check *byoc_preflight_find(const byoc_preflight_report *r, const char *name);
 /* {"ok", "checks": [{"name", "status", "message", "fix"}]}. Caller decrefs. */
@@ -91,14 +91,13 @@ int byoc_preflight(const byoc_jobspec *spec, const byoc_preflight_opts *opts, by
                    byoc_preflight_report *out, byoc_err *err);
 
 /* As a core/task.h task: arg a byoc_preflight_args (freed with
- * byoc_preflight_args_free), result a byoc_preflight_report * (freed with
- * byoc_preflight_report_free_ptr). */
+ * byoc_preflight_args_free), result a malloc'd byoc_preflight_report (its taker
+ * empties it with byoc_preflight_report_clear and frees it). */
 typedef struct byoc_preflight_args {
     byoc_jobspec spec;         /* owned */
     byoc_preflight_opts opts;  /* its strings must outlive the task */
 } byoc_preflight_args;
 int byoc_preflight_task_fn(byoc_task *t, void *arg, void **result, void (**result_free)(void *), byoc_err *err);
 void byoc_preflight_args_free(void *args);
-void byoc_preflight_report_free_ptr(void *report);
 
 #endif

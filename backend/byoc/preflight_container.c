@@ -321,8 +321,8 @@ void pf_group_smoke(pf_ctx *c)
                first);
     }
     (void)rc;
-    byoc_local_run_result_free(&res);
-    byoc_jobspec_free(&spec);
+    byoc_local_run_result_clear(&res);
+    byoc_jobspec_clear(&spec);
     remove_tree(dir);
     free(jobs_file);
 }

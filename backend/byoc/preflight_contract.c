@@ -202,7 +202,7 @@ static void python_check(pf_ctx *c, const char *python, const char *series)
         pf_add(c, PF_ORD_CONTRACT + 4, "contract.python", BYOC_PF_PASS, NULL, "%s is Python %s%s%s%s", python,
                *series ? series : "3 (its file name carries no minor version)", spec ? " (the project asks for " : "",
                spec ? spec : "", spec ? ")" : "");
-    byoc_scan_free(&scan);
+    byoc_scan_clear(&scan);
 }
 
 static void gather(facts *f, const json_t *config)
@@ -450,7 +450,7 @@ static void code_checks(pf_ctx *c, facts *f, byoc_engine *e)
         }
         free(found);
     }
-    byoc_entry_point_check_free(&chk);
+    byoc_entry_point_check_clear(&chk);
     free(entry);
 }
 

@@ -45,7 +45,7 @@ static void check_in_ecr(pf_ctx *c, byoc_aws_client *ecr)
         pf_add(c, PF_ORD_IMAGE + 1, "image.ecr", BYOC_PF_PASS, NULL, "%s:%s is in ECR %s (%s)", c->repository, ref,
                c->image_region, found.items[0].digest ? found.items[0].digest : "");
     }
-    byoc_ecr_image_list_free(&found);
+    byoc_ecr_image_list_clear(&found);
 }
 
 /* Whether Braket's jobs accept OCI media types is not documented; SageMaker has
@@ -129,7 +129,7 @@ static void check_index(pf_ctx *c, const byoc_registry_target *reg, const char *
                "the index's linux/amd64 entry %s is itself an index: not followed further", digest);
     else
         check_config_arch(c, reg, em.doc, " (the index's linux/amd64 entry)");
-    byoc_registry_manifest_free(&em);
+    byoc_registry_manifest_clear(&em);
 }
 
 static void check_manifest(pf_ctx *c, byoc_aws_client *ecr, char **pushed_digest)
@@ -159,7 +159,7 @@ static void check_manifest(pf_ctx *c, byoc_aws_client *ecr, char **pushed_digest
                "GET manifest: %s", line);
         pf_add(c, PF_ORD_IMAGE + 3, "image.architecture", BYOC_PF_WARN, "see image.manifest",
                "not checked: no manifest");
-        byoc_ecr_token_free(&tok);
+        byoc_ecr_token_clear(&tok);
         return;
     }
     *pushed_digest = byoc_xstrdup(m.digest);
@@ -179,8 +179,8 @@ static void check_manifest(pf_ctx *c, byoc_aws_client *ecr, char **pushed_digest
                "unsupported manifest media type '%s'", m.media_type);
         pf_add(c, PF_ORD_IMAGE + 3, "image.architecture", BYOC_PF_WARN, "see image.manifest", "not checked");
     }
-    byoc_registry_manifest_free(&m);
-    byoc_ecr_token_free(&tok);
+    byoc_registry_manifest_clear(&m);
+    byoc_ecr_token_clear(&tok);
 }
 
 static void check_local_digest(pf_ctx *c, const char *pushed)

@@ -40,7 +40,7 @@ static void check_pull(pf_ctx *c)
                "%s cannot pull %s (%s: %s): the job would fail while starting", c->role_arn, c->repository,
                pc.method ? pc.method : "", pc.reason ? pc.reason : "");
     }
-    byoc_pull_check_free(&pc);
+    byoc_pull_check_clear(&pc);
     byoc_aws_client_free(ecr);
 }
 
@@ -67,21 +67,19 @@ static bool role_has_managed_policy(pf_ctx *c, bool *known)
 {
     *known = false;
     const char *slash = strrchr(c->role_arn, '/');
-    char **arns = NULL;
-    size_t n = 0;
+    byoc_strv arns = BYOC_STRV_INIT;
     byoc_err err;
     byoc_err_clear(&err);
-    if (!slash || byoc_iam_list_attached_role_policies(c->client, c->t, slash + 1, &arns, &n, &err) != 0)
+    if (!slash || byoc_iam_list_attached_role_policies(c->client, c->t, slash + 1, &arns, &err) != 0)
         return false;
     *known = true;
     bool found = false;
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < arns.n; i++) {
         /* The AWS managed policy itself (account "aws"), not a look-alike of the same name. */
-        const char *base = strrchr(arns[i], '/');
-        found = found || (base && strcmp(base + 1, MANAGED_POLICY) == 0 && strstr(arns[i], ":iam::aws:policy/"));
-        free(arns[i]);
+        const char *base = strrchr(arns.v[i], '/');
+        found = found || (base && strcmp(base + 1, MANAGED_POLICY) == 0 && strstr(arns.v[i], ":iam::aws:policy/"));
     }
-    free(arns);
+    byoc_strv_clear(&arns);
     return found;
 }
 

@@ -5,9 +5,9 @@
 
 #include <jansson.h>
 
-#include "byoc/files.h"
 #include "byoc/recipe.h"
 #include "core/buf.h"
+#include "core/files.h"
 #include "core/str.h"
 
 #define PROJECT_MAX_BYTES (1u << 20)
@@ -21,7 +21,7 @@ void byoc_project_init(byoc_project *p)
     p->doc = json_object();
 }
 
-void byoc_project_free(byoc_project *p)
+void byoc_project_clear(byoc_project *p)
 {
     free(p->name);
     free(p->recipe);
@@ -92,7 +92,7 @@ int byoc_project_record_push(const char *dir, const char *image_uri, const char 
         byoc_project_set_pushed(&p, image_uri, digest);
         rc = byoc_project_save(&p, dir, err);
     }
-    byoc_project_free(&p);
+    byoc_project_clear(&p);
     return rc;
 }
 
@@ -209,7 +209,7 @@ int byoc_project_parse(byoc_project *p, const char *text, size_t len, byoc_err *
     json_decref(p->doc);
     p->doc = doc;
     if (parse_fields(p, doc, err) != 0) {
-        byoc_project_free(p);
+        byoc_project_clear(p);
         return -1;
     }
     return 0;

@@ -11,15 +11,11 @@
 #include <stddef.h>
 
 #include "core/err.h"
+#include "core/kv.h"
 
 #define BYOC_PROJECT_FILE "byoc.json"
 
 typedef struct json_t json_t;
-
-typedef struct byoc_kv {
-    char *key;
-    char *value;
-} byoc_kv;
 
 typedef struct byoc_project {
     char *name;          /* image/repository name stem; NULL if unset */
@@ -40,11 +36,11 @@ typedef struct byoc_project {
 
 /* Defaults: no recipe/language, dockerfile "Dockerfile", context ".", empty job. */
 void byoc_project_init(byoc_project *p);
-void byoc_project_free(byoc_project *p);
+void byoc_project_clear(byoc_project *p);
 
 /* Parse a byoc.json text. Wrong types or values fail with kind USAGE naming
  * the key ("byoc.json: arch"). p is initialised by the call; on failure it
- * holds nothing to free (byoc_project_free is still safe). */
+ * holds nothing to free (byoc_project_clear is still safe). */
 int byoc_project_parse(byoc_project *p, const char *text, size_t len, byoc_err *err);
 
 /* Load <dir>/byoc.json. A missing file is not an error: p gets the defaults

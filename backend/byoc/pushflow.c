@@ -18,7 +18,7 @@
 
 /* ---- results ---- */
 
-void byoc_push_result_free(byoc_push_result *r)
+void byoc_push_result_clear(byoc_push_result *r)
 {
     if (!r)
         return;
@@ -31,7 +31,7 @@ void byoc_push_result_free(byoc_push_result *r)
     free(r->region);
     free(r->image_id);
     free(r->docker_config);
-    byoc_push_report_free(&r->report);
+    byoc_push_report_clear(&r->report);
     for (size_t i = 0; i < r->n_warnings; i++)
         free(r->warnings[i]);
     free(r->warnings);
@@ -204,7 +204,7 @@ char *byoc_push_default_tag(const char *source)
     if (source && byoc_imageref_parse(source, "REF", &ref, &ignored) == 0) {
         if (ref.tag)
             tag = byoc_xstrdup(ref.tag);
-        byoc_imageref_free(&ref);
+        byoc_imageref_clear(&ref);
     }
     return tag ? tag : byoc_xstrdup("latest");
 }
@@ -318,7 +318,7 @@ static int verify(byoc_aws_client *aws, byoc_task *t, const byoc_push_opts *o, b
                 for (size_t k = 0; k < l.items[i].n_tags; k++)
                     tagged = tagged || strcmp(l.items[i].tags[k], r->tag) == 0;
             }
-            byoc_ecr_image_list_free(&l);
+            byoc_ecr_image_list_clear(&l);
             if (digest_ok && tagged) {
                 r->verified = true;
                 return 0;
@@ -352,7 +352,7 @@ static int verify(byoc_aws_client *aws, byoc_task *t, const byoc_push_opts *o, b
                               "the registry took %s but ECR says %s:%s is %s; the push did not reach this "
                               "repository as ECR sees it",
                               r->digest, r->repository, r->tag, l.items[0].digest);
-        byoc_ecr_image_list_free(&l);
+        byoc_ecr_image_list_clear(&l);
         if (rc < 0)
             return rc;
     }
@@ -370,8 +370,8 @@ static int push_with_login(byoc_engine *e, byoc_ecr_auth *auth, byoc_task *t, by
             return -1;
         byoc_push_post(t, &(byoc_push_event){.kind = BYOC_PUSH_EV_LOGIN, .text = r->registry, .retried = attempt > 0});
         char *header = byoc_registry_auth_header(tok.username, tok.password, r->registry);
-        byoc_ecr_token_free(&tok);
-        byoc_push_report_free(&r->report);
+        byoc_ecr_token_clear(&tok);
+        byoc_push_report_clear(&r->report);
         byoc_err local;
         byoc_err_clear(&local);
         int rc = byoc_docker_push(e, t, target_repo, r->tag, header, &r->report, &local);
@@ -460,7 +460,7 @@ static int push_body(byoc_aws_client *aws, byoc_engine *engine, byoc_ecr_auth *a
                 free(path);
             }
         }
-        byoc_ecr_token_free(&tok);
+        byoc_ecr_token_clear(&tok);
     }
     char *target = rc == 0 ? byoc_xasprintf("%s/%s", r->registry, r->repository) : NULL;
     if (rc == 0) {
@@ -483,7 +483,7 @@ static int push_body(byoc_aws_client *aws, byoc_engine *engine, byoc_ecr_auth *a
     byoc_ecr_auth_free(own);
     free(repo_host);
     free(expected);
-    byoc_ecr_repository_free(&repo);
+    byoc_ecr_repository_clear(&repo);
     return rc;
 }
 
@@ -564,16 +564,12 @@ void byoc_push_job_free(void *job)
     byoc_push_job *j = job;
     if (!j)
         return;
-    byoc_strpool_free(&j->pool);
+    byoc_strpool_clear(&j->pool);
     free(j->tags);
     free(j);
 }
 
-static void result_free(void *p)
-{
-    byoc_push_result_free(p);
-    free(p);
-}
+BYOC_TASK_FREE(result_free, byoc_push_result, byoc_push_result_clear)
 
 int byoc_push_task(byoc_task *t, void *arg, void **result, void (**rfree)(void *), byoc_err *err)
 {

@@ -75,7 +75,7 @@ typedef struct byoc_push_result {
     size_t n_warnings;
 } byoc_push_result;
 
-void byoc_push_result_free(byoc_push_result *r);
+void byoc_push_result_clear(byoc_push_result *r);
 
 /* The tag a push gives when none is asked for: the tag the source REF names, else "latest".
  * malloc'd. */

@@ -250,7 +250,7 @@ void byoc_requirements_parse(const char *text, size_t len, byoc_requirements *ou
     byoc_buf_free(&logical);
 }
 
-void byoc_requirements_free(byoc_requirements *r)
+void byoc_requirements_clear(byoc_requirements *r)
 {
     for (size_t i = 0; i < r->n; i++) {
         free(r->items[i].text);

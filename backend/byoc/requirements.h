@@ -42,7 +42,7 @@ void byoc_requirements_parse(const char *text, size_t len, byoc_requirements *ou
 /* Parse one PEP 508 requirement string (a pyproject dependency) and append it. */
 void byoc_requirements_add_pep508(byoc_requirements *r, const char *req, int line);
 
-void byoc_requirements_free(byoc_requirements *r);
+void byoc_requirements_clear(byoc_requirements *r);
 
 /* Number of package-like entries (PACKAGE, VCS, URL, PATH). */
 size_t byoc_requirements_count(const byoc_requirements *r);

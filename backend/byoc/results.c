@@ -14,9 +14,9 @@
 #include "byoc/jobspec.h"
 #include "core/buf.h"
 #include "core/fs.h"
-#include "core/libarchive_api.h"
 #include "core/log.h"
 #include "core/strmap.h"
+#include "docker/libarchive_api.h"
 
 #define DEFAULT_MAX_BYTES (16ULL << 30)
 #define DEFAULT_MAX_ENTRIES 1000000ULL
@@ -173,14 +173,14 @@ char *byoc_results_dest_for_job(const char *parent, const char *job_name, byoc_e
 {
     byoc_job_problems probs = {0};
     if (byoc_job_check_name(job_name, BYOC_JF_JOB_NAME, &probs) == 0) {
-        byoc_job_problems_free(&probs);
+        byoc_job_problems_clear(&probs);
         return byoc_xasprintf("%s/%s", parent ? parent : ".", job_name);
     }
     /* The rule's message quotes the name through the printable pass. */
     byoc_err_set(err, BYOC_E_FAILED, "results",
                  "the service's job name %s, so it cannot name a directory: nothing was written; "
                  "choose one with -o DIR", probs.items[0].message);
-    byoc_job_problems_free(&probs);
+    byoc_job_problems_clear(&probs);
     return NULL;
 }
 
@@ -598,7 +598,7 @@ static int check_links(unpack *u, byoc_err *err)
         if (rc != 0)
             break;
     }
-    byoc_strv_free(&u->out->links);
+    byoc_strv_clear(&u->out->links);
     u->out->links = kept;
     return rc;
 }
@@ -708,7 +708,7 @@ static int unpack_from(const char *tarball, int fd, const char *dest, const byoc
     } else {
         out->dir = byoc_xstrdup(dest);
     }
-    byoc_strmap_free(&u.paths);
+    byoc_strmap_clear(&u.paths);
     free(u.top);
     free(u.tmp);
     return rc;
@@ -731,10 +731,10 @@ void byoc_unpacked_free(byoc_unpacked *u)
     if (!u)
         return;
     free(u->dir);
-    byoc_strv_free(&u->files);
-    byoc_strv_free(&u->links);
-    byoc_strv_free(&u->skipped);
-    byoc_strv_free(&u->skipped_why);
+    byoc_strv_clear(&u->files);
+    byoc_strv_clear(&u->links);
+    byoc_strv_clear(&u->skipped);
+    byoc_strv_clear(&u->skipped_why);
     memset(u, 0, sizeof *u);
 }
 
@@ -876,11 +876,7 @@ static void fetch_arg_free(void *p)
     free(a);
 }
 
-static void unpacked_free(void *p)
-{
-    byoc_unpacked_free(p);
-    free(p);
-}
+BYOC_TASK_FREE(unpacked_free, byoc_unpacked, byoc_unpacked_free)
 
 static int fetch_task(byoc_task *t, void *arg, void **result, void (**result_free)(void *), byoc_err *err)
 {

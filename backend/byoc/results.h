@@ -32,8 +32,8 @@
 #include <stdint.h>
 
 #include "aws/client.h"
-#include "byoc/strv.h"
 #include "core/err.h"
+#include "core/strv.h"
 #include "core/task.h"
 
 #define BYOC_RESULTS_TARBALL "model.tar.gz"

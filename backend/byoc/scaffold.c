@@ -11,13 +11,13 @@
 #include <jansson.h>
 
 #include "byoc/adopt.h"
-#include "byoc/files.h"
 #include "byoc/git.h"
 #include "byoc/project.h"
-#include "byoc/template.h"
 #include "core/buf.h"
+#include "core/files.h"
 #include "core/log.h"
 #include "core/str.h"
+#include "core/template.h"
 
 #ifndef BYOC_ASSETS_DIR
 #define BYOC_ASSETS_DIR "assets"
@@ -129,7 +129,7 @@ static void plan_add(byoc_init_plan *p, const char *path, char *content, size_t 
     p->files[p->n++] = (byoc_init_file){byoc_xstrdup(path), content, len, mode};
 }
 
-void byoc_init_plan_free(byoc_init_plan *plan)
+void byoc_init_plan_clear(byoc_init_plan *plan)
 {
     for (size_t i = 0; i < plan->n; i++) {
         free(plan->files[i].path);
@@ -194,7 +194,7 @@ static int add_tree(byoc_init_plan *p, const char *assets, const char *dir, cons
         free(dest);
         free(rel);
     }
-    byoc_strv_free(&names);
+    byoc_strv_clear(&names);
     free(abs);
     return rc;
 }
@@ -295,7 +295,7 @@ static char *render_project_file(const byoc_init_options *o, const char *base, c
     byoc_project p;
     bool found = false;
     if (byoc_project_load(&p, o->dir, &found, err) != 0) {
-        byoc_project_free(&p);
+        byoc_project_clear(&p);
         byoc_project_init(&p); /* an invalid byoc.json is replaced (only with --force: it exists) */
     }
     byoc_str_set(&p.name, name);
@@ -317,7 +317,7 @@ static char *render_project_file(const byoc_init_options *o, const char *base, c
     json_t *doc = byoc_project_to_json(&p);
     char *text = json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
     json_decref(doc);
-    byoc_project_free(&p);
+    byoc_project_clear(&p);
     char *out = byoc_xasprintf("%s\n", text);
     free(text);
     return out;
@@ -407,9 +407,9 @@ int byoc_init_render(const byoc_init_options *o, byoc_init_plan *plan, byoc_err 
     free(platform);
     free(name);
     free(base);
-    byoc_adopt_free(&ad);
+    byoc_adopt_clear(&ad);
     if (rc != 0)
-        byoc_init_plan_free(plan);
+        byoc_init_plan_clear(plan);
     return rc;
 }
 
@@ -423,11 +423,11 @@ void byoc_init_conflicts(const char *dir, const byoc_init_plan *plan, byoc_strv 
     }
 }
 
-void byoc_init_result_free(byoc_init_result *res)
+void byoc_init_result_clear(byoc_init_result *res)
 {
-    byoc_strv_free(&res->files);
-    byoc_strv_free(&res->kept);
-    byoc_strv_free(&res->beside);
+    byoc_strv_clear(&res->files);
+    byoc_strv_clear(&res->kept);
+    byoc_strv_clear(&res->beside);
     free(res->source_module);
     free(res->entry_point);
     free(res->git_note);
@@ -492,7 +492,7 @@ int byoc_init_project(const byoc_init_options *o, byoc_init_result *res, byoc_er
         if (rc == 0 && !created)
             res->git_note = byoc_xstrdup("the directory is already in a git repository: nothing was committed");
     }
-    byoc_init_plan_free(&plan);
+    byoc_init_plan_clear(&plan);
     return rc;
 }
 

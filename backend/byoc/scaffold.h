@@ -12,10 +12,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "byoc/recipe.h"
 #include "byoc/project.h"
-#include "byoc/strv.h"
+#include "byoc/recipe.h"
 #include "core/err.h"
+#include "core/strv.h"
 
 typedef struct json_t json_t;
 
@@ -81,7 +81,7 @@ int byoc_init_validate(const byoc_init_options *o, byoc_err *err);
 
 /* Render every file in memory (reads the assets; writes nothing). */
 int byoc_init_render(const byoc_init_options *o, byoc_init_plan *plan, byoc_err *err);
-void byoc_init_plan_free(byoc_init_plan *plan);
+void byoc_init_plan_clear(byoc_init_plan *plan);
 
 /* The files of plan that already exist in dir with content other than what
  * byoc would write: the ones to choose for (relative paths). */
@@ -89,7 +89,7 @@ void byoc_init_conflicts(const char *dir, const byoc_init_plan *plan, byoc_strv 
 
 /* validate + render + write (each existing file as its choice says) + git. */
 int byoc_init_project(const byoc_init_options *o, byoc_init_result *res, byoc_err *err);
-void byoc_init_result_free(byoc_init_result *res);
+void byoc_init_result_clear(byoc_init_result *res);
 
 /* {"files": [...], "kept": [...], "beside": [...], "adopted", "source_module", "entry_point",
  * "git": {"created", "commit", "note"}}. Caller decrefs. */

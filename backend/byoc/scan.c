@@ -11,12 +11,12 @@
 #include <jansson.h>
 
 #include "byoc/dockerfile.h"
-#include "byoc/files.h"
 #include "byoc/project.h"
 #include "byoc/pyspec.h"
 #include "byoc/recipe.h"
 #include "byoc/requirements.h"
 #include "core/buf.h"
+#include "core/files.h"
 
 #define SCAN_MAX_DEPTH 10
 #define SCAN_MAX_FILES 50000
@@ -336,7 +336,7 @@ static void read_requirements_file(scan_ctx *c, const char *rel, int nesting)
         free(abs);
         free(sub);
     }
-    byoc_requirements_free(&r);
+    byoc_requirements_clear(&r);
 }
 
 /* pyproject.toml: [project] requires-python and dependencies; Poetry's python. */
@@ -431,7 +431,7 @@ static void read_pyproject(scan_ctx *c, const char *rel)
         c->pyproject_deps = deps;
         c->pyproject_deps_file = byoc_xstrdup(rel);
     } else {
-        byoc_requirements_free(&deps);
+        byoc_requirements_clear(&deps);
     }
 }
 
@@ -531,7 +531,7 @@ static void scan_dockerfile(scan_ctx *c, const char *rel)
     }
     if (df.n_errors)
         note(c, "%s: %zu syntax problem%s (run byoc lint)", rel, df.n_errors, df.n_errors == 1 ? "" : "s");
-    byoc_dockerfile_free(&df);
+    byoc_dockerfile_clear(&df);
 }
 
 static void scan_project_file(scan_ctx *c)
@@ -554,7 +554,7 @@ static void scan_project_file(scan_ctx *c)
         set_arch(c, p.arch, BYOC_PROJECT_FILE ": arch");
     if (found && p.gpu)
         set_cuda(c, BYOC_PROJECT_FILE ": gpu", 0);
-    byoc_project_free(&p);
+    byoc_project_clear(&p);
 }
 
 /* ---- the walk ---------------------------------------------------------- */
@@ -696,7 +696,7 @@ static void walk(scan_ctx *c, const char *rel, int depth)
         free(child_abs);
         free(child_rel);
     }
-    byoc_strv_free(&names);
+    byoc_strv_clear(&names);
     free(abs);
 }
 
@@ -714,21 +714,21 @@ int byoc_scan_project(const char *dir, byoc_scan *out, byoc_err *err)
         byoc_strv_push(&out->requirement_files, c.pyproject_deps_file);
         take_requirements(&c, c.pyproject_deps_file, &c.pyproject_deps);
     }
-    byoc_requirements_free(&c.pyproject_deps);
+    byoc_requirements_clear(&c.pyproject_deps);
     free(c.pyproject_deps_file);
-    byoc_strv_free(&c.seen_names);
+    byoc_strv_clear(&c.seen_names);
     return 0;
 }
 
-void byoc_scan_free(byoc_scan *s)
+void byoc_scan_clear(byoc_scan *s)
 {
     free(s->dir);
-    byoc_strv_free(&s->languages);
-    byoc_strv_free(&s->language_evidence);
-    byoc_strv_free(&s->requirement_files);
-    byoc_strv_free(&s->missing);
-    byoc_strv_free(&s->private_deps);
-    byoc_strv_free(&s->secrets);
+    byoc_strv_clear(&s->languages);
+    byoc_strv_clear(&s->language_evidence);
+    byoc_strv_clear(&s->requirement_files);
+    byoc_strv_clear(&s->missing);
+    byoc_strv_clear(&s->private_deps);
+    byoc_strv_clear(&s->secrets);
     free(s->python_spec);
     free(s->python_evidence);
     free(s->cuda_evidence);
@@ -737,7 +737,7 @@ void byoc_scan_free(byoc_scan *s)
     free(s->conda_evidence);
     free(s->dockerfile);
     free(s->dockerfile_base);
-    byoc_strv_free(&s->notes);
+    byoc_strv_clear(&s->notes);
     memset(s, 0, sizeof *s);
 }
 
@@ -834,11 +834,7 @@ json_t *byoc_scan_to_json(const byoc_scan *s)
     return doc;
 }
 
-static void scan_result_free(void *p)
-{
-    byoc_scan_free(p);
-    free(p);
-}
+BYOC_TASK_FREE(scan_result_free, byoc_scan, byoc_scan_clear)
 
 int byoc_scan_task(byoc_task *t, void *dir, void **result, void (**result_free)(void *), byoc_err *err)
 {

@@ -16,8 +16,8 @@
 #include <stddef.h>
 
 #include "byoc/decide.h"
-#include "byoc/strv.h"
 #include "core/err.h"
+#include "core/strv.h"
 #include "core/task.h"
 
 typedef struct json_t json_t;
@@ -49,7 +49,7 @@ typedef struct byoc_scan {
 
 /* Scan dir. Fails (kind USAGE, what "--scan") only when dir is not a readable directory. */
 int byoc_scan_project(const char *dir, byoc_scan *out, byoc_err *err);
-void byoc_scan_free(byoc_scan *s);
+void byoc_scan_clear(byoc_scan *s);
 
 /* Put what the scan found into the answers as SCANNED, with evidence. Answers the
  * user gave (source USER) are left alone. */

@@ -230,7 +230,7 @@ void byoc_sw_words(const char *s, char escape, byoc_var_lookup lookup, void *ctx
     byoc_sw_split_raw(s, escape, &raw);
     for (size_t i = 0; i < raw.n; i++)
         byoc_strv_push_owned(out, byoc_sw_word(raw.v[i], strlen(raw.v[i]), escape, lookup, ctx));
-    byoc_strv_free(&raw);
+    byoc_strv_clear(&raw);
 }
 
 bool byoc_sw_has_unset(const char *s, char escape, byoc_var_lookup lookup, void *ctx)

@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "byoc/strv.h"
+#include "core/strv.h"
 
 /* Value of a variable, or NULL when it is not set. */
 typedef const char *(*byoc_var_lookup)(void *ctx, const char *name);

@@ -11,8 +11,8 @@
 #include <unistd.h>
 
 #include "core/buf.h"
-#include "core/libarchive_api.h"
 #include "core/log.h"
+#include "docker/libarchive_api.h"
 
 #define WHAT "--source-module"
 

@@ -6,18 +6,18 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "byoc/files.h"
 #include "byoc/git.h"
 #include "byoc/requirements.h"
 #include "core/buf.h"
+#include "core/files.h"
 
 #define REQUIREMENTS_MAX (1u << 20)
 
-void byoc_vendor_result_free(byoc_vendor_result *r)
+void byoc_vendor_result_clear(byoc_vendor_result *r)
 {
-    byoc_strv_free(&r->vendored);
-    byoc_strv_free(&r->kept);
-    byoc_strv_free(&r->skipped);
+    byoc_strv_clear(&r->vendored);
+    byoc_strv_clear(&r->kept);
+    byoc_strv_clear(&r->skipped);
     free(r->requirements);
     memset(r, 0, sizeof *r);
 }
@@ -40,10 +40,10 @@ size_t byoc_vendor_private_count(const char *text, size_t len)
         byoc_git_dep dep;
         if (vendorable(&r.items[i], &dep)) {
             n++;
-            byoc_git_dep_free(&dep);
+            byoc_git_dep_clear(&dep);
         }
     }
-    byoc_requirements_free(&r);
+    byoc_requirements_clear(&r);
     return n;
 }
 
@@ -131,7 +131,7 @@ int byoc_vendor_project(const char *context_dir, byoc_task *task, byoc_vendor_re
             continue;
         }
         if (n == 0 && byoc_path_check_below(context_dir, BYOC_VENDOR_DIR "/x", err) != 0) {
-            byoc_git_dep_free(&dep);
+            byoc_git_dep_clear(&dep);
             rc = -1;
             break;
         }
@@ -155,7 +155,7 @@ int byoc_vendor_project(const char *context_dir, byoc_task *task, byoc_vendor_re
         }
         free(dest);
         free(rel);
-        byoc_git_dep_free(&dep);
+        byoc_git_dep_clear(&dep);
     }
     if (rc == 0 && n > 0) {
         char *list = rewrite(text, len, at, names, n);
@@ -169,7 +169,7 @@ int byoc_vendor_project(const char *context_dir, byoc_task *task, byoc_vendor_re
         free(names[i]);
     free(names);
     free(at);
-    byoc_requirements_free(&r);
+    byoc_requirements_clear(&r);
     free(text);
     return rc;
 }

@@ -11,7 +11,7 @@
 #define BYOC_BYOC_VENDOR_H
 
 #include "core/err.h"
-#include "byoc/strv.h"
+#include "core/strv.h"
 #include "core/task.h"
 
 #define BYOC_VENDOR_DIR "vendor"
@@ -24,7 +24,7 @@ typedef struct byoc_vendor_result {
     char *requirements;  /* the list written, relative to the context ("vendor/requirements.txt"), or NULL */
 } byoc_vendor_result;
 
-void byoc_vendor_result_free(byoc_vendor_result *r);
+void byoc_vendor_result_clear(byoc_vendor_result *r);
 
 /* The private git dependencies of requirements text, each as its name and the text to write in
  * its place; for callers that only look (lint). Returns how many. */

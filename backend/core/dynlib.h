@@ -1,5 +1,6 @@
 /* dynlib: open a shared library by its soname at run time and look up its functions; the common
- * part of the lazily loaded library tables (libarchive_api.h, libgit2_api.h). */
+ * part of the lazily loaded library tables (docker/libarchive_api.h,
+ * byoc/libgit2_api.h), each beside its users. */
 #ifndef BYOC_CORE_DYNLIB_H
 #define BYOC_CORE_DYNLIB_H
 

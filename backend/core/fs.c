@@ -43,7 +43,7 @@ static void list_dir(int fd, level *out)
     closedir(d);
 }
 
-static void level_free(level *l)
+static void level_clear(level *l)
 {
     for (size_t i = 0; i < l->n; i++)
         free(l->names[i]);
@@ -90,7 +90,7 @@ int byoc_remove_tree(const char *path)
             list_dir(fd, &stack[depth++]);
             continue;
         }
-        level_free(top);
+        level_clear(top);
         if (--depth == 0)
             break;
         int parent = openat(fd, "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -99,7 +99,7 @@ int byoc_remove_tree(const char *path)
         if (fd < 0) {
             first_errno = errno;
             while (depth)
-                level_free(&stack[--depth]);
+                level_clear(&stack[--depth]);
             break;
         }
         level *up = &stack[depth - 1];

@@ -81,7 +81,7 @@ void byoc_strmap_put_str(byoc_strmap *m, const char *key, size_t val)
     byoc_strmap_put(m, key, n, byoc_strmap_hash_more(BYOC_STRMAP_SEED, key, n), val);
 }
 
-void byoc_strmap_free(byoc_strmap *m)
+void byoc_strmap_clear(byoc_strmap *m)
 {
     for (size_t i = 0; i < m->cap; i++)
         free(m->keys[i]);

@@ -33,6 +33,6 @@ void byoc_strmap_put(byoc_strmap *m, const char *key, size_t n, uint64_t h, size
 bool byoc_strmap_get_str(const byoc_strmap *m, const char *key, size_t *val);
 void byoc_strmap_put_str(byoc_strmap *m, const char *key, size_t val);
 
-void byoc_strmap_free(byoc_strmap *m); /* leaves it empty and usable */
+void byoc_strmap_clear(byoc_strmap *m); /* leaves it empty and usable */
 
 #endif

@@ -29,7 +29,7 @@ const char *const *byoc_strpool_dup_list(byoc_strpool *p, const char *const *v, 
     return copy;
 }
 
-void byoc_strpool_free(byoc_strpool *p)
+void byoc_strpool_clear(byoc_strpool *p)
 {
     for (size_t i = 0; i < p->n; i++)
         free(p->items[i]);

@@ -15,6 +15,6 @@ typedef struct byoc_strpool {
 const char *byoc_strpool_dup(byoc_strpool *p, const char *s);
 /* A copy of the n strings of v (and of the array) owned by the pool; NULL when n is 0. */
 const char *const *byoc_strpool_dup_list(byoc_strpool *p, const char *const *v, size_t n);
-void byoc_strpool_free(byoc_strpool *p);
+void byoc_strpool_clear(byoc_strpool *p);
 
 #endif

@@ -32,6 +32,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #include "core/err.h"
 
@@ -84,6 +85,22 @@ size_t byoc_evq_waiting(const byoc_evq *q);
 /* The task body. Return 0 with *result set (may be NULL) for success, or fill err and return -1. */
 typedef int (*byoc_task_fn)(byoc_task *t, void *arg, void **result, void (**result_free)(void *),
                             byoc_err *err);
+
+/* BYOC_TASK_FREE(name, type, clear) defines `static void name(void *p)`, the result_free or
+ * arg_free of a task whose result or argument is a malloc'd `type` that `clear(type *)` empties:
+ * it clears the object, then frees it (NULL: nothing). A slot takes a `void (*)(void *)`, and
+ * calling `clear` through a cast pointer of another type would be undefined (UBSan's
+ * -fsanitize=function stops on it), so each type names its slot function with this one line
+ * rather than a hand-written adaptor. */
+#define BYOC_TASK_FREE(name, type, clear)                                                           \
+    static void name(void *p)                                                                       \
+    {                                                                                               \
+        type *obj_ = p;                                                                             \
+        if (obj_) {                                                                                 \
+            clear(obj_);                                                                            \
+            free(obj_);                                                                             \
+        }                                                                                           \
+    }
 
 /* A function every task thread calls as it ends, before it posts its final event (NULL: none).
  * The network layer sets it once it has loaded libcurl, so that a task thread that made TLS calls

@@ -321,16 +321,16 @@ int byoc_build_run(byoc_engine *e, byoc_task *t, const byoc_build_opts *o, byoc_
     free(out.tags);
     free(out.error);
     free(out.from);
-    byoc_lines_free(&out.lines);
-    byoc_jsonmsg_free(&out.parser);
-    byoc_http_resp_free(&resp);
+    byoc_lines_clear(&out.lines);
+    byoc_jsonmsg_clear(&out.parser);
+    byoc_http_resp_clear(&resp);
     byoc_context_tar_free(up.tar);
     free(query);
     byoc_context_free(ctx);
     return rc;
 }
 
-void byoc_build_result_free(byoc_build_result *r)
+void byoc_build_result_clear(byoc_build_result *r)
 {
     if (!r)
         return;
@@ -370,7 +370,7 @@ void byoc_build_job_free(void *job)
     byoc_build_job *j = job;
     if (!j)
         return;
-    byoc_strpool_free(&j->pool);
+    byoc_strpool_clear(&j->pool);
     free(j);
 }
 
@@ -379,11 +379,7 @@ const byoc_build_opts *byoc_build_job_opts(const byoc_build_job *j)
     return &j->opts;
 }
 
-static void result_free(void *p)
-{
-    byoc_build_result_free(p);
-    free(p);
-}
+BYOC_TASK_FREE(result_free, byoc_build_result, byoc_build_result_clear)
 
 int byoc_build_task(byoc_task *t, void *arg, void **result, void (**rfree)(void *), byoc_err *err)
 {

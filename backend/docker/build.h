@@ -52,9 +52,9 @@ typedef struct byoc_build_result {
  * target); BYOC_E_USAGE naming the flag. */
 int byoc_build_validate(const byoc_build_opts *o, byoc_err *err);
 
-/* Validate, stream, build. res is filled on success (free with byoc_build_result_free). */
+/* Validate, stream, build. res is filled on success (free with byoc_build_result_clear). */
 int byoc_build_run(byoc_engine *e, byoc_task *t, const byoc_build_opts *o, byoc_build_result *res, byoc_err *err);
-void byoc_build_result_free(byoc_build_result *r);
+void byoc_build_result_clear(byoc_build_result *r);
 
 /* For byoc_task_start: a deep copy of the options bound to an engine (not owned). */
 typedef struct byoc_build_job byoc_build_job;

@@ -13,8 +13,8 @@
 #include <unistd.h>
 
 #include "core/buf.h"
-#include "core/libarchive_api.h"
 #include "docker/containers.h"
+#include "docker/libarchive_api.h"
 
 #define CHUNK 65536
 

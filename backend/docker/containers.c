@@ -171,7 +171,7 @@ int byoc_container_logs(byoc_engine *e, byoc_task *t, const char *id, const byoc
         rc = byoc_engine_check(&resp, "logs", err);
     if (rc == 0 && !byoc_frames_complete(&st.frames))
         rc = byoc_err_set(err, BYOC_E_FAILED, "logs", "the log stream ended inside a frame");
-    byoc_http_resp_free(&resp);
+    byoc_http_resp_clear(&resp);
     byoc_buf_free(&q);
     free(path);
     return rc;
@@ -188,7 +188,7 @@ int byoc_container_archive_get(byoc_engine *e, byoc_task *t, const char *id, con
     int rc = byoc_engine_do(e, t, &r, &resp, err);
     if (rc == 0)
         rc = byoc_engine_check(&resp, "archive", err);
-    byoc_http_resp_free(&resp);
+    byoc_http_resp_clear(&resp);
     byoc_buf_free(&q);
     free(p);
     return rc;
@@ -214,7 +214,7 @@ int byoc_container_archive_put(byoc_engine *e, byoc_task *t, const char *id, con
     int rc = byoc_engine_do(e, t, &r, &resp, err);
     if (rc == 0)
         rc = byoc_engine_check(&resp, "archive", err);
-    byoc_http_resp_free(&resp);
+    byoc_http_resp_clear(&resp);
     byoc_buf_free(&q);
     free(p);
     return rc;

@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "core/buf.h"
-#include "core/libarchive_api.h"
+#include "docker/libarchive_api.h"
 
 struct byoc_context {
     char *root;
@@ -202,7 +202,7 @@ static int walker_init(walker *w, const byoc_context *c, bool strict, byoc_err *
     return 0;
 }
 
-static void walker_free(walker *w)
+static void walker_clear(walker *w)
 {
     while (w->depth > 0)
         pop_frame(w);
@@ -277,11 +277,11 @@ int byoc_context_walk(const byoc_context *c, byoc_context_visit_fn fn, void *ud,
     while ((r = walker_next(&w, &st, err)) == 1) {
         int stop = fn(w.rel.data, &st, ud);
         if (stop) {
-            walker_free(&w);
+            walker_clear(&w);
             return stop;
         }
     }
-    walker_free(&w);
+    walker_clear(&w);
     return r;
 }
 
@@ -306,7 +306,7 @@ int byoc_context_scan(const byoc_context *c, byoc_context_stats *stats, byoc_err
             }
         }
     }
-    walker_free(&w);
+    walker_clear(&w);
     return r < 0 ? -1 : 0;
 }
 
@@ -532,7 +532,7 @@ void byoc_context_tar_free(byoc_context_tar *t)
         ar->archive_write_free(t->a);
     if (t->links)
         ar->archive_entry_linkresolver_free(t->links);
-    walker_free(&t->w);
+    walker_clear(&t->w);
     byoc_buf_free(&t->out);
     free(t->io);
     free(t);

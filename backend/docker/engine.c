@@ -288,7 +288,7 @@ static int raw_do(byoc_engine *e, byoc_task *t, const char *method, const char *
     int rc = byoc_http_do(&req, resp, err);
     if (json_text)
         byoc_free_secret(json_text);
-    byoc_headers_free(&req.headers);
+    byoc_headers_clear(&req.headers);
     free(url);
     if (rc < 0 && err && err->kind == BYOC_E_NET && resp->curl_code == 7 /* CURLE_COULDNT_CONNECT */) {
         char why[256];
@@ -335,14 +335,14 @@ int byoc_engine_connect(byoc_engine *e, byoc_task *t, byoc_err *err)
         }
         if (err)
             *err = local;
-        byoc_http_resp_free(&resp);
+        byoc_http_resp_clear(&resp);
         pthread_mutex_unlock(&e->lock);
         return -1;
     }
     char server[16] = "";
     copy_header(&resp, "Api-Version", server, sizeof server);
     long status = resp.status;
-    byoc_http_resp_free(&resp);
+    byoc_http_resp_clear(&resp);
     if (status != 200 && !server[0]) {
         char why[64];
         snprintf(why, sizeof why, "GET /_ping answered HTTP %ld: not a Docker engine", status);
@@ -359,7 +359,7 @@ int byoc_engine_connect(byoc_engine *e, byoc_task *t, byoc_err *err)
                 snprintf(server, sizeof server, "%s", api);
             json_decref(doc);
         }
-        byoc_http_resp_free(&v);
+        byoc_http_resp_clear(&v);
     }
     if (!server[0])
         snprintf(server, sizeof server, "%s", OLDEST_API);
@@ -427,7 +427,7 @@ int byoc_engine_call(byoc_engine *e, byoc_task *t, const char *method, const cha
         if (!*out)
             rc = byoc_err_set(err, BYOC_E_FAILED, what, "the engine sent malformed JSON: %s", je.text);
     }
-    byoc_http_resp_free(&resp);
+    byoc_http_resp_clear(&resp);
     return rc;
 }
 

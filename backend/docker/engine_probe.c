@@ -22,7 +22,7 @@ int byoc_engine_probe(const byoc_engine *e, byoc_task *t, int timeout_ms, byoc_e
     byoc_err local;
     byoc_err_clear(&local);
     if (byoc_sockget(&req, &resp, &local) < 0) {
-        byoc_http_resp_free(&resp);
+        byoc_http_resp_clear(&resp);
         if (local.kind == BYOC_E_CANCELLED) {
             if (err)
                 *err = local;
@@ -32,7 +32,7 @@ int byoc_engine_probe(const byoc_engine *e, byoc_task *t, int timeout_ms, byoc_e
     }
     int rc = byoc_engine_check(&resp, "engine", err);
     json_t *doc = rc == 0 ? json_loadb(resp.body.data ? resp.body.data : "", resp.body.len, 0, NULL) : NULL;
-    byoc_http_resp_free(&resp);
+    byoc_http_resp_clear(&resp);
     if (rc < 0)
         return -1;
     if (!json_is_object(doc)) {

@@ -180,10 +180,8 @@ static int nul_pattern_refused(const char *clean, size_t n, bool invert, byoc_er
     return 0;
 }
 
-char **byoc_ignore_read(const char *text, size_t len, size_t *count, byoc_err *err)
+int byoc_ignore_read(const char *text, size_t len, byoc_strv *out, byoc_err *err)
 {
-    size_t cap = 8, n = 0;
-    char **out = byoc_xcalloc(cap, sizeof *out);
     size_t pos = 0;
     bool first = true;
     while (pos < len) {
@@ -194,11 +192,8 @@ char **byoc_ignore_read(const char *text, size_t len, size_t *count, byoc_err *e
         pos = nl ? end + 1 : len;
         if (ll > 0 && line[ll - 1] == '\r')
             ll--;
-        if (ll > MAX_LINE) {
-            byoc_ignore_patterns_free(out);
-            byoc_err_set(err, BYOC_E_USAGE, ".dockerignore", "a line is longer than %d bytes", MAX_LINE);
-            return NULL;
-        }
+        if (ll > MAX_LINE)
+            return byoc_err_set(err, BYOC_E_USAGE, ".dockerignore", "a line is longer than %d bytes", MAX_LINE);
         if (first && ll >= 3 && memcmp(line, "\xEF\xBB\xBF", 3) == 0) {
             line += 3;
             ll -= 3;
@@ -222,10 +217,8 @@ char **byoc_ignore_read(const char *text, size_t len, size_t *count, byoc_err *e
             if (memchr(clean, 0, cl)) {
                 int refused = nul_pattern_refused(clean, cl, invert, err);
                 free(clean);
-                if (refused) {
-                    byoc_ignore_patterns_free(out);
-                    return NULL;
-                }
+                if (refused)
+                    return -1;
                 continue;
             }
             const char *p = clean;
@@ -236,25 +229,9 @@ char **byoc_ignore_read(const char *text, size_t len, size_t *count, byoc_err *e
         } else {
             pat = byoc_xstrdup(invert ? "!" : "");
         }
-        if (n + 1 >= cap) {
-            cap *= 2;
-            out = byoc_xrealloc(out, cap * sizeof *out);
-        }
-        out[n++] = pat;
-        out[n] = NULL;
+        byoc_strv_push_owned(out, pat);
     }
-    if (count)
-        *count = n;
-    return out;
-}
-
-void byoc_ignore_patterns_free(char **patterns)
-{
-    if (!patterns)
-        return;
-    for (char **p = patterns; *p; p++)
-        free(*p);
-    free(patterns);
+    return 0;
 }
 
 /* ---- pattern syntax (Go filepath.Match's validation) ---- */
@@ -488,10 +465,10 @@ bool byoc_ignore_dir_may_reinclude(const byoc_ignore *m, const char *reldir)
     return false;
 }
 
-static bool matches_fresh(const char *file, char **patterns, size_t n)
+static bool matches_fresh(const char *file, const byoc_strv *patterns)
 {
     byoc_err e;
-    byoc_ignore *m = byoc_ignore_new((const char *const *)patterns, n, &e);
+    byoc_ignore *m = byoc_ignore_new((const char *const *)patterns->v, patterns->n, &e);
     if (!m)
         return false;
     char *clean = byoc_path_clean(file);
@@ -501,27 +478,17 @@ static bool matches_fresh(const char *file, char **patterns, size_t n)
     return r;
 }
 
-static char **append_pattern(char **pats, size_t *n, const char *p)
-{
-    pats = byoc_xrealloc(pats, (*n + 2) * sizeof *pats);
-    pats[(*n)++] = byoc_xstrdup(p);
-    pats[*n] = NULL;
-    return pats;
-}
-
 byoc_ignore *byoc_ignore_load(const char *context_dir, const char *rel_dockerfile, byoc_err *err)
 {
     char *path = byoc_xasprintf("%s/.dockerignore", context_dir);
     FILE *f = fopen(path, "rb");
-    char **pats;
-    size_t n = 0;
+    byoc_strv pats = BYOC_STRV_INIT;
     if (!f) {
         if (errno != ENOENT) {
             byoc_err_set(err, BYOC_E_USAGE, ".dockerignore", "cannot read %s: %s", path, strerror(errno));
             free(path);
             return NULL;
         }
-        pats = byoc_xcalloc(1, sizeof *pats);
     } else {
         byoc_buf b = BYOC_BUF_INIT;
         char chunk[8192];
@@ -536,23 +503,21 @@ byoc_ignore *byoc_ignore_load(const char *context_dir, const char *rel_dockerfil
             free(path);
             return NULL;
         }
-        pats = byoc_ignore_read(byoc_buf_str(&b), b.len, &n, err);
+        int rc = byoc_ignore_read(byoc_buf_str(&b), b.len, &pats, err);
         byoc_buf_free(&b);
-        if (!pats) {
+        if (rc != 0) {
+            byoc_strv_clear(&pats);
             free(path);
             return NULL;
         }
     }
     free(path);
     /* TrimBuildFilesFromExcludes: keep the files the daemon needs. */
-    if (matches_fresh(".dockerignore", pats, n))
-        pats = append_pattern(pats, &n, "!.dockerignore");
-    if (rel_dockerfile && matches_fresh(rel_dockerfile, pats, n)) {
-        char *ex = byoc_xasprintf("!%s", rel_dockerfile);
-        pats = append_pattern(pats, &n, ex);
-        free(ex);
-    }
-    byoc_ignore *m = byoc_ignore_new((const char *const *)pats, n, err);
-    byoc_ignore_patterns_free(pats);
+    if (matches_fresh(".dockerignore", &pats))
+        byoc_strv_push(&pats, "!.dockerignore");
+    if (rel_dockerfile && matches_fresh(rel_dockerfile, &pats))
+        byoc_strv_pushf(&pats, "!%s", rel_dockerfile);
+    byoc_ignore *m = byoc_ignore_new((const char *const *)pats.v, pats.n, err);
+    byoc_strv_clear(&pats);
     return m;
 }

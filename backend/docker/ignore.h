@@ -18,16 +18,15 @@
 #include <stddef.h>
 
 #include "core/err.h"
+#include "core/strv.h"
 
 typedef struct byoc_ignore byoc_ignore;
 
-/* Split .dockerignore text into its patterns (exceptions keep their '!').
- * Returns a NULL-terminated array (count in *n, may be NULL); free with
- * byoc_ignore_patterns_free. Fails on an over-long line, and, as the docker CLI
+/* Split .dockerignore text into its patterns (exceptions keep their '!'),
+ * appended to *out (the caller clears it with byoc_strv_clear). Fails on an over-long line, and, as the docker CLI
  * does, on a pattern with bad syntax or a NUL byte (a NUL inside a [class] is refused
  * even where the CLI would build). */
-char **byoc_ignore_read(const char *text, size_t len, size_t *n, byoc_err *err);
-void byoc_ignore_patterns_free(char **patterns);
+int byoc_ignore_read(const char *text, size_t len, byoc_strv *out, byoc_err *err);
 
 /* Build a matcher from patterns (as byoc_ignore_read returns them). Bad
  * patterns (a lone "!", a syntax error for Go's filepath.Match, a regexp

@@ -115,7 +115,7 @@ static int byoc_imagefs_lstat(byoc_imagefs *fs, const char *path, byoc_imagefs_i
     } else if (rc == 0) {
         rc = byoc_err_set(err, BYOC_E_FAILED, "engine", "stat of %s in the image: HTTP %ld", path, resp.status);
     }
-    byoc_http_resp_free(&resp);
+    byoc_http_resp_clear(&resp);
     byoc_buf_free(&q);
     free(p);
     return rc;

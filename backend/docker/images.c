@@ -79,7 +79,7 @@ int byoc_images_list(byoc_engine *e, byoc_task *t, bool all, const char *referen
     return 0;
 }
 
-void byoc_image_list_free(byoc_image_list *l)
+void byoc_image_list_clear(byoc_image_list *l)
 {
     if (!l)
         return;
@@ -134,7 +134,7 @@ int byoc_image_history_get(byoc_engine *e, byoc_task *t, const char *name, byoc_
     return 0;
 }
 
-void byoc_image_history_free(byoc_image_history *h)
+void byoc_image_history_clear(byoc_image_history *h)
 {
     if (!h)
         return;
@@ -154,13 +154,13 @@ int byoc_image_tag(byoc_engine *e, byoc_task *t, const char *source, const char 
     if (byoc_imageref_parse(target, "tag", &r, err) < 0)
         return -1;
     if (r.digest) {
-        byoc_imageref_free(&r);
+        byoc_imageref_clear(&r);
         return byoc_err_set(err, BYOC_E_USAGE, "tag", "'%s': a tag cannot carry a digest", target);
     }
     byoc_buf q = BYOC_BUF_INIT;
     byoc_query_add(&q, "repo", r.repository);
     byoc_query_add(&q, "tag", r.tag ? r.tag : "latest");
-    byoc_imageref_free(&r);
+    byoc_imageref_clear(&r);
     char *path = image_path(source, "/tag");
     int rc = byoc_engine_call(e, t, "POST", path, q.data, NULL, NULL, "tag", err);
     free(path);
@@ -202,7 +202,7 @@ int byoc_image_remove(byoc_engine *e, byoc_task *t, const char *name, bool force
     return rc;
 }
 
-void byoc_image_removal_free(byoc_image_removal *r)
+void byoc_image_removal_clear(byoc_image_removal *r)
 {
     if (!r)
         return;

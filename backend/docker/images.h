@@ -33,7 +33,7 @@ typedef struct byoc_image_list {
  * ("repo", "repo:tag", with wildcards as the engine allows), or NULL. */
 int byoc_images_list(byoc_engine *e, byoc_task *t, bool all, const char *reference, byoc_image_list *out,
                      byoc_err *err);
-void byoc_image_list_free(byoc_image_list *l);
+void byoc_image_list_clear(byoc_image_list *l);
 
 /* GET /images/{name}/json: the engine's document (Id, RepoTags, RepoDigests,
  * Created, Config{Cmd,Entrypoint,Env,WorkingDir,User,Labels}, Architecture,
@@ -58,7 +58,7 @@ typedef struct byoc_image_history {
 
 int byoc_image_history_get(byoc_engine *e, byoc_task *t, const char *name, byoc_image_history *out,
                            byoc_err *err);
-void byoc_image_history_free(byoc_image_history *h);
+void byoc_image_history_clear(byoc_image_history *h);
 
 /* Tag source (name or id) as target "repo[:tag]" (tag defaults to latest).
  * A bad target reference is BYOC_E_USAGE. */
@@ -75,7 +75,7 @@ typedef struct byoc_image_removal {
  * several tags; noprune: keep untagged parents. report may be NULL. */
 int byoc_image_remove(byoc_engine *e, byoc_task *t, const char *name, bool force, bool noprune,
                       byoc_image_removal *report, byoc_err *err);
-void byoc_image_removal_free(byoc_image_removal *r);
+void byoc_image_removal_clear(byoc_image_removal *r);
 
 /* ---- what the browser and `byoc images` show: one row per image and repository ---- */
 

@@ -11,7 +11,7 @@ void byoc_jsonmsg_init(byoc_jsonmsg_parser *p, byoc_jsonmsg_fn fn, void *ud)
     p->ud = ud;
 }
 
-void byoc_jsonmsg_free(byoc_jsonmsg_parser *p)
+void byoc_jsonmsg_clear(byoc_jsonmsg_parser *p)
 {
     byoc_buf_free(&p->buf);
     p->pos = 0;

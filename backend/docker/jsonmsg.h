@@ -48,6 +48,6 @@ void byoc_jsonmsg_init(byoc_jsonmsg_parser *p, byoc_jsonmsg_fn fn, void *ud);
 int byoc_jsonmsg_feed(byoc_jsonmsg_parser *p, const char *data, size_t n);
 /* At the end of the body: parses what is left; -1 if it is not a whole message. */
 int byoc_jsonmsg_finish(byoc_jsonmsg_parser *p);
-void byoc_jsonmsg_free(byoc_jsonmsg_parser *p);
+void byoc_jsonmsg_clear(byoc_jsonmsg_parser *p);
 
 #endif

@@ -56,7 +56,7 @@ void byoc_lines_flush(byoc_lines *l)
     }
 }
 
-void byoc_lines_free(byoc_lines *l)
+void byoc_lines_clear(byoc_lines *l)
 {
     byoc_buf_free(&l->partial);
 }

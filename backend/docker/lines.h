@@ -22,6 +22,6 @@ void byoc_lines_init(byoc_lines *l, size_t max, byoc_line_fn fn, void *ud);
 void byoc_lines_feed(byoc_lines *l, const char *p, size_t n);
 /* Hand out a last line without its newline, if any. */
 void byoc_lines_flush(byoc_lines *l);
-void byoc_lines_free(byoc_lines *l);
+void byoc_lines_clear(byoc_lines *l);
 
 #endif

@@ -16,7 +16,7 @@
 
 #define ACCEPT_ALL BYOC_MT_DOCKER_MANIFEST ", " BYOC_MT_DOCKER_LIST ", " BYOC_MT_OCI_MANIFEST ", " BYOC_MT_OCI_INDEX
 
-void byoc_registry_manifest_free(byoc_registry_manifest *m)
+void byoc_registry_manifest_clear(byoc_registry_manifest *m)
 {
     if (!m)
         return;
@@ -205,7 +205,7 @@ static int registry_get(const byoc_registry_target *r, byoc_task *t, const char 
         byoc_buf_free(&cred);
     }
     int rc = byoc_http_do(&req, resp, err);
-    byoc_headers_free(&req.headers);
+    byoc_headers_clear(&req.headers);
     if (rc == 0 && resp->status >= 300 && resp->status < 400) {
         const char *loc = byoc_headers_get(&resp->headers, "Location");
         bool follow = loc && (strncmp(loc, "https://", 8) == 0 || strncmp(loc, "http://", 7) == 0);
@@ -218,7 +218,7 @@ static int registry_get(const byoc_registry_target *r, byoc_task *t, const char 
             byoc_http_resp second;
             memset(&second, 0, sizeof second);
             rc = byoc_http_do(&next, &second, err);
-            byoc_http_resp_free(resp);
+            byoc_http_resp_clear(resp);
             *resp = second;
         }
     }
@@ -249,13 +249,13 @@ int byoc_registry_get_manifest(const byoc_registry_target *r, byoc_task *t, cons
                      BYOC_REGISTRY_MANIFEST_MAX);
     if (rc != 0) {
         byoc_err_prefix(err, "registry %s", r->host);
-        byoc_http_resp_free(&resp);
+        byoc_http_resp_clear(&resp);
         return -1;
     }
     if (resp.status != 200) {
         registry_error(&resp, "registry", err);
         byoc_err_prefix(err, "%s/%s:%s", r->host, repository, reference);
-        byoc_http_resp_free(&resp);
+        byoc_http_resp_clear(&resp);
         return -1;
     }
     json_error_t jerr;
@@ -263,8 +263,8 @@ int byoc_registry_get_manifest(const byoc_registry_target *r, byoc_task *t, cons
     if (!json_is_object(out->doc)) {
         byoc_err_set(err, BYOC_E_FAILED, "registry", "the manifest of %s:%s is not a JSON object", repository,
                      reference);
-        byoc_http_resp_free(&resp);
-        byoc_registry_manifest_free(out);
+        byoc_http_resp_clear(&resp);
+        byoc_registry_manifest_clear(out);
         return -1;
     }
     char digest[72];
@@ -273,15 +273,15 @@ int byoc_registry_get_manifest(const byoc_registry_target *r, byoc_task *t, cons
     if (said && strcmp(said, digest) != 0) {
         byoc_err_set(err, BYOC_E_FAILED, "registry", "manifest digest %s does not match the registry's %s", digest,
                      said);
-        byoc_http_resp_free(&resp);
-        byoc_registry_manifest_free(out);
+        byoc_http_resp_clear(&resp);
+        byoc_registry_manifest_clear(out);
         return -1;
     }
     /* Fetched by digest (an index's entry): the bytes must be the ones named. */
     if (strncmp(reference, "sha256:", 7) == 0 && strcmp(reference, digest) != 0) {
         byoc_err_set(err, BYOC_E_FAILED, "registry", "the manifest fetched as %s hashes to %s", reference, digest);
-        byoc_http_resp_free(&resp);
-        byoc_registry_manifest_free(out);
+        byoc_http_resp_clear(&resp);
+        byoc_registry_manifest_clear(out);
         return -1;
     }
     out->digest = byoc_xstrdup(digest);
@@ -289,7 +289,7 @@ int byoc_registry_get_manifest(const byoc_registry_target *r, byoc_task *t, cons
     if (!mt)
         mt = byoc_headers_get(&resp.headers, "Content-Type");
     out->media_type = byoc_xstrdup(mt ? mt : "");
-    byoc_http_resp_free(&resp);
+    byoc_http_resp_clear(&resp);
     return 0;
 }
 
@@ -321,6 +321,6 @@ int byoc_registry_get_json_blob(const byoc_registry_target *r, byoc_task *t, con
             rc = byoc_err_set(err, BYOC_E_FAILED, "registry", "blob %s is not a JSON object", digest);
         }
     }
-    byoc_http_resp_free(&resp);
+    byoc_http_resp_clear(&resp);
     return rc;
 }

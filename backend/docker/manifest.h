@@ -46,7 +46,7 @@ typedef struct byoc_registry_manifest {
     json_t *doc;              /* the parsed manifest */
 } byoc_registry_manifest;
 
-void byoc_registry_manifest_free(byoc_registry_manifest *m);
+void byoc_registry_manifest_clear(byoc_registry_manifest *m);
 
 /* True for an index or manifest list media type. */
 bool byoc_manifest_is_index(const char *media_type);

@@ -53,7 +53,7 @@ int byoc_docker_pull(byoc_engine *e, byoc_task *t, const char *ref, const char *
     if (byoc_imageref_parse(ref, "image", &r, err) != 0)
         return -1;
     if (!r.tag && !r.digest) {
-        byoc_imageref_free(&r);
+        byoc_imageref_clear(&r);
         return byoc_err_set(err, BYOC_E_USAGE, "image", "%s names no tag (a bare repository pulls every tag)", ref);
     }
     byoc_buf q = BYOC_BUF_INIT;
@@ -62,7 +62,7 @@ int byoc_docker_pull(byoc_engine *e, byoc_task *t, const char *ref, const char *
     byoc_query_add(&q, "tag", r.digest ? r.digest : r.tag);
     if (platform)
         byoc_query_add(&q, "platform", platform);
-    byoc_imageref_free(&r);
+    byoc_imageref_clear(&r);
     byoc_headers h = {0};
     if (registry_auth)
         byoc_headers_add(&h, "X-Registry-Auth", registry_auth);
@@ -89,9 +89,9 @@ int byoc_docker_pull(byoc_engine *e, byoc_task *t, const char *ref, const char *
         rc = explained(ref, rd.error, err);
     }
     free(rd.error);
-    byoc_jsonmsg_free(&rd.parser);
-    byoc_http_resp_free(&resp);
-    byoc_headers_free(&h);
+    byoc_jsonmsg_clear(&rd.parser);
+    byoc_http_resp_clear(&resp);
+    byoc_headers_clear(&h);
     byoc_buf_free(&q);
     return rc;
 }

@@ -22,7 +22,7 @@ bool byoc_layer_state_done(byoc_layer_state s)
     return s == BYOC_LAYER_PUSHED || s == BYOC_LAYER_EXISTS || s == BYOC_LAYER_MOUNTED || s == BYOC_LAYER_SKIPPED;
 }
 
-void byoc_push_report_free(byoc_push_report *r)
+void byoc_push_report_clear(byoc_push_report *r)
 {
     if (!r)
         return;
@@ -219,9 +219,9 @@ int byoc_docker_push(byoc_engine *e, byoc_task *t, const char *repository, const
         rc = byoc_err_set(err, BYOC_E_FAILED, "push", "the engine ended the push of %s without a digest", ref);
     }
     free(ref);
-    byoc_jsonmsg_free(&parser);
-    byoc_http_resp_free(&resp);
-    byoc_headers_free(&h);
+    byoc_jsonmsg_clear(&parser);
+    byoc_http_resp_clear(&resp);
+    byoc_headers_clear(&h);
     byoc_buf_free(&q);
     free(path);
     return rc;

@@ -58,7 +58,7 @@ typedef struct byoc_push_report {
     char *error;              /* the stream's error message, or NULL */
 } byoc_push_report;
 
-void byoc_push_report_free(byoc_push_report *r);
+void byoc_push_report_clear(byoc_push_report *r);
 
 /* Push repository:tag (repository includes the registry host; tag required).
  * registry_auth: the X-Registry-Auth value (NULL: anonymous). report is

@@ -77,7 +77,7 @@ static bool is_hex64(const char *s)
     return hex_run(s, true) == 64 && s[64] == 0;
 }
 
-void byoc_imageref_free(byoc_imageref *r)
+void byoc_imageref_clear(byoc_imageref *r)
 {
     if (!r)
         return;
@@ -124,7 +124,7 @@ int byoc_imageref_parse(const char *s, const char *what, byoc_imageref *out, byo
         *colon = 0;
         if (!byoc_imageref_valid_tag(colon + 1)) {
             free(work);
-            byoc_imageref_free(out);
+            byoc_imageref_clear(out);
             return byoc_err_set(err, BYOC_E_USAGE, what, "invalid reference format: bad tag in '%s'", s);
         }
         out->tag = byoc_xstrdup(colon + 1);
@@ -164,7 +164,7 @@ int byoc_imageref_parse(const char *s, const char *what, byoc_imageref *out, byo
             out->path = byoc_xstrdup(remainder);
         }
     } else {
-        byoc_imageref_free(out);
+        byoc_imageref_clear(out);
     }
     free(domain);
     free(work);
@@ -177,7 +177,7 @@ int byoc_imageref_check_tag(const char *s, const char *what, byoc_err *err)
     if (byoc_imageref_parse(s, what, &r, err) < 0)
         return -1;
     bool digest = r.digest != NULL;
-    byoc_imageref_free(&r);
+    byoc_imageref_clear(&r);
     if (digest)
         return byoc_err_set(err, BYOC_E_USAGE, what, "'%s': a build tag cannot carry a digest", s);
     return 0;

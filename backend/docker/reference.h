@@ -28,7 +28,7 @@ typedef struct byoc_imageref {
 /* Parse and validate; errors are BYOC_E_USAGE with what = `what` and the
  * CLI's wording ("invalid reference format", "... must be lowercase"). */
 int byoc_imageref_parse(const char *s, const char *what, byoc_imageref *out, byoc_err *err);
-void byoc_imageref_free(byoc_imageref *r);
+void byoc_imageref_clear(byoc_imageref *r);
 
 /* A reference usable as a build tag (`-t`): name[:tag], no digest. */
 int byoc_imageref_check_tag(const char *s, const char *what, byoc_err *err);

@@ -89,7 +89,7 @@ void byoc_headers_remove(byoc_headers *h, const char *name)
     }
 }
 
-void byoc_headers_free(byoc_headers *h)
+void byoc_headers_clear(byoc_headers *h)
 {
     for (size_t i = 0; i < h->len; i++) {
         free(h->items[i].name);
@@ -295,7 +295,7 @@ static size_t on_header(char *p, size_t size, size_t n, void *ud)
     while (l && is_space(p[l - 1]))
         l--;
     if (l >= 5 && memcmp(p, "HTTP/", 5) == 0) {
-        byoc_headers_free(h);
+        byoc_headers_clear(h);
         return len;
     }
     if (l == 0)
@@ -682,11 +682,11 @@ int byoc_http_do(const byoc_http_req *req, byoc_http_resp *resp, byoc_err *err)
     return ret;
 }
 
-void byoc_http_resp_free(byoc_http_resp *resp)
+void byoc_http_resp_clear(byoc_http_resp *resp)
 {
     if (!resp)
         return;
-    byoc_headers_free(&resp->headers);
+    byoc_headers_clear(&resp->headers);
     byoc_buf_free(&resp->body);
 }
 

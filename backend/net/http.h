@@ -36,7 +36,7 @@ void byoc_headers_set(byoc_headers *h, const char *name, const char *value);
 /* Case-insensitive lookup of the first match, or NULL. */
 const char *byoc_headers_get(const byoc_headers *h, const char *name);
 void byoc_headers_remove(byoc_headers *h, const char *name);
-void byoc_headers_free(byoc_headers *h); /* wipes values: headers may carry secrets */
+void byoc_headers_clear(byoc_headers *h); /* wipes values: headers may carry secrets */
 
 /* Request-body reader: fill up to n bytes, return count, 0 at end, (size_t)-1 on error. */
 typedef size_t (*byoc_body_reader)(char *dst, size_t n, void *ud);
@@ -94,7 +94,7 @@ void byoc_http_global_cleanup(void);
  * status), -1 on transport failure or cancellation with err filled
  * (BYOC_E_NET or BYOC_E_CANCELLED). resp must be zeroed by the caller. */
 int byoc_http_do(const byoc_http_req *req, byoc_http_resp *resp, byoc_err *err);
-void byoc_http_resp_free(byoc_http_resp *resp);
+void byoc_http_resp_clear(byoc_http_resp *resp);
 
 /* Percent-encode per RFC 3986 keeping A-Za-z0-9-_.~ (and '/' when keep_slash). */
 char *byoc_url_encode(const char *s, bool keep_slash);

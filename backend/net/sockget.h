@@ -26,7 +26,7 @@ typedef struct byoc_sockget_req {
 } byoc_sockget_req;
 
 /* 0 when a whole HTTP reply came (any status): resp's status, headers and body filled (zero
- * resp first; byoc_http_resp_free). -1 otherwise, err BYOC_E_NET ("network": cannot connect,
+ * resp first; byoc_http_resp_clear). -1 otherwise, err BYOC_E_NET ("network": cannot connect,
  * no whole reply within timeout_ms, a reply over max_reply bytes or not HTTP/1) or
  * BYOC_E_CANCELLED. Names are resolved with getaddrinfo, which the deadline does not bound. */
 int byoc_sockget(const byoc_sockget_req *req, byoc_http_resp *resp, byoc_err *err);

@@ -84,7 +84,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 FUZZ_ASSERT(ep.url != NULL && ep.signing_region != NULL);
                 if (s == BYOC_AWS_S3)
                     free(byoc_aws_s3_url(&ep, "bucket", "a/b c"));
-                byoc_aws_endpoint_free(&ep);
+                byoc_aws_endpoint_clear(&ep);
             }
         }
         byoc_aws_config_free(cfg);

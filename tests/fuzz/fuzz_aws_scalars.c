@@ -22,15 +22,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     time_t t;
     byoc_aws_parse_time(s, &t);
 
-    char **argv = NULL;
-    size_t argc = 0;
+    byoc_strv argv = BYOC_STRV_INIT;
     byoc_err err;
     byoc_err_clear(&err);
-    if (byoc_shlex_split(s, &argv, &argc, &err) == 0) {
-        for (size_t i = 0; i < argc; i++)
-            FUZZ_ASSERT(argv[i] != NULL);
-        FUZZ_ASSERT(argv[argc] == NULL);
-        byoc_shlex_free(argv);
+    if (byoc_shlex_split(s, &argv, &err) == 0) {
+        for (size_t i = 0; i < argv.n; i++)
+            FUZZ_ASSERT(argv.v[i] != NULL);
+        FUZZ_ASSERT(argv.n == 0 || argv.v[argv.n] == NULL);
+        byoc_strv_clear(&argv);
     }
 
     char *bucket = NULL, *key = NULL;

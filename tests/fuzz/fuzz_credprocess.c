@@ -20,7 +20,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (byoc_aws_credential_process_parse("fuzz", json, &creds, &err) == 0) {
         FUZZ_ASSERT(creds.access_key_id && *creds.access_key_id);
         FUZZ_ASSERT(creds.secret_access_key && *creds.secret_access_key);
-        byoc_aws_creds_free(&creds);
+        byoc_aws_creds_clear(&creds);
     } else {
         FUZZ_ASSERT(err.kind != BYOC_OK);
         FUZZ_ASSERT(creds.secret_access_key == NULL);

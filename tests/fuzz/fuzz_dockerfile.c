@@ -74,7 +74,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     byoc_dockerfile df;
     byoc_dockerfile_parse((const char *)in.p, in.n, &o, &df);
     check_parse(&df, count_lines(in.p, in.n));
-    byoc_dockerfile_free(&df);
+    byoc_dockerfile_clear(&df);
 
     static const char *const recipes[] = {NULL, "extend-prebuilt", "custom-base", "prebuilt"};
     byoc_lint_config cfg = {.recipe = recipes[(opt >> 2) & 3],
@@ -97,6 +97,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     FUZZ_ASSERT(dump != NULL);
     free(dump);
     json_decref(j);
-    byoc_lint_result_free(&r);
+    byoc_lint_result_clear(&r);
     return 0;
 }

@@ -44,16 +44,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     size_t k = fuzz_split(data, size, parts, lens, 2);
     byoc_err err;
     byoc_err_clear(&err);
-    size_t n = 0;
-    char **patterns = byoc_ignore_read(parts[0], lens[0], &n, &err);
-    if (!patterns) {
+    byoc_strv patterns = BYOC_STRV_INIT;
+    if (byoc_ignore_read(parts[0], lens[0], &patterns, &err) != 0) {
         FUZZ_ASSERT(err.kind != BYOC_OK);
+        byoc_strv_clear(&patterns);
         return 0;
     }
+    size_t n = patterns.n;
     for (size_t i = 0; i < n; i++)
-        FUZZ_ASSERT(patterns[i] != NULL);
-    FUZZ_ASSERT(patterns[n] == NULL);
-    byoc_ignore *m = byoc_ignore_new((const char *const *)patterns, n, &err);
+        FUZZ_ASSERT(patterns.v[i] != NULL);
+    FUZZ_ASSERT(n == 0 || patterns.v[n] == NULL);
+    byoc_ignore *m = byoc_ignore_new((const char *const *)patterns.v, n, &err);
     if (m) {
         /* blank patterns are skipped: like buildkit's ReadAll, byoc_ignore_read keeps a
          * pattern that cleaning leaves as spaces only ("a/../\v/" gives "\v"), and the
@@ -65,6 +66,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     } else {
         FUZZ_ASSERT(err.kind == BYOC_E_USAGE);
     }
-    byoc_ignore_patterns_free(patterns);
+    byoc_strv_clear(&patterns);
     return 0;
 }

@@ -69,7 +69,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     json_decref(shown);
     json_decref(doc);
-    byoc_ecr_image_list_free(&l);
+    byoc_ecr_image_list_clear(&l);
     json_decref(j);
     return 0;
 }

@@ -102,6 +102,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     byoc_buf_free(&want);
     byoc_buf_free(&o.payload);
-    byoc_lines_free(&o.lines);
+    byoc_lines_clear(&o.lines);
     return 0;
 }

@@ -21,7 +21,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         FUZZ_ASSERT(r.repository && r.domain && r.path);
         if (r.tag)
             FUZZ_ASSERT(byoc_imageref_valid_tag(r.tag));
-        byoc_imageref_free(&r);
+        byoc_imageref_clear(&r);
     } else {
         FUZZ_ASSERT(err.kind == BYOC_E_USAGE);
     }

@@ -27,7 +27,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 free(byoc_ini_get_sub(s, s->kv[k].key, "endpoint_url"));
             }
         }
-        byoc_ini_free(&ini);
+        byoc_ini_clear(&ini);
     } else {
         FUZZ_ASSERT(err.kind != BYOC_OK);
         FUZZ_ASSERT(ini.len == 0);

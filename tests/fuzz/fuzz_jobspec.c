@@ -31,7 +31,7 @@ static void derived(const byoc_jobspec *s)
     FUZZ_ASSERT(req != NULL);
     byoc_job_problems pr = {0};
     byoc_job_check_request(req, s, &pr);
-    byoc_job_problems_free(&pr);
+    byoc_job_problems_clear(&pr);
     free(byoc_job_code_location(s, &r));
     free(byoc_job_entry_point(s));
     json_decref(req);
@@ -50,7 +50,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     byoc_job_check_s3_path(text, BYOC_JF_OUTPUT_S3, -1, "outputDataConfig.s3Path", &pr);
     for (size_t i = 0; i < pr.len; i++)
         FUZZ_ASSERT(memchr(pr.items[i].message, 0, sizeof pr.items[i].message) != NULL);
-    byoc_job_problems_free(&pr);
+    byoc_job_problems_clear(&pr);
     free(text);
 
     json_t *j = json_loadb((const char *)data, size, 0, NULL);
@@ -72,19 +72,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             byoc_err_clear(&err);
             FUZZ_ASSERT(byoc_job_problems_to_err(&probs, &err) == -1 && err.kind == BYOC_E_USAGE);
         }
-        byoc_job_problems_free(&probs);
+        byoc_job_problems_clear(&probs);
         json_t *back = byoc_jobspec_to_json(&s);
         FUZZ_ASSERT(back != NULL);
         byoc_jobspec again;
         byoc_jobspec_init(&again);
         byoc_err_clear(&err);
         FUZZ_ASSERT(byoc_jobspec_from_json(&again, back, &err) == 0);
-        byoc_jobspec_free(&again);
+        byoc_jobspec_clear(&again);
         json_decref(back);
     } else {
         FUZZ_ASSERT(err.kind == BYOC_E_USAGE);
     }
-    byoc_jobspec_free(&s);
+    byoc_jobspec_clear(&s);
     json_decref(j);
     return 0;
 }

@@ -59,6 +59,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (rc != 0)
         FUZZ_ASSERT(rc == -1 && p.error[0]);
     FUZZ_ASSERT(p.count == s.messages);
-    byoc_jsonmsg_free(&p);
+    byoc_jsonmsg_clear(&p);
     return 0;
 }

@@ -29,7 +29,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     } else {
         FUZZ_ASSERT(err.kind != BYOC_OK);
     }
-    byoc_logs_event_page_free(&ev);
+    byoc_logs_event_page_clear(&ev);
     byoc_logs_stream_page sp;
     memset(&sp, 0, sizeof sp);
     byoc_err_clear(&err);
@@ -39,7 +39,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     } else {
         FUZZ_ASSERT(err.kind != BYOC_OK);
     }
-    byoc_logs_stream_page_free(&sp);
+    byoc_logs_stream_page_clear(&sp);
     json_decref(j);
     return 0;
 }

@@ -69,7 +69,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     byoc_policy_lint lint = {0};
     byoc_policy_lint_run(p, &lint);
     FUZZ_ASSERT(lint.n_block <= lint.n);
-    byoc_policy_lint_free(&lint);
+    byoc_policy_lint_clear(&lint);
 
     norm = NULL;
     byoc_err_clear(&err);

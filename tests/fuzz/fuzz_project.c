@@ -20,7 +20,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     byoc_err_clear(&err);
     if (byoc_project_parse(&p, (const char *)data, size, &err) != 0) {
         FUZZ_ASSERT(err.kind != BYOC_OK);
-        byoc_project_free(&p);
+        byoc_project_clear(&p);
         return 0;
     }
     FUZZ_ASSERT(p.job != NULL && p.doc != NULL);
@@ -28,7 +28,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     byoc_jobspec_init(&spec);
     byoc_err_clear(&err);
     byoc_jobspec_recall(&spec, &p, &err);
-    byoc_jobspec_free(&spec);
+    byoc_jobspec_clear(&spec);
 
     json_t *j = byoc_project_to_json(&p);
     FUZZ_ASSERT(j != NULL);
@@ -40,9 +40,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (rc != 0)
         fprintf(stderr, "re-parse failed: %s\n%s\n", err.message, text);
     FUZZ_ASSERT(rc == 0);
-    byoc_project_free(&again);
+    byoc_project_clear(&again);
     free(text);
     json_decref(j);
-    byoc_project_free(&p);
+    byoc_project_clear(&p);
     return 0;
 }

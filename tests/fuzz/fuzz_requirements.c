@@ -23,7 +23,7 @@ static void check_git(const char *spec)
     FUZZ_ASSERT(d.name && *d.name);
     FUZZ_ASSERT(strchr(d.name, '/') == NULL);
     FUZZ_ASSERT(strcmp(d.name, ".") != 0 && strcmp(d.name, "..") != 0);
-    byoc_git_dep_free(&d);
+    byoc_git_dep_clear(&d);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -52,6 +52,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char *norm = byoc_pypi_normalize(text, size);
     free(norm);
     free(text);
-    byoc_requirements_free(&r);
+    byoc_requirements_clear(&r);
     return 0;
 }

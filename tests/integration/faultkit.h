@@ -90,8 +90,8 @@ static json_t *fk_http_json(const char *method, const char *url, const char *bod
     } else if (status_out) {
         *status_out = 0;
     }
-    byoc_http_resp_free(&resp);
-    byoc_headers_free(&req.headers);
+    byoc_http_resp_clear(&resp);
+    byoc_headers_clear(&req.headers);
     return out;
 }
 

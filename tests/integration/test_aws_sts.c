@@ -237,7 +237,7 @@ static void expect_assumed(const char *profile, const char *session_name)
     char *red = byoc_redact_dup(creds.secret_access_key);
     CHECK_STR(red, "***");
     free(red);
-    byoc_aws_creds_free(&creds);
+    byoc_aws_creds_clear(&creds);
     byoc_aws_client_free(c);
 }
 
@@ -441,7 +441,7 @@ static void test_s3_roundtrip(void)
     }
     CHECK_INT(rc, 0);
     chunked_body_free(&cb);
-    byoc_headers_free(&extra);
+    byoc_headers_clear(&extra);
     free(url);
     CHECK_INT(s3_call(c, "GetObject", "GET", bucket, "jobs/chunked.bin", NULL, 0, NULL, &r, &err), 0);
     CHECK_INT(r.body.len, big_len);

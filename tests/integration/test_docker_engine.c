@@ -63,7 +63,7 @@ static void test_ping(byoc_engine *e)
     CHECK_STR(byoc_engine_api_version(old), "1.40");
     byoc_image_list l;
     CHECK_INT(byoc_images_list(old, NULL, false, NULL, &l, &err), 0);
-    byoc_image_list_free(&l);
+    byoc_image_list_clear(&l);
     byoc_engine_free(old);
     unsetenv("DOCKER_API_VERSION");
 
@@ -180,7 +180,7 @@ static void test_images(byoc_engine *e, const char *id)
     CHECK(json_is_integer(json_object_get(row, "size")));
     json_decref(doc);
     byoc_image_rows_free(rows, n);
-    byoc_image_list_free(&l);
+    byoc_image_list_clear(&l);
 
     json_t *insp = NULL;
     CHECK_INT(byoc_image_inspect(e, NULL, IMAGE, &insp, &err), 0);
@@ -203,7 +203,7 @@ static void test_images(byoc_engine *e, const char *id)
     CHECK(saw_run);
     CHECK_STR(h.items[0].id, id);
     CHECK_INT(h.items[0].n_tags, 1);
-    byoc_image_history_free(&h);
+    byoc_image_history_clear(&h);
 
     CHECK_INT(byoc_image_tag(e, NULL, id, "byoc-itest/engine:retag", &err), 0);
     CHECK_INT(byoc_image_tag(e, NULL, IMAGE, "byoc-itest/engine-latest", &err), 0);
@@ -215,14 +215,14 @@ static void test_images(byoc_engine *e, const char *id)
     CHECK_INT(l.n, 1);
     if (l.n == 1)
         CHECK_INT(l.items[0].n_repo_tags, 3);
-    byoc_image_list_free(&l);
+    byoc_image_list_clear(&l);
 
     byoc_image_removal rep;
     CHECK_INT(byoc_image_remove(e, NULL, "byoc-itest/engine:retag", false, false, &rep, &err), 0);
     CHECK_INT(rep.n_untagged, 1);
     CHECK_STR(rep.untagged[0], "byoc-itest/engine:retag");
     CHECK_INT(rep.n_deleted, 0);
-    byoc_image_removal_free(&rep);
+    byoc_image_removal_clear(&rep);
     CHECK_INT(byoc_image_remove(e, NULL, "byoc-itest/engine-latest:latest", false, false, NULL, &err), 0);
     CHECK_INT(byoc_image_remove(e, NULL, "byoc-itest/engine:retag", false, false, NULL, &err), -1);
     CHECK_INT(err.http_status, 404);

@@ -72,7 +72,7 @@ static int create_repo(byoc_aws_client *c, const char *repo)
     byoc_err err;
     int rc = byoc_ecr_create_repository(c, NULL, &o, &r, &err);
     if (rc == 0)
-        byoc_ecr_repository_free(&r);
+        byoc_ecr_repository_clear(&r);
     else
         show("CreateRepository", &err);
     return rc;

@@ -67,7 +67,7 @@ static int build_image(byoc_engine *e)
     byoc_err err;
     int rc = byoc_build_run(e, NULL, &o, &res, &err);
     if (rc == 0)
-        byoc_build_result_free(&res);
+        byoc_build_result_clear(&res);
     else
         fprintf(stderr, "build: %s\n", err.message);
     free(df);

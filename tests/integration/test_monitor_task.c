@@ -44,8 +44,8 @@ static int control_post(const char *path, const char *body)
     byoc_err err;
     int rc = byoc_http_do(&req, &resp, &err);
     long status = resp.status;
-    byoc_headers_free(&req.headers);
-    byoc_http_resp_free(&resp);
+    byoc_headers_clear(&req.headers);
+    byoc_http_resp_clear(&resp);
     return rc == 0 && status == 200 ? 0 : -1;
 }
 
@@ -228,7 +228,7 @@ static void test_monitor(byoc_aws_client *c)
     CHECK_INT(byoc_logs_filter_events(c, NULL, &fp, &page, &err), 0);
     CHECK_INT(page.len, 5);
     CHECK(page.len && page.items[0].stream && strcmp(page.items[0].stream, stream) == 0);
-    byoc_logs_event_page_free(&page);
+    byoc_logs_event_page_clear(&page);
     free(arn);
 }
 

@@ -88,7 +88,7 @@ static json_t *front_get(const char *path)
     json_t *doc = NULL;
     if (byoc_http_do(&req, &resp, &err) == 0 && resp.status == 200)
         doc = json_loadb(resp.body.data ? resp.body.data : "", resp.body.len, 0, NULL);
-    byoc_http_resp_free(&resp);
+    byoc_http_resp_clear(&resp);
     free(url);
     return doc;
 }
@@ -136,12 +136,12 @@ static void test_repositories(void)
     CHECK_STR(r.tag_mutability, "MUTABLE");
     CHECK_STR(r.encryption_type, "AES256");
     CHECK(r.created_at > 1e9);
-    byoc_ecr_repository_free(&r);
+    byoc_ecr_repository_clear(&r);
 
     CHECK_INT(byoc_ecr_describe_repository(client, NULL, repo, &r, &err), 0);
     CHECK_STR(r.name, repo);
     CHECK(r.scan_on_push);
-    byoc_ecr_repository_free(&r);
+    byoc_ecr_repository_clear(&r);
 
     /* A second create: the service's own error. */
     CHECK_INT(byoc_ecr_create_repository(client, NULL, &o, &r, &err), -1);
@@ -251,12 +251,12 @@ static void test_images(void)
     CHECK(strncmp(json_string_value(json_object_get(row0, "image_uri")), "host/repo:t", 11) == 0);
     CHECK(json_string_value(json_object_get(row0, "created")) != NULL);
     json_decref(rows);
-    byoc_ecr_image_list_free(&l);
+    byoc_ecr_image_list_clear(&l);
 
     CHECK_INT(byoc_ecr_describe_images(client, NULL, repo, NULL, 0, BYOC_ECR_TAG_STATUS_ANY, 50, &l, &err), 0);
     CHECK_INT(l.n, N_IMAGES);
     CHECK_INT(l.pages, 4);
-    byoc_ecr_image_list_free(&l);
+    byoc_ecr_image_list_clear(&l);
 
     byoc_ecr_image_id_list ids;
     CHECK_INT(byoc_ecr_list_images(client, NULL, repo, BYOC_ECR_TAG_STATUS_ANY, 70, &ids, &err), 0);
@@ -268,7 +268,7 @@ static void test_images(void)
     CHECK_INT(byoc_ecr_describe_images(client, NULL, repo, &one, 1, BYOC_ECR_TAG_STATUS_ANY, 0, &l, &err), 0);
     CHECK_INT(l.n, 1);
     CHECK(l.n == 1 && l.items[0].n_tags == 1 && strcmp(l.items[0].tags[0], "t007") == 0);
-    byoc_ecr_image_list_free(&l);
+    byoc_ecr_image_list_clear(&l);
     byoc_ecr_image_id unknown = {"sha256:0000000000000000000000000000000000000000000000000000000000000bad", NULL};
     CHECK_INT(byoc_ecr_describe_images(client, NULL, repo, &unknown, 1, BYOC_ECR_TAG_STATUS_ANY, 0, &l, &err), -1);
     CHECK_STR(err.code, "ImageNotFoundException");
@@ -310,13 +310,13 @@ static void test_images(void)
     CHECK_INT(dr.n_failures, 1);
     CHECK(dr.n_failures == 1 && dr.failures[0].tag && strcmp(dr.failures[0].tag, "no-such-tag") == 0);
     CHECK(dr.n_failures == 1 && dr.failures[0].code != NULL);
-    byoc_ecr_delete_result_free(&dr);
+    byoc_ecr_delete_result_clear(&dr);
     free(del);
-    byoc_ecr_image_id_list_free(&ids);
+    byoc_ecr_image_id_list_clear(&ids);
     CHECK_INT(byoc_ecr_list_images(client, NULL, repo, BYOC_ECR_TAG_STATUS_ANY, 0, &ids, &err), 0);
     CHECK_INT(ids.n, N_IMAGES - 150);
     CHECK_INT(ids.pages, 1);
-    byoc_ecr_image_id_list_free(&ids);
+    byoc_ecr_image_id_list_clear(&ids);
     free(digest7);
 
     /* What `byoc images --repository` shows. */
@@ -420,7 +420,7 @@ static void test_tokens(void)
     snprintf(line, sizeof line, "password=%s", tok.password);
     byoc_redact_inplace(line);
     CHECK_STR(line, "password=***");
-    byoc_ecr_token_free(&tok);
+    byoc_ecr_token_clear(&tok);
 
     CHECK_INT(byoc_ecr_get_authorization_token(client, NULL, "12345", t0, &tok, &err), -1);
     CHECK_INT(err.kind, BYOC_E_USAGE);
@@ -436,25 +436,25 @@ static void test_tokens(void)
         CHECK_INT(rc, 0);
         CHECK_INT(byoc_ecr_auth_fetches(a), want_fetches[i]);
         CHECK(rc != 0 || tok.password != NULL);
-        byoc_ecr_token_free(&tok);
+        byoc_ecr_token_clear(&tok);
     }
     CHECK_INT(count("GetAuthorizationToken"), 3);
     /* Many calls within one window: still no new fetch (no loop on an expired expiresAt). */
     for (int i = 0; i < 50; i++) {
         byoc_ecr_auth_get(a, NULL, t0 + 2 * w + 10, false, &tok, &err);
-        byoc_ecr_token_free(&tok);
+        byoc_ecr_token_clear(&tok);
     }
     CHECK_INT(byoc_ecr_auth_fetches(a), 3);
     CHECK_INT(count("GetAuthorizationToken"), 3);
     /* Forced (the registry refused it): a new one, but not again within the force interval. */
     CHECK_INT(byoc_ecr_auth_get(a, NULL, t0 + 2 * w + 20, true, &tok, &err), 0);
-    byoc_ecr_token_free(&tok);
+    byoc_ecr_token_clear(&tok);
     CHECK_INT(byoc_ecr_auth_fetches(a), 4);
     CHECK_INT(byoc_ecr_auth_get(a, NULL, t0 + 2 * w + 20, true, &tok, &err), 0);
-    byoc_ecr_token_free(&tok);
+    byoc_ecr_token_clear(&tok);
     CHECK_INT(byoc_ecr_auth_fetches(a), 4);
     CHECK_INT(byoc_ecr_auth_get(a, NULL, t0 + 2 * w + 20 + BYOC_ECR_TOKEN_FORCE_INTERVAL_S, true, &tok, &err), 0);
-    byoc_ecr_token_free(&tok);
+    byoc_ecr_token_clear(&tok);
     CHECK_INT(byoc_ecr_auth_fetches(a), 5);
     CHECK_INT(count("GetAuthorizationToken"), 5);
     byoc_ecr_auth_free(a);

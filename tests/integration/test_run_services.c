@@ -304,7 +304,7 @@ static char *create_job(const char *name, byoc_err *err)
     if (byoc_braket_create_job(client, NULL, req, &arn, err) != 0)
         report("CreateJob", err);
     json_decref(req);
-    byoc_jobspec_free(&s);
+    byoc_jobspec_clear(&s);
     return arn;
 }
 

@@ -80,7 +80,7 @@ static int call(server *s, byoc_retry_mode mode, int attempts, byoc_err *err)
     json_t *out = NULL;
     int rc = byoc_aws_json_do(&ctx, "AmazonEC2ContainerRegistry_V20150921.DescribeRepositories", NULL, &out, err);
     json_decref(out);
-    byoc_aws_endpoint_free(&ep);
+    byoc_aws_endpoint_clear(&ep);
     return rc;
 }
 
@@ -166,7 +166,7 @@ static void test_attempt_deadline(void)
     CHECK_INT(__atomic_load_n(&s.served, __ATOMIC_SEQ_CST), 2);
     CHECK_INT(resp.status, 200);
     byoc_aws_response_free(&resp);
-    byoc_aws_endpoint_free(&ep);
+    byoc_aws_endpoint_clear(&ep);
     server_stop(&s);
     setenv("BYOC_API_TIMEOUT", "1", 1);
 }

@@ -108,7 +108,7 @@ static void test_ini(void)
     CHECK_STR(byoc_ini_get(multi, "description"), "first line\nsecond line");
     CHECK_STR(byoc_ini_get(multi, "region"), "sa-east-1"); /* keys are lower-cased */
     CHECK_STR(byoc_ini_get(byoc_ini_section_get(&ini, "profile \"spaced name\""), "region"), "ca-central-1");
-    byoc_ini_free(&ini);
+    byoc_ini_clear(&ini);
 
     /* What the CLI refuses, we refuse. */
     CHECK_INT(byoc_ini_parse("[a]\nx=1\n[a]\ny=2\n", "f", &ini, &err), -1);
@@ -120,10 +120,10 @@ static void test_ini(void)
     /* CRLF files and an empty file are fine. */
     CHECK_INT(byoc_ini_parse("[a]\r\nx = 1\r\n", "f", &ini, &err), 0);
     CHECK_STR(byoc_ini_get(byoc_ini_section_get(&ini, "a"), "x"), "1");
-    byoc_ini_free(&ini);
+    byoc_ini_clear(&ini);
     CHECK_INT(byoc_ini_parse("", "f", &ini, &err), 0);
     CHECK_INT(ini.len, 0);
-    byoc_ini_free(&ini);
+    byoc_ini_clear(&ini);
 }
 
 /* A config of 150,000 profiles (single sign-on can generate one per account
@@ -141,7 +141,7 @@ static void test_ini_large(void)
     CHECK_INT(byoc_ini_parse(text.data, "big", &ini, &err), 0);
     CHECK_INT(ini.len, N);
     CHECK_STR(byoc_ini_get(byoc_ini_section_get(&ini, "profile p149999"), "sso_account_id"), "000000149999");
-    byoc_ini_free(&ini);
+    byoc_ini_clear(&ini);
     byoc_buf_puts(&text, "[profile p0]\n");
     CHECK_INT(byoc_ini_parse(text.data, "big", &ini, &err), -1);
     CHECK(strstr(err.message, "section appears twice") != NULL);
@@ -163,7 +163,7 @@ static void test_ini_large(void)
     CHECK_INT(x ? strlen(x) : 0, strlen("first") + (size_t)N * strlen("\nmore"));
     CHECK(x && strncmp(x, "first\nmore\nmore", 15) == 0 && x[strlen(x) - 1] == 'e');
     CHECK_STR(byoc_ini_get(byoc_ini_section_get(&ini, "a"), "y"), "2");
-    byoc_ini_free(&ini);
+    byoc_ini_clear(&ini);
     byoc_buf_free(&text);
 }
 

@@ -106,7 +106,7 @@ static void test_error_shapes(void)
         else
             check_passed++;
         CHECK_STR(err.what, "svc");
-        byoc_headers_free(&h);
+        byoc_headers_clear(&h);
     }
     char code[64] = "aws.protocoltests#FooError:http://internal.amazon.com/coral/x/";
     byoc_aws_clean_error_code(code);
@@ -268,7 +268,7 @@ static void test_json_retry_then_success(void)
     json_decref(out);
     json_decref(body);
     server_stop(&s);
-    byoc_aws_endpoint_free(&ep);
+    byoc_aws_endpoint_clear(&ep);
 }
 
 static void test_no_retry_on_client_error(void)
@@ -299,7 +299,7 @@ static void test_no_retry_on_client_error(void)
     free(ct);
     json_decref(body);
     server_stop(&s);
-    byoc_aws_endpoint_free(&ep);
+    byoc_aws_endpoint_clear(&ep);
 }
 
 static void test_max_attempts(void)
@@ -318,7 +318,7 @@ static void test_max_attempts(void)
     CHECK_STR(err.code, "InternalServiceException");
     CHECK(strstr(err.message, "GetLogEvents failed: oops") != NULL);
     server_stop(&s);
-    byoc_aws_endpoint_free(&ep);
+    byoc_aws_endpoint_clear(&ep);
 }
 
 typedef struct {
@@ -394,7 +394,7 @@ static void test_s3_stream_and_200_error(void)
     byoc_aws_response_free(&r);
     free(url);
     server_stop(&s);
-    byoc_aws_endpoint_free(&ep);
+    byoc_aws_endpoint_clear(&ep);
 }
 
 static void test_s3_chunked(void)
@@ -449,16 +449,16 @@ static void test_s3_chunked(void)
     CHECK(strncmp(want.data, "40;chunk-signature=", 19) == 0);
     CHECK_INT(want.len, total);
     byoc_buf_free(&want);
-    byoc_sigv4_chunker_free(&ck);
+    byoc_sigv4_chunker_clear(&ck);
     chunked_body_free(&cb);
     free(cl);
     free(sha);
     free(auth);
     free(date);
     free(url);
-    byoc_headers_free(&extra);
+    byoc_headers_clear(&extra);
     server_stop(&s);
-    byoc_aws_endpoint_free(&ep);
+    byoc_aws_endpoint_clear(&ep);
 }
 
 static void test_query_unsigned(void)
@@ -492,7 +492,7 @@ static void test_query_unsigned(void)
     free(token);
     byoc_aws_xml_free(doc);
     server_stop(&s);
-    byoc_aws_endpoint_free(&ep);
+    byoc_aws_endpoint_clear(&ep);
 }
 
 static void test_transport_failure(void)
@@ -511,7 +511,7 @@ static void test_transport_failure(void)
     CHECK_INT(byoc_aws_query_do(&ctx, "GetCallerIdentity", "2011-06-15", NULL, NULL, &err), -1);
     CHECK_INT(err.kind, BYOC_E_NET);
     CHECK(strstr(err.message, "GetCallerIdentity") != NULL);
-    byoc_aws_endpoint_free(&ep);
+    byoc_aws_endpoint_clear(&ep);
 }
 
 int main(void)

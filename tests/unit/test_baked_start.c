@@ -77,7 +77,7 @@ int main(void)
     CHECK_STR(text, "a baked image (app:1) printed its first line 2.2 s after its container started "
                     "(local run inside, 2026-12-05T08:00:00.000Z)");
     free(text);
-    byoc_baked_start_free(&b);
+    byoc_baked_start_clear(&b);
 
     /* an image byoc.json names matches wherever the run wrote; "name" means "name:latest" */
     char *elsewhere[] = {job("other-image", "other:1", "/elsewhere/a", "0.1"),
@@ -87,15 +87,15 @@ int main(void)
     write_file(project_file, "{\"tags\": [\"registry.example/app:latest\"]}");
     CHECK_INT(byoc_baked_start_lookup(proj, record, &b), 1);
     CHECK_STR(b.job_name, "by-tag");
-    byoc_baked_start_free(&b);
+    byoc_baked_start_clear(&b);
     write_file(project_file, "{\"job\": {\"image_uri\": \"other:1\"}}");
     CHECK_INT(byoc_baked_start_lookup(proj, record, &b), 1);
     CHECK_STR(b.job_name, "other-image");
-    byoc_baked_start_free(&b);
+    byoc_baked_start_clear(&b);
     write_file(project_file, "{\"pushed\": {\"image_uri\": \"registry.example/app:latest\"}}");
     CHECK_INT(byoc_baked_start_lookup(proj, record, &b), 1);
     CHECK_STR(b.job_name, "by-tag");
-    byoc_baked_start_free(&b);
+    byoc_baked_start_clear(&b);
 
     /* outside text reaches people without control characters */
     char *escape[] = {job("esc", "app\\u001b[2J:1", "/elsewhere/c", "1")};
@@ -105,7 +105,7 @@ int main(void)
     text = byoc_baked_start_text(&b);
     CHECK(strchr(text, 0x1b) == NULL);
     free(text);
-    byoc_baked_start_free(&b);
+    byoc_baked_start_clear(&b);
     text = byoc_baked_start_text(NULL);
     CHECK(strstr(text, "byoc run --local") != NULL);
     free(text);

@@ -136,7 +136,7 @@ int main(void)
     CHECK_INT(plan.opts.n_labels, 3);
     byoc_build_plan_clear(&plan);
     byoc_build_git_facts_clear(&g);
-    byoc_project_free(&q);
+    byoc_project_clear(&q);
 
     /* the flags checked as `byoc build` checks them */
     const char *bad[] = {"Bad:Ref"};
@@ -171,6 +171,6 @@ int main(void)
     CHECK_INT(be.kind, BYOC_BUILD_EV_ERROR);
     CHECK(be.err == &ev.err);
 
-    byoc_project_free(&p);
+    byoc_project_clear(&p);
     return check_done();
 }

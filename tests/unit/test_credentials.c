@@ -80,28 +80,26 @@ static void test_shlex(void)
         {"/bin/tool --flag=$HOME;rm", "/bin/tool|--flag=$HOME;rm"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-        char **argv;
-        size_t argc;
+        byoc_strv argv = BYOC_STRV_INIT;
         byoc_err err;
-        CHECK_INT(byoc_shlex_split(cases[i].in, &argv, &argc, &err), 0);
+        CHECK_INT(byoc_shlex_split(cases[i].in, &argv, &err), 0);
         byoc_buf b = BYOC_BUF_INIT;
-        for (size_t k = 0; k < argc; k++)
-            byoc_buf_printf(&b, "%s%s", k ? "|" : "", argv[k]);
+        for (size_t k = 0; k < argv.n; k++)
+            byoc_buf_printf(&b, "%s%s", k ? "|" : "", argv.v[k]);
         CHECK_STR(byoc_buf_str(&b), cases[i].out);
-        CHECK(argv[argc] == NULL);
+        CHECK(argv.v[argv.n] == NULL);
         byoc_buf_free(&b);
-        byoc_shlex_free(argv);
+        byoc_strv_clear(&argv);
     }
-    char **argv;
-    size_t argc;
+    byoc_strv argv = BYOC_STRV_INIT;
     byoc_err err;
-    CHECK_INT(byoc_shlex_split("it's", &argv, &argc, &err), -1);
+    CHECK_INT(byoc_shlex_split("it's", &argv, &err), -1);
     CHECK_STR(err.message, "No closing quotation");
-    CHECK_INT(byoc_shlex_split("trail\\", &argv, &argc, &err), -1);
+    CHECK_INT(byoc_shlex_split("trail\\", &argv, &err), -1);
     CHECK_STR(err.message, "No escaped character");
-    CHECK_INT(byoc_shlex_split("", &argv, &argc, &err), 0);
-    CHECK_INT(argc, 0);
-    byoc_shlex_free(argv);
+    CHECK_INT(byoc_shlex_split("", &argv, &err), 0);
+    CHECK_INT(argv.n, 0);
+    byoc_strv_clear(&argv);
 }
 
 static void test_env_and_files(void)
@@ -122,12 +120,12 @@ static void test_env_and_files(void)
     char origin[200];
     byoc_aws_creds_info_origin(&info, origin, sizeof origin);
     CHECK_STR(origin, "env");
-    byoc_aws_creds_free(&cr);
+    byoc_aws_creds_clear(&cr);
     /* ...and over AWS_PROFILE, but not over --profile. */
     setenv("AWS_PROFILE", "filed", 1);
     CHECK_INT(resolve(NULL, &cr, &info, &err), 0);
     CHECK_STR(info.source, "env");
-    byoc_aws_creds_free(&cr);
+    byoc_aws_creds_clear(&cr);
     unsetenv("AWS_PROFILE");
     CHECK_INT(resolve("filed", &cr, &info, &err), 0);
     CHECK_STR(cr.access_key_id, "AKIDFILED");
@@ -136,7 +134,7 @@ static void test_env_and_files(void)
     CHECK(cr.session_token == NULL);
     byoc_aws_creds_info_origin(&info, origin, sizeof origin);
     CHECK_STR(origin, "profile filed (shared-credentials-file)");
-    byoc_aws_creds_free(&cr);
+    byoc_aws_creds_clear(&cr);
     /* Half the env pair is an error, as in the CLI. */
     unsetenv("AWS_SECRET_ACCESS_KEY");
     CHECK_INT(resolve(NULL, &cr, &info, &err), -1);
@@ -150,17 +148,17 @@ static void test_env_and_files(void)
     CHECK_STR(cr.access_key_id, "AKIDDEFAULT");
     CHECK_STR(info.source, "shared-credentials-file");
     CHECK_STR(info.profile, "default");
-    byoc_aws_creds_free(&cr);
+    byoc_aws_creds_clear(&cr);
     /* Keys only in the config file. */
     CHECK_INT(resolve("configured", &cr, &info, &err), 0);
     CHECK_STR(cr.access_key_id, "AKIDCONFIG");
     CHECK_STR(cr.session_token, "config-session-token");
     CHECK_STR(info.source, "config-file");
-    byoc_aws_creds_free(&cr);
+    byoc_aws_creds_clear(&cr);
     /* The credentials file comes before credential_process. */
     CHECK_INT(resolve("both", &cr, &info, &err), 0);
     CHECK_STR(info.source, "shared-credentials-file");
-    byoc_aws_creds_free(&cr);
+    byoc_aws_creds_clear(&cr);
     /* A profile with half a key pair. */
     CHECK_INT(resolve("half", &cr, &info, &err), -1);
     CHECK(strstr(err.message, "has aws_access_key_id but no aws_secret_access_key") != NULL);
@@ -196,7 +194,7 @@ static void test_process(void)
     CHECK_STR(info.source, "credential-process");
     CHECK_STR(info.profile, "proc");
     CHECK_INT(info.expiration, 4070908800); /* 2099-01-01T00:00:00Z */
-    byoc_aws_creds_free(&cr);
+    byoc_aws_creds_clear(&cr);
     char *red = byoc_redact_dup("proc-secret-value");
     CHECK_STR(red, "***");
     free(red);
@@ -230,7 +228,7 @@ static void test_process(void)
                                                 &cr, &err), 0);
     CHECK_INT(cr.expiration, 1903860000 - 7200);
     CHECK(cr.session_token == NULL);
-    byoc_aws_creds_free(&cr);
+    byoc_aws_creds_clear(&cr);
     CHECK_INT(byoc_aws_credential_process_parse("p", "{\"Version\":\"1\",\"AccessKeyId\":\"A\"}", &cr, &err), -1);
     CHECK(strstr(err.message, "unsupported Version 1") != NULL);
 }
@@ -259,7 +257,7 @@ static int resolve_task(byoc_task *t, void *arg, void **result, void (**result_f
     byoc_aws_creds cr;
     int rc = c ? byoc_aws_credentials_resolve(c, &o, &cr, NULL, err) : -1;
     if (rc == 0)
-        byoc_aws_creds_free(&cr);
+        byoc_aws_creds_clear(&cr);
     byoc_aws_config_free(c);
     return rc;
 }
@@ -312,7 +310,7 @@ static int three_gets(const char *profile, const char *want_key)
         CHECK_INT(byoc_aws_creds_provider_get(p, NULL, &cr, &info, &err), 0);
         CHECK_STR(cr.access_key_id, want_key);
         CHECK_STR(info.source, "credential-process");
-        byoc_aws_creds_free(&cr);
+        byoc_aws_creds_clear(&cr);
     }
     byoc_aws_creds_provider_free(p);
     byoc_aws_config_free(c);

@@ -26,7 +26,7 @@ static void decide_with(byoc_decision *d, const char *const *assignments)
         if (byoc_answer_assign(&a, *p, &err) != 0)
             check_fail(__FILE__, __LINE__, "assign %s: %s", *p, err.message);
     byoc_decide(&a, d);
-    byoc_answers_free(&a);
+    byoc_answers_clear(&a);
 }
 
 #define DECIDE(d, ...)                                         \
@@ -43,7 +43,7 @@ static void test_defaults(void)
     CHECK_STR(byoc_recipe_name(d.recipe), "prebuilt");
     CHECK(has_rule(&d, "prebuilt-fits"));
     CHECK_INT(d.n_reasons, 1);
-    byoc_decision_free(&d);
+    byoc_decision_clear(&d);
 }
 
 static void test_packages(void)
@@ -54,18 +54,18 @@ static void test_packages(void)
     CHECK(has_rule(&d, "few-packages"));
     CHECK(!has_rule(&d, "many-packages"));
     CHECK(strstr(d.reasons[0].text, "9 public packages") != NULL);
-    byoc_decision_free(&d);
+    byoc_decision_clear(&d);
 
     DECIDE(&d, "missing_packages=1");
     CHECK(strstr(d.reasons[0].text, "1 public package is missing") != NULL);
-    byoc_decision_free(&d);
+    byoc_decision_clear(&d);
 
     DECIDE(&d, "missing_packages=10");
     CHECK_STR(byoc_verdict_name(d.verdict), "recommended");
     CHECK_STR(byoc_recipe_name(d.recipe), "extend-prebuilt");
     CHECK(has_rule(&d, "many-packages"));
     CHECK(!has_rule(&d, "few-packages"));
-    byoc_decision_free(&d);
+    byoc_decision_clear(&d);
 }
 
 static void test_languages(void)
@@ -73,7 +73,7 @@ static void test_languages(void)
     byoc_decision d;
     DECIDE(&d, "languages=python");
     CHECK(!has_rule(&d, "non-python"));
-    byoc_decision_free(&d);
+    byoc_decision_clear(&d);
 
     DECIDE(&d, "languages=python,rust");
     CHECK_STR(byoc_verdict_name(d.verdict), "required");
@@ -81,17 +81,17 @@ static void test_languages(void)
     CHECK(has_rule(&d, "non-python"));
     CHECK(strstr(d.reasons[0].text, "Rust") != NULL);
     CHECK_INT(d.language, BYOC_LANG_RUST);
-    byoc_decision_free(&d);
+    byoc_decision_clear(&d);
 
     DECIDE(&d, "languages=julia,cpp");
     CHECK(strstr(d.reasons[0].text, "C++ and Julia") != NULL);
     CHECK_INT(d.language, BYOC_LANG_CPP);
-    byoc_decision_free(&d);
+    byoc_decision_clear(&d);
 
     DECIDE(&d, "languages=other");
     CHECK(has_rule(&d, "non-python"));
     CHECK_INT(d.language, BYOC_LANG_PYTHON); /* nothing to scaffold for "other": a Python base */
-    byoc_decision_free(&d);
+    byoc_decision_clear(&d);
 }
 
 static void test_python_version(void)
@@ -106,8 +106,8 @@ static void test_python_version(void)
         byoc_decide(&a, &d);
         if (has_rule(&d, "python-version"))
             check_fail(__FILE__, __LINE__, "python_version=%s fired", fits[i]);
-        byoc_decision_free(&d);
-        byoc_answers_free(&a);
+        byoc_decision_clear(&d);
+        byoc_answers_clear(&a);
     }
     const char *misfits[] = {"3.11", "<3.12", "~3.10", "==3.10.*", ">=3.13", "3.9.18", "!=3.12.*"};
     for (size_t i = 0; i < sizeof misfits / sizeof *misfits; i++) {
@@ -120,8 +120,8 @@ static void test_python_version(void)
             check_fail(__FILE__, __LINE__, "python_version=%s did not fire", misfits[i]);
         CHECK_STR(byoc_recipe_name(d.recipe), "custom-base");
         CHECK_STR(byoc_verdict_name(d.verdict), "required");
-        byoc_decision_free(&d);
-        byoc_answers_free(&a);
+        byoc_decision_clear(&d);
+        byoc_answers_clear(&a);
     }
 }
 
@@ -141,12 +141,12 @@ static void test_recommendations(void)
         CHECK_STR(byoc_verdict_name(d.verdict), "recommended");
         CHECK_STR(byoc_recipe_name(d.recipe), "extend-prebuilt");
         CHECK_INT(d.n_reasons, 1);
-        byoc_decision_free(&d);
+        byoc_decision_clear(&d);
     }
     byoc_decision d;
     DECIDE(&d, "license_server=false", "private_deps=no", "large_stack=0", "distribute=off");
     CHECK_STR(byoc_verdict_name(d.verdict), "not-needed");
-    byoc_decision_free(&d);
+    byoc_decision_clear(&d);
 }
 
 static void test_arch_and_gpu(void)
@@ -161,24 +161,24 @@ static void test_arch_and_gpu(void)
     CHECK_STR(byoc_recipe_name(d.recipe), "custom-base");
     CHECK_STR(byoc_verdict_name(d.verdict), "required");
     CHECK_INT(d.arch, BYOC_ARCH_ARM64);
-    byoc_decision_free(&d);
+    byoc_decision_clear(&d);
 
     DECIDE(&d, "arch=aarch64"); /* an alias, stored canonically */
     CHECK(has_rule(&d, "arch-arm64"));
-    byoc_decision_free(&d);
+    byoc_decision_clear(&d);
 
     DECIDE(&d, "gpu=true");
     CHECK(has_rule(&d, "gpu"));
     CHECK_STR(byoc_verdict_name(d.verdict), "not-needed"); /* GPU alone: the prebuilt CUDA images */
     CHECK(strstr(d.reasons[d.n_reasons - 1].text, "PyTorch") != NULL);
     CHECK(d.gpu);
-    byoc_decision_free(&d);
+    byoc_decision_clear(&d);
 
     DECIDE(&d, "gpu=true", "languages=cpp");
     CHECK(has_rule(&d, "gpu"));
     CHECK(strstr(d.reasons[d.n_reasons - 1].text, "CUDA base") != NULL);
     CHECK_STR(d.reasons[0].rule, "non-python"); /* strongest first */
-    byoc_decision_free(&d);
+    byoc_decision_clear(&d);
 }
 
 static void test_combined_order(void)
@@ -191,7 +191,7 @@ static void test_combined_order(void)
     CHECK_INT(d.reasons[0].effect, BYOC_VERDICT_REQUIRED);
     CHECK(has_rule(&d, "private-deps"));
     CHECK(has_rule(&d, "many-packages"));
-    byoc_decision_free(&d);
+    byoc_decision_clear(&d);
 }
 
 static void test_validation(void)
@@ -238,8 +238,8 @@ static void test_validation(void)
     CHECK_STR(byoc_answer_str(&a, BYOC_Q_GPU), "false");
     CHECK_INT(a.a[BYOC_Q_GPU].source, BYOC_SRC_SCANNED);
     CHECK_STR(a.a[BYOC_Q_GPU].evidence, "no CUDA found");
-    byoc_answers_free(&scanned);
-    byoc_answers_free(&a);
+    byoc_answers_clear(&scanned);
+    byoc_answers_clear(&a);
 }
 
 static void test_questions_and_json(void)
@@ -272,9 +272,9 @@ static void test_questions_and_json(void)
     CHECK_STR(json_string_value(json_object_get(init, "language")), "rust");
     CHECK_STR(json_string_value(json_object_get(init, "recipe")), "custom-base");
     json_decref(doc);
-    byoc_decision_free(&d);
-    byoc_answers_free(&copy);
-    byoc_answers_free(&a);
+    byoc_decision_clear(&d);
+    byoc_answers_clear(&copy);
+    byoc_answers_clear(&a);
 }
 
 /* A measured install time replaces the package count: the figure is quoted,
@@ -294,7 +294,7 @@ static void test_measured_startup(void)
     CHECK(!has_rule(&d, "many-packages"));
     CHECK(strstr(d.reasons[0].text, "these 16 packages took 41 s here") != NULL);
     CHECK(strstr(d.reasons[0].text, "4 instances: 165 s") != NULL);
-    byoc_decision_free(&d);
+    byoc_decision_clear(&d);
 
     /* under the threshold: not needed, with the figure, even though 16 > 10 */
     st.threshold_seconds = 120;
@@ -309,16 +309,16 @@ static void test_measured_startup(void)
     for (size_t i = 0; i < d.n_reasons; i++)
         if (!strcmp(d.reasons[i].rule, "install-failed"))
             CHECK(strstr(d.reasons[i].text, "nosuchpkg") != NULL);
-    byoc_decision_free(&d);
-    byoc_answers_free(&copy);
+    byoc_decision_clear(&d);
+    byoc_answers_clear(&copy);
 
     /* not measured: the count rule is the fallback */
     byoc_startup none = {0};
     byoc_answers_set_startup(&a, &none);
     byoc_decide(&a, &d);
     CHECK(has_rule(&d, "many-packages"));
-    byoc_decision_free(&d);
-    byoc_answers_free(&a);
+    byoc_decision_clear(&d);
+    byoc_answers_clear(&a);
 }
 
 /* decide's "Next:" line carries every answer init needs to reach the same files. */
@@ -329,19 +329,19 @@ static void test_init_command(void)
     char *cmd = byoc_decision_init_command(&d, "proj");
     CHECK_STR(cmd, "byoc init proj --recipe custom-base --language python --arch amd64 --python 3.13");
     free(cmd);
-    byoc_decision_free(&d);
+    byoc_decision_clear(&d);
 
     DECIDE(&d, "languages=cpp", "arch=arm64", "gpu=true", "private_deps=true");
     cmd = byoc_decision_init_command(&d, ".");
     CHECK_STR(cmd, "byoc init . --recipe custom-base --language cpp --arch arm64 --gpu --answer private_deps=true");
     free(cmd);
-    byoc_decision_free(&d);
+    byoc_decision_clear(&d);
 
     DECIDE(&d, "missing_packages=12");
     cmd = byoc_decision_init_command(&d, "p");
     CHECK_STR(cmd, "byoc init p --recipe extend-prebuilt --language python --arch amd64");
     free(cmd);
-    byoc_decision_free(&d);
+    byoc_decision_clear(&d);
 }
 
 int main(void)

@@ -41,7 +41,7 @@ static void test_refs(void)
         CHECK_STR(r.path, ok[i].path);
         CHECK(ok[i].tag ? (r.tag && strcmp(r.tag, ok[i].tag) == 0) : r.tag == NULL);
         CHECK(ok[i].digest ? (r.digest && strcmp(r.digest, ok[i].digest) == 0) : r.digest == NULL);
-        byoc_imageref_free(&r);
+        byoc_imageref_clear(&r);
     }
     static const char *bad[] = {
         "", "UPPER", "app:", ":tag", "app:-tag", "app:.tag", "/app", "app/", "a//b", "app:tag:tag", "-app",
@@ -54,7 +54,7 @@ static void test_refs(void)
         byoc_err_clear(&e);
         if (byoc_imageref_parse(bad[i], "-t", &r, &e) == 0) {
             check_fail(__FILE__, __LINE__, "'%s' accepted", bad[i]);
-            byoc_imageref_free(&r);
+            byoc_imageref_clear(&r);
         } else {
             check_passed++;
             CHECK_INT(e.kind, BYOC_E_USAGE);

@@ -80,7 +80,7 @@ static void test_jsonmsg_splits(void)
             check_passed++;
         }
         CHECK_INT(p.count, 9);
-        byoc_jsonmsg_free(&p);
+        byoc_jsonmsg_clear(&p);
         byoc_buf_free(&s.log);
     }
     /* one byte at a time */
@@ -92,7 +92,7 @@ static void test_jsonmsg_splits(void)
         CHECK_INT(byoc_jsonmsg_feed(&p, build_stream + i, 1), 0);
     CHECK_INT(byoc_jsonmsg_finish(&p), 0);
     CHECK_STR(s.log.data, build_expect);
-    byoc_jsonmsg_free(&p);
+    byoc_jsonmsg_clear(&p);
     byoc_buf_free(&s.log);
 }
 
@@ -107,19 +107,19 @@ static void test_jsonmsg_edges(void)
     CHECK_INT(byoc_jsonmsg_feed(&p, t, strlen(t)), 0);
     CHECK_INT(byoc_jsonmsg_finish(&p), 0);
     CHECK_STR(s.log.data, "[stream=a;][stream=b;][stream=c;]");
-    byoc_jsonmsg_free(&p);
+    byoc_jsonmsg_clear(&p);
 
     /* malformed */
     byoc_jsonmsg_init(&p, on_msg, &s);
     CHECK_INT(byoc_jsonmsg_feed(&p, "{\"stream\": nope}\r\n", 18), -1);
     CHECK(strstr(p.error, "malformed") != NULL);
-    byoc_jsonmsg_free(&p);
+    byoc_jsonmsg_clear(&p);
 
     /* truncated at the end */
     byoc_jsonmsg_init(&p, on_msg, &s);
     CHECK_INT(byoc_jsonmsg_feed(&p, "{\"stream\":\"x", 12), 0);
     CHECK_INT(byoc_jsonmsg_finish(&p), -1);
-    byoc_jsonmsg_free(&p);
+    byoc_jsonmsg_clear(&p);
 
     /* a message over the limit without a newline is refused */
     byoc_jsonmsg_init(&p, on_msg, &s);
@@ -128,7 +128,7 @@ static void test_jsonmsg_edges(void)
     big[0] = '{';
     CHECK_INT(byoc_jsonmsg_feed(&p, big, BYOC_JSONMSG_MAX + 16), -1);
     free(big);
-    byoc_jsonmsg_free(&p);
+    byoc_jsonmsg_clear(&p);
     byoc_buf_free(&s.log);
 }
 
@@ -241,7 +241,7 @@ static void test_lines(void)
         byoc_lines_feed(&l, text + cut, n - cut);
         byoc_lines_flush(&l);
         CHECK_STR(got.data, want);
-        byoc_lines_free(&l);
+        byoc_lines_clear(&l);
         byoc_buf_free(&got);
     }
 }

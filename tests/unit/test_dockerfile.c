@@ -64,16 +64,16 @@ static void test_escape_directive(void)
     CHECK(env && env->n_pairs == 1);
     if (env)
         CHECK_STR(byoc_df_pair_value(env, "DIR"), "C:\\Program Files\\App");
-    byoc_dockerfile_free(&df);
+    byoc_dockerfile_clear(&df);
 
     /* a directive after a comment is an ordinary comment; a bad escape value is reported */
     parse_text("# hello\n# escape=`\nFROM a\nRUN x \\\n  y\n", &df);
     CHECK_INT(df.escape, '\\');
     CHECK(instr_at(&df, 4) && instr_at(&df, 4)->end_line == 5);
-    byoc_dockerfile_free(&df);
+    byoc_dockerfile_clear(&df);
     parse_text("# escape=x\nFROM a\n", &df);
     CHECK(diag_at(&df, 1, true, "invalid escape"));
-    byoc_dockerfile_free(&df);
+    byoc_dockerfile_clear(&df);
 }
 
 static void test_continuations(void)
@@ -92,14 +92,14 @@ static void test_continuations(void)
     CHECK(lower != NULL);
     if (lower)
         CHECK_STR(lower->keyword, "RUN");
-    byoc_dockerfile_free(&df);
+    byoc_dockerfile_clear(&df);
 
     /* CRLF line ends, a continuation at the very end of the file */
     parse_text("FROM alpine\r\nRUN echo a \\\r\n    b\r\nRUN echo c \\", &df);
     CHECK_INT(df.n_errors, 0);
     CHECK(instr_at(&df, 2) && instr_at(&df, 2)->end_line == 3);
     CHECK(instr_at(&df, 4) != NULL);
-    byoc_dockerfile_free(&df);
+    byoc_dockerfile_clear(&df);
 }
 
 static void test_heredocs(void)
@@ -134,13 +134,13 @@ static void test_heredocs(void)
     CHECK(quoted && quoted->n_heredocs == 0); /* quoted "<<EOF" and "<<<" are no heredocs */
     CHECK(diag_at(&df, 15, true, "NEVER_CLOSED"));
     CHECK_INT(df.n_errors, 1);
-    byoc_dockerfile_free(&df);
+    byoc_dockerfile_clear(&df);
 
     /* heredocs only on RUN, COPY, ADD */
     parse_text("FROM a\nLABEL x=<<EOF\nRUN true\n", &df);
     CHECK(instr_at(&df, 3) != NULL);
     CHECK_INT(df.n_errors, 0);
-    byoc_dockerfile_free(&df);
+    byoc_dockerfile_clear(&df);
 }
 
 static void test_forms(void)
@@ -170,7 +170,7 @@ static void test_forms(void)
     if (copy)
         CHECK_STR(copy->args[0], "a b.txt");
     CHECK_INT(df.n_errors, 0);
-    byoc_dockerfile_free(&df);
+    byoc_dockerfile_clear(&df);
 }
 
 static void test_flags(void)
@@ -196,7 +196,7 @@ static void test_flags(void)
     }
     /* --from=b inside stage b refers to itself */
     CHECK(diag_at(&df, 3, true, "its own"));
-    byoc_dockerfile_free(&df);
+    byoc_dockerfile_clear(&df);
 }
 
 static void test_args(void)
@@ -233,7 +233,7 @@ static void test_args(void)
     CHECK(instr_at(&df, 11) && !strcmp(instr_at(&df, 11)->args[0], "/srv/fallback"));
     CHECK(instr_at(&df, 12) && !strcmp(instr_at(&df, 12)->args[0], "1000:1000"));
     CHECK_STR(byoc_df_stage_env(&df.stages[0], "A"), "fallback");
-    byoc_dockerfile_free(&df);
+    byoc_dockerfile_clear(&df);
 
     /* build args override defaults, globally and in stages */
     byoc_kv args[] = {{"TAG", "3.20"}, {"REGISTRY", "registry.local:5000"}};
@@ -242,18 +242,18 @@ static void test_args(void)
     CHECK_STR(df.stages[0].base, "registry.local:5000/library/alpine:3.20");
     if (instr_at(&df, 6))
         CHECK_STR(byoc_df_pair_value(instr_at(&df, 6), "LOCAL"), "local-3.20");
-    byoc_dockerfile_free(&df);
+    byoc_dockerfile_clear(&df);
 
     /* FROM with a variable that has no value is flagged */
     parse_text("ARG IMAGE\nFROM $IMAGE\n", &df);
     CHECK(diag_at(&df, 2, false, "no value"));
-    byoc_dockerfile_free(&df);
+    byoc_dockerfile_clear(&df);
 
     /* the automatic platform args in FROM */
     parse_text("FROM --platform=$BUILDPLATFORM golang AS b\nFROM alpine-${TARGETARCH}\n", &df);
     CHECK_STR(df.stages[0].platform, "linux/amd64");
     CHECK_STR(df.stages[1].base, "alpine-amd64");
-    byoc_dockerfile_free(&df);
+    byoc_dockerfile_clear(&df);
 }
 
 static void test_multistage(void)
@@ -279,7 +279,7 @@ static void test_multistage(void)
     const byoc_df_instr *test_arg = instr_at(&df, 9);
     CHECK(test_arg && test_arg->stage == 1);
     CHECK_INT(df.n_errors, 0); /* --from=final is an image name, not a later stage */
-    byoc_dockerfile_free(&df);
+    byoc_dockerfile_clear(&df);
 
     /* a stage is never its own base: in FROM a AS a, a is an image (found by the fuzzer
      * when stage names got an index: the name was registered before the base was looked up) */
@@ -291,12 +291,12 @@ static void test_multistage(void)
         CHECK_INT(df.stages[3].base_stage, 2);
     }
     CHECK(diag_at(&df, 4, true, "duplicate stage name 'c'"));
-    byoc_dockerfile_free(&df);
+    byoc_dockerfile_clear(&df);
 
     parse_text("FROM a AS one\nCOPY --from=two /x /y\nFROM b AS two\nCOPY --from=5 /x /y\n", &df);
     CHECK(diag_at(&df, 2, true, "later stage"));
     CHECK(diag_at(&df, 4, true, "--from=5"));
-    byoc_dockerfile_free(&df);
+    byoc_dockerfile_clear(&df);
 }
 
 static void test_errors(void)
@@ -316,24 +316,24 @@ static void test_errors(void)
     CHECK(diag_at(&df, 12, true, "ONBUILD"));
     CHECK(diag_at(&df, 13, false, "deprecated"));
     CHECK(diag_at(&df, 15, false, "empty continuation"));
-    byoc_dockerfile_free(&df);
+    byoc_dockerfile_clear(&df);
 
     parse_text("", &df);
     CHECK(diag_at(&df, 1, true, "no instructions"));
-    byoc_dockerfile_free(&df);
+    byoc_dockerfile_clear(&df);
     parse_text("# only a comment\n\n", &df);
     CHECK(diag_at(&df, 1, true, "no instructions"));
-    byoc_dockerfile_free(&df);
+    byoc_dockerfile_clear(&df);
     parse_text("ARG X=1\n", &df);
     CHECK(diag_at(&df, 1, true, "no FROM"));
-    byoc_dockerfile_free(&df);
+    byoc_dockerfile_clear(&df);
 
     static const char binary[] = "\x7f" "ELF\x02\x01\x01\0\0\0\0\0\0\0\0\0\x02\0>\0";
     byoc_dockerfile_parse(binary, sizeof binary - 1, NULL, &df);
     CHECK_INT(df.n_errors, 1);
     CHECK(diag_at(&df, 1, true, "binary"));
     CHECK_INT(df.n_instrs, 0);
-    byoc_dockerfile_free(&df);
+    byoc_dockerfile_clear(&df);
 
     /* many garbage lines: bounded diagnostics */
     char *junk = malloc(200 * 8 + 1);
@@ -343,13 +343,13 @@ static void test_errors(void)
     parse_text(junk, &df);
     CHECK(df.n_diags <= 100);
     CHECK(strstr(df.diags[df.n_diags - 1].message, "not shown") != NULL);
-    byoc_dockerfile_free(&df);
+    byoc_dockerfile_clear(&df);
     free(junk);
 
     /* an unterminated ${ and quotes do not crash */
     parse_text("FROM a\nENV X=${UNCLOSED Y=\"open\nCOPY 'x /y\n", &df);
     CHECK(df.n_instrs == 3);
-    byoc_dockerfile_free(&df);
+    byoc_dockerfile_clear(&df);
 }
 
 static const char *vars(void *ctx, const char *name)
@@ -386,7 +386,7 @@ static void test_shellwords(void)
         CHECK_STR(words.v[3], "five six");
         CHECK_STR(words.v[4], "value");
     }
-    byoc_strv_free(&words);
+    byoc_strv_clear(&words);
     CHECK(byoc_sw_has_unset("$UNSET", '\\', vars, NULL));
     CHECK(!byoc_sw_has_unset("${UNSET:-d}$SET", '\\', vars, NULL));
     CHECK(!byoc_sw_has_unset("${SET:-$UNSET}${SET+x}", '\\', vars, NULL)); /* a word not used */
@@ -426,7 +426,7 @@ static void test_deep_nesting(void)
     byoc_dockerfile df;
     parse_text(text.data, &df);
     CHECK_INT(df.n_instrs, 4);
-    byoc_dockerfile_free(&df);
+    byoc_dockerfile_clear(&df);
     byoc_buf_free(&text);
 }
 
@@ -454,7 +454,7 @@ static void test_large(void)
     CHECK_INT(df.n_global_args, N);
     CHECK_STR(df.n_stages ? df.stages[0].base : "", "img:x");
     CHECK_INT(df.n_errors, 0);
-    byoc_dockerfile_free(&df);
+    byoc_dockerfile_clear(&df);
 
     byoc_buf_free(&text);
     for (int i = 0; i < N; i++)
@@ -464,7 +464,7 @@ static void test_large(void)
     CHECK_INT(df.n_stages, N);
     CHECK_INT(df.n_errors, 0);
     CHECK_INT(byoc_df_find_stage(&df, "s99999"), N - 1);
-    byoc_dockerfile_free(&df);
+    byoc_dockerfile_clear(&df);
 
     /* one instruction with N flags, one with N pairs */
     byoc_buf_free(&text);
@@ -483,7 +483,7 @@ static void test_large(void)
         CHECK_INT(df.instrs[2].n_pairs, N);
         CHECK_STR(byoc_df_pair_value(&df.instrs[2], "e99999"), "99999");
     }
-    byoc_dockerfile_free(&df);
+    byoc_dockerfile_clear(&df);
 
     /* a chain of stages, each adding an ENV to its base's */
     enum { CHAIN = 2000 };
@@ -500,7 +500,7 @@ static void test_large(void)
     CHECK(has_diag(&df, false, "stages inherit more than 100000 ENV variables"));
     CHECK_STR(byoc_df_stage_env(&df.stages[400], "e0"), "0"); /* inherited while under the limit */
     CHECK_STR(byoc_df_stage_env(&df.stages[400], "e399"), "399");
-    byoc_dockerfile_free(&df);
+    byoc_dockerfile_clear(&df);
     byoc_buf_free(&text);
 }
 

@@ -35,11 +35,11 @@ static void test_clean(void)
     }
 }
 
-static char *joined(char **v)
+static char *joined(const byoc_strv *v)
 {
     byoc_buf b = BYOC_BUF_INIT;
-    for (size_t i = 0; v[i]; i++)
-        byoc_buf_printf(&b, "%s%s", i ? "|" : "", v[i]);
+    for (size_t i = 0; i < v->n; i++)
+        byoc_buf_printf(&b, "%s%s", i ? "|" : "", v->v[i]);
     return byoc_buf_steal(&b);
 }
 
@@ -59,14 +59,12 @@ static void test_read(void)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         byoc_err e;
-        char **p = byoc_ignore_read(cases[i].text, strlen(cases[i].text), NULL, &e);
-        CHECK(p != NULL);
-        if (!p)
-            continue;
-        char *j = joined(p);
+        byoc_strv p = BYOC_STRV_INIT;
+        CHECK_INT(byoc_ignore_read(cases[i].text, strlen(cases[i].text), &p, &e), 0);
+        char *j = joined(&p);
         CHECK_STR(j, cases[i].want);
         free(j);
-        byoc_ignore_patterns_free(p);
+        byoc_strv_clear(&p);
     }
 }
 
@@ -74,10 +72,10 @@ static void test_read(void)
 static bool excluded(const char *patterns, const char *path)
 {
     byoc_err e;
-    size_t n;
-    char **p = byoc_ignore_read(patterns, strlen(patterns), &n, &e);
-    byoc_ignore *m = byoc_ignore_new((const char *const *)p, n, &e);
-    byoc_ignore_patterns_free(p);
+    byoc_strv p = BYOC_STRV_INIT;
+    byoc_ignore_read(patterns, strlen(patterns), &p, &e);
+    byoc_ignore *m = byoc_ignore_new((const char *const *)p.v, p.n, &e);
+    byoc_strv_clear(&p);
     if (!m) {
         fprintf(stderr, "pattern error: %s\n", e.message);
         return false;

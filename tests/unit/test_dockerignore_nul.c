@@ -15,17 +15,18 @@ static char *read_joined(const char *text, size_t len)
 {
     byoc_err e;
     byoc_err_clear(&e);
-    size_t n = 0;
-    char **p = byoc_ignore_read(text, len, &n, &e);
-    if (!p) {
+    byoc_strv p = BYOC_STRV_INIT;
+    if (byoc_ignore_read(text, len, &p, &e) != 0) {
         CHECK(e.kind == BYOC_E_USAGE);
+        CHECK(p.n == 0 || p.v[p.n] == NULL);
+        byoc_strv_clear(&p);
         return byoc_xstrdup("@error");
     }
     byoc_buf b = BYOC_BUF_INIT;
     byoc_buf_puts(&b, "");
-    for (size_t i = 0; i < n; i++)
-        byoc_buf_printf(&b, "%s%s", i ? "|" : "", p[i]);
-    byoc_ignore_patterns_free(p);
+    for (size_t i = 0; i < p.n; i++)
+        byoc_buf_printf(&b, "%s%s", i ? "|" : "", p.v[i]);
+    byoc_strv_clear(&p);
     return byoc_buf_steal(&b);
 }
 

@@ -104,16 +104,16 @@ static void test_image_uris(void)
     CHECK_STR(u.repository, "amazon-braket-x/app");
     CHECK_STR(u.tag, "v1");
     CHECK(u.digest == NULL);
-    byoc_ecr_image_uri_free(&u);
+    byoc_ecr_image_uri_clear(&u);
     CHECK(byoc_ecr_image_uri_parse("123456789012.dkr.ecr.cn-north-1.amazonaws.com.cn/r1@sha256:abc", &u, why,
                                    sizeof why));
     CHECK_STR(u.region, "cn-north-1");
     CHECK_STR(u.digest, "sha256:abc");
     CHECK(u.tag == NULL);
-    byoc_ecr_image_uri_free(&u);
+    byoc_ecr_image_uri_clear(&u);
     CHECK(byoc_ecr_image_uri_parse("123456789012.dkr.ecr-fips.us-east-1.amazonaws.com/r1", &u, why, sizeof why));
     CHECK_STR(u.tag, "latest");
-    byoc_ecr_image_uri_free(&u);
+    byoc_ecr_image_uri_clear(&u);
     const char *bad[] = {"busybox:1", "docker.io/library/busybox", "12345.dkr.ecr.us-east-1.amazonaws.com/r:1",
                          "123456789012.dkr.ecr.us-east-1.example.com/r:1", "123456789012.dkr.ecr..amazonaws.com/r",
                          "123456789012.dkr.ecr.us-east-1.amazonaws.com/Bad:1",

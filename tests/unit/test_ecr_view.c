@@ -80,7 +80,7 @@ static void test_refs(void)
     }
     CHECK_INT(s.n, 106);
     CHECK(tui_ecr_refs_has(&s, "k057"));
-    tui_ecr_refs_free(&s);
+    tui_ecr_refs_clear(&s);
     CHECK_INT(s.n, 0);
 }
 
@@ -90,7 +90,7 @@ static bool ecr_ref(const char *ref, byoc_ecr_image_uri *u)
 {
     if (byoc_ecr_image_uri_parse(ref, u, NULL, 0) && u->digest)
         return true;
-    byoc_ecr_image_uri_free(u);
+    byoc_ecr_image_uri_clear(u);
     return false;
 }
 
@@ -100,10 +100,10 @@ static void test_hosts(void)
     CHECK(ecr_ref(HOST "/app@" D1, &u));
     CHECK_STR(u.account, "123456789012");
     CHECK_STR(u.region, "us-east-1");
-    byoc_ecr_image_uri_free(&u);
+    byoc_ecr_image_uri_clear(&u);
     CHECK(ecr_ref("000000000001.dkr.ecr.cn-north-1.amazonaws.com.cn/app@" D1, &u));
     CHECK_STR(u.region, "cn-north-1");
-    byoc_ecr_image_uri_free(&u);
+    byoc_ecr_image_uri_clear(&u);
     CHECK(!ecr_ref("12345678901.dkr.ecr.us-east-1.amazonaws.com/app@" D1, &u));   /* 11 digits */
     CHECK(!ecr_ref("123456789012.dkr.ecr.us-east-1.example.com/app@" D1, &u));
     CHECK(!ecr_ref("123456789012.dkr.ecr..amazonaws.com/app@" D1, &u));
@@ -113,7 +113,7 @@ static void test_hosts(void)
     CHECK(ecr_ref(HOST "/team/app@" D1, &u));
     CHECK_STR(u.repository, "team/app");
     CHECK_STR(u.digest, D1);
-    byoc_ecr_image_uri_free(&u);
+    byoc_ecr_image_uri_clear(&u);
     CHECK(!ecr_ref("app@" D1, &u));                                    /* no host */
     CHECK(u.account == NULL && u.repository == NULL && u.digest == NULL);
     CHECK(!ecr_ref(HOST "/app:latest", &u));                           /* no digest */
@@ -176,7 +176,7 @@ static void test_repositories(void)
     CHECK_INT(l.nrows, 0);
     tui_list_free(&l);
     for (int i = 0; i < 3; i++)
-        byoc_ecr_repository_free(&repos[i]);
+        byoc_ecr_repository_clear(&repos[i]);
 }
 
 static void test_images(void)
@@ -240,9 +240,9 @@ static void test_images(void)
     CHECK_STR(((tui_ecr_image_entry *)tui_list_selected_data(&l))->digest, D2);
     CHECK_INT(tui_ecr_images_local_count(&l), 1);
     tui_list_free(&l);
-    byoc_ecr_image_list_free(&il);
-    byoc_ecr_image_list_free(&after);
-    tui_ecr_refs_free(&local);
+    byoc_ecr_image_list_clear(&il);
+    byoc_ecr_image_list_clear(&after);
+    tui_ecr_refs_clear(&local);
 }
 
 static void test_platforms(void)
@@ -287,7 +287,7 @@ static void test_platforms(void)
     tui_ecr_images_set_platforms(&l, digests, none, 1);     /* no text: left as it was */
     CHECK_STR(tui_ecr_image_platforms(multi, true), "linux/amd64, linux/arm64 +1 attestation");
     tui_list_free(&l);
-    byoc_ecr_image_list_free(&il);
+    byoc_ecr_image_list_clear(&il);
 }
 
 static void test_local_pushed(void)
@@ -324,9 +324,9 @@ static void test_local_pushed(void)
     for (size_t i = 0; i < l.nrows; i++)
         CHECK_STR(l.rows[i].cells[5], "");
     tui_list_free(&l);
-    tui_ecr_refs_free(&confirmed);
-    tui_ecr_refs_free(&local);
-    byoc_image_list_free(&il);
+    tui_ecr_refs_clear(&confirmed);
+    tui_ecr_refs_clear(&local);
+    byoc_image_list_clear(&il);
 }
 
 static void test_findings(void)

@@ -31,7 +31,7 @@ static const char *resolve(const byoc_aws_config *c, const char *region, byoc_aw
     }
     snprintf(result, sizeof result, "%s|%s|%s|%s|%s", e.url, e.signing_region, e.signing_name, e.origin,
              e.overridden ? "override" : "-");
-    byoc_aws_endpoint_free(&e);
+    byoc_aws_endpoint_clear(&e);
     return result;
 }
 
@@ -85,7 +85,7 @@ static void test_s3_addressing(void)
     u = byoc_aws_s3_url(&e, "my.bucket", "k");
     CHECK_STR(u, "https://s3.us-west-2.amazonaws.com/my.bucket/k");
     free(u);
-    byoc_aws_endpoint_free(&e);
+    byoc_aws_endpoint_clear(&e);
     CHECK(byoc_aws_s3_virtual_host_ok("abc"));
     CHECK(!byoc_aws_s3_virtual_host_ok("ab"));
     CHECK(!byoc_aws_s3_virtual_host_ok("Abc"));
@@ -99,7 +99,7 @@ static void test_s3_addressing(void)
     u = byoc_aws_s3_url(&e, "my-bucket", "a/b c");
     CHECK_STR(u, "http://127.0.0.1:5000/my-bucket/a/b%20c");
     free(u);
-    byoc_aws_endpoint_free(&e);
+    byoc_aws_endpoint_clear(&e);
     unsetenv("AWS_ENDPOINT_URL_S3");
 }
 
@@ -163,7 +163,7 @@ static void test_precedence(const char *dir)
         CHECK_STR(e.url, "https://127.0.0.1:9443/base");
         CHECK_STR(e.origin, per[i].var);
         CHECK(e.overridden);
-        byoc_aws_endpoint_free(&e);
+        byoc_aws_endpoint_clear(&e);
         /* Only that service. */
         CHECK_STR(resolve(c, "us-west-2", per[i].s == BYOC_AWS_ECR ? BYOC_AWS_BRAKET : BYOC_AWS_ECR),
                   per[i].s == BYOC_AWS_ECR ? "http://127.0.0.1:8000|us-west-2|braket|AWS_ENDPOINT_URL|override"
@@ -196,7 +196,7 @@ static void test_precedence(const char *dir)
     char *u = byoc_aws_s3_url(&e, "bucket", "k");
     CHECK_STR(u, "https://s3.us-east-1.amazonaws.com/bucket/k");
     free(u);
-    byoc_aws_endpoint_free(&e);
+    byoc_aws_endpoint_clear(&e);
     byoc_aws_config_free(c);
 
     o.profile = "badurl";

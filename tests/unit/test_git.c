@@ -99,7 +99,7 @@ static void test_not_a_repo(const char *tmp)
     json_t *labels = byoc_git_labels(&rev);
     CHECK_INT(json_object_size(labels), 0);
     json_decref(labels);
-    byoc_git_rev_free(&rev);
+    byoc_git_rev_clear(&rev);
 }
 
 static void test_first_commit_and_revision(const char *tmp)
@@ -129,7 +129,7 @@ static void test_first_commit_and_revision(const char *tmp)
     snprintf(want, sizeof want, "amazon-braket-x:%s-dirty", rev.short_sha);
     CHECK_STR(t, want);
     free(t);
-    byoc_git_rev_free(&rev);
+    byoc_git_rev_clear(&rev);
 
     /* one commit, with the fallback author (HOME has no git config) */
     git_repository *repo;
@@ -156,18 +156,18 @@ static void test_first_commit_and_revision(const char *tmp)
     t = byoc_git_image_tag("n", &rev);
     CHECK(t && strstr(t, "-dirty") == NULL);
     free(t);
-    byoc_git_rev_free(&rev);
+    byoc_git_rev_clear(&rev);
     put(dir, "algorithm/algo.py", "print(2)\n");
     CHECK_INT(byoc_git_revision(dir, &rev, &err), 0);
     CHECK(rev.dirty);
-    byoc_git_rev_free(&rev);
+    byoc_git_rev_clear(&rev);
 
     /* from a subdirectory, the same repository */
     char sub[4200];
     snprintf(sub, sizeof sub, "%s/algorithm", dir);
     CHECK_INT(byoc_git_revision(sub, &rev, &err), 0);
     CHECK(rev.is_repo);
-    byoc_git_rev_free(&rev);
+    byoc_git_rev_clear(&rev);
 
     /* init into a directory inside a work tree: nothing is created or committed */
     put(dir, "nested/x.txt", "x\n");
@@ -192,7 +192,7 @@ static void test_first_commit_and_revision(const char *tmp)
     CHECK_STR(json_string_value(json_object_get(labels, "org.opencontainers.image.source")),
               "https://github.com/acme/algo");
     json_decref(labels);
-    byoc_git_rev_free(&rev);
+    byoc_git_rev_clear(&rev);
 }
 
 static void test_author_from_env(const char *tmp)
@@ -227,7 +227,7 @@ static void test_author_from_env(const char *tmp)
     CHECK_INT(byoc_git_revision(unborn, &rev, &err), 0);
     CHECK(rev.is_repo && rev.unborn);
     CHECK(byoc_git_image_tag("n", &rev) == NULL);
-    byoc_git_rev_free(&rev);
+    byoc_git_rev_clear(&rev);
 }
 
 /* libgit2 1.5 leaks in url.*.insteadOf rewriting: the test's own clone skips it too */
@@ -325,20 +325,20 @@ static void test_parse_dep(void)
     CHECK_STR(d.url, "ssh://git@github.com/acme/quantum-core.git");
     CHECK_STR(d.ref, "v1.2");
     CHECK_STR(d.name, "quantum-core");
-    byoc_git_dep_free(&d);
+    byoc_git_dep_clear(&d);
     CHECK_INT(byoc_git_parse_dep("Acme_Lib @ git+ssh://git@gitlab.com/acme/lib.git", &d), 0);
     CHECK_STR(d.url, "ssh://git@gitlab.com/acme/lib.git");
     CHECK(d.ref == NULL);
     CHECK_STR(d.name, "acme-lib");
-    byoc_git_dep_free(&d);
+    byoc_git_dep_clear(&d);
     CHECK_INT(byoc_git_parse_dep("git@github.com:acme/tools.git", &d), 0);
     CHECK_STR(d.url, "git@github.com:acme/tools.git");
     CHECK_STR(d.name, "tools");
-    byoc_git_dep_free(&d);
+    byoc_git_dep_clear(&d);
     CHECK_INT(byoc_git_parse_dep("-e git+file:///srv/repos/x.git@main", &d), 0);
     CHECK_STR(d.url, "file:///srv/repos/x.git");
     CHECK_STR(d.ref, "main");
-    byoc_git_dep_free(&d);
+    byoc_git_dep_clear(&d);
     CHECK_INT(byoc_git_parse_dep("numpy==1.0", &d), -1);
     CHECK_INT(byoc_git_parse_dep("https://example.com/x.whl", &d), -1);
 

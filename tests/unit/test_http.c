@@ -143,7 +143,7 @@ static void test_headers_and_encoding(void)
     byoc_headers_remove(&h, "CONTENT-TYPE");
     CHECK(byoc_headers_get(&h, "Content-Type") == NULL);
     CHECK_INT(h.len, 2);
-    byoc_headers_free(&h);
+    byoc_headers_clear(&h);
     CHECK_INT(h.len, 0);
 
     char *e = byoc_url_encode("a b/c~d*e\xc3\xa9-_.", false);
@@ -173,14 +173,14 @@ static void test_get_buffered(void)
         if (strcmp(resp.headers.items[i].name, "X-Multi") == 0)
             multi++;
     CHECK_INT(multi, 2);
-    byoc_http_resp_free(&resp);
+    byoc_http_resp_clear(&resp);
 
     req.method = "HEAD";
     CHECK_INT(exchange(&req, &resp, &err), 0);
     CHECK_INT(resp.status, 200);
     CHECK_INT(resp.body.len, 0);
     CHECK_STR(byoc_headers_get(&resp.headers, "content-length"), "6");
-    byoc_http_resp_free(&resp);
+    byoc_http_resp_clear(&resp);
     free(u);
 }
 
@@ -194,7 +194,7 @@ static void test_max_body(void)
     byoc_http_req req = {.method = "GET", .url = u, .opts = &o};
     CHECK_INT(exchange(&req, &resp, &err), 0);
     CHECK_INT(resp.body.len, 4096);
-    byoc_http_resp_free(&resp);
+    byoc_http_resp_clear(&resp);
     free(u);
     u = url("/bytes/4097");
     req.url = u;
@@ -202,7 +202,7 @@ static void test_max_body(void)
     CHECK_INT(err.kind, BYOC_E_FAILED);
     CHECK(strstr(err.message, "larger than 4096 bytes") != NULL);
     CHECK(resp.body.len <= 4096);
-    byoc_http_resp_free(&resp);
+    byoc_http_resp_clear(&resp);
     free(u);
 }
 
@@ -224,26 +224,26 @@ static void test_post_buffered(void)
     CHECK_STR(byoc_headers_get(&resp.headers, "X-Req-Expect"), "-");
     CHECK_STR(byoc_headers_get(&resp.headers, "X-Req-Query"), "a=1&b=x%2Fy");
     CHECK(strncmp(byoc_headers_get(&resp.headers, "X-Req-User-Agent"), "byoc/", 5) == 0);
-    byoc_http_resp_free(&resp);
+    byoc_http_resp_clear(&resp);
     byoc_headers_set(&req.headers, "X-Custom", "");
     byoc_headers_set(&req.headers, "User-Agent", "tester/1");
     CHECK_INT(exchange(&req, &resp, &err), 0);
     CHECK_STR(byoc_headers_get(&resp.headers, "X-Req-Custom"), "");
     CHECK_STR(byoc_headers_get(&resp.headers, "X-Req-User-Agent"), "tester/1");
-    byoc_http_resp_free(&resp);
-    byoc_headers_free(&req.headers);
+    byoc_http_resp_clear(&resp);
+    byoc_headers_clear(&req.headers);
 
     /* No body, no Content-Type given: nothing like a form type may be added. */
     req = (byoc_http_req){.method = "POST", .url = u};
     CHECK_INT(exchange(&req, &resp, &err), 0);
     CHECK_STR(byoc_headers_get(&resp.headers, "X-Req-Content-Length"), "0");
     CHECK_STR(byoc_headers_get(&resp.headers, "X-Req-Content-Type"), "-");
-    byoc_http_resp_free(&resp);
+    byoc_http_resp_clear(&resp);
 
     req = (byoc_http_req){.method = "DELETE", .url = u};
     CHECK_INT(exchange(&req, &resp, &err), 0);
     CHECK_STR(byoc_headers_get(&resp.headers, "X-Method"), "DELETE");
-    byoc_http_resp_free(&resp);
+    byoc_http_resp_clear(&resp);
 
     /* A big in-memory body asks for 100-continue; the server grants it. */
     size_t big = 2u << 20;
@@ -257,7 +257,7 @@ static void test_post_buffered(void)
     CHECK_STR(byoc_headers_get(&resp.headers, "X-Req-Expect"), "100-continue");
     CHECK_STR(byoc_headers_get(&resp.headers, "X-Body-Sha256"), sum);
     CHECK_INT(resp.body.len, big);
-    byoc_http_resp_free(&resp);
+    byoc_http_resp_clear(&resp);
     free(data);
     free(u);
 }
@@ -312,7 +312,7 @@ static void test_streamed_upload(void)
         CHECK_STR(byoc_headers_get(&resp.headers, "X-Body-Sha256"), want);
         CHECK_STR(byoc_headers_get(&resp.headers, "X-Req-Transfer-Encoding"), known ? "-" : "chunked");
         CHECK_STR(byoc_headers_get(&resp.headers, "X-Req-Content-Length"), known ? lenbuf : "-");
-        byoc_http_resp_free(&resp);
+        byoc_http_resp_clear(&resp);
         EVP_MD_CTX_free(g.md);
     }
 
@@ -324,7 +324,7 @@ static void test_streamed_upload(void)
     CHECK_INT(exchange(&req, &resp, &err), 0);
     CHECK_STR(byoc_headers_get(&resp.headers, "X-Req-Expect"), "-");
     CHECK_STR(byoc_headers_get(&resp.headers, "X-Body-Len"), "100");
-    byoc_http_resp_free(&resp);
+    byoc_http_resp_clear(&resp);
     EVP_MD_CTX_free(g.md);
 
     /* The reader fails halfway: the exchange fails, not as a network error. */
@@ -334,7 +334,7 @@ static void test_streamed_upload(void)
                           .body_size = -1};
     CHECK_INT(exchange(&req, &resp, &err), -1);
     CHECK_INT(err.kind, BYOC_E_FAILED);
-    byoc_http_resp_free(&resp);
+    byoc_http_resp_clear(&resp);
     EVP_MD_CTX_free(g.md);
     free(u);
 }
@@ -373,7 +373,7 @@ static void test_streamed_download(void)
     CHECK(s.pattern_ok);
     CHECK(s.calls > 1);
     CHECK_INT(resp.body.len, 0);
-    byoc_http_resp_free(&resp);
+    byoc_http_resp_clear(&resp);
     free(u);
 
     /* An error status does not reach the sink: its body is kept for the caller. */
@@ -384,7 +384,7 @@ static void test_streamed_download(void)
     CHECK_INT(resp.status, 404);
     CHECK_INT(s.calls, 0);
     CHECK_STR(byoc_buf_str(&resp.body), "status 404\n");
-    byoc_http_resp_free(&resp);
+    byoc_http_resp_clear(&resp);
     free(u);
 }
 
@@ -415,7 +415,7 @@ static void test_max_body_sink(void)
                 CHECK_INT(s.calls, 0); /* refused by its Content-Length */
         }
         CHECK(s.pattern_ok);
-        byoc_http_resp_free(&resp);
+        byoc_http_resp_clear(&resp);
         free(u);
     }
 }
@@ -429,7 +429,7 @@ static void test_statuses(void)
     CHECK_INT(exchange(&req, &resp, &err), 0);
     CHECK_INT(resp.status, 500);
     CHECK_STR(byoc_buf_str(&resp.body), "status 500\n");
-    byoc_http_resp_free(&resp);
+    byoc_http_resp_clear(&resp);
     free(u);
 
     u = url("/redirect");
@@ -438,7 +438,7 @@ static void test_statuses(void)
     CHECK_INT(resp.status, 301);
     CHECK_STR(byoc_headers_get(&resp.headers, "location"), "/hello");
     CHECK_STR(byoc_buf_str(&resp.body), "moved\n");
-    byoc_http_resp_free(&resp);
+    byoc_http_resp_clear(&resp);
     free(u);
 }
 
@@ -469,8 +469,8 @@ static void test_transport_errors(void)
     CHECK(strstr(err.message, "querysecret") == NULL);
     CHECK(strstr(err.message, "headersecret") == NULL);
     CHECK(strstr(err.message, "/x") == NULL);
-    byoc_http_resp_free(&resp);
-    byoc_headers_free(&req.headers);
+    byoc_http_resp_clear(&resp);
+    byoc_headers_clear(&req.headers);
     free(u);
 
     /* A stalled body: the overall timeout and the low-speed limit both end it. */
@@ -480,14 +480,14 @@ static void test_transport_errors(void)
     CHECK_INT(exchange(&req, &resp, &err), -1);
     CHECK_INT(err.kind, BYOC_E_NET);
     CHECK_INT(resp.status, 200);
-    byoc_http_resp_free(&resp);
+    byoc_http_resp_clear(&resp);
     free(u);
     u = url("/silent");
     req.url = u;
     o = (byoc_http_opts){.low_speed_time_s = 1};
     CHECK_INT(exchange(&req, &resp, &err), -1);
     CHECK_INT(err.kind, BYOC_E_NET);
-    byoc_http_resp_free(&resp);
+    byoc_http_resp_clear(&resp);
     free(u);
 
     /* Bad input is refused before anything is sent. */
@@ -496,13 +496,13 @@ static void test_transport_errors(void)
     byoc_headers_add(&req.headers, "X-Bad", "a\r\nInjected: yes");
     CHECK_INT(exchange(&req, &resp, &err), -1);
     CHECK_INT(err.kind, BYOC_E_USAGE);
-    byoc_http_resp_free(&resp);
-    byoc_headers_free(&req.headers);
+    byoc_http_resp_clear(&resp);
+    byoc_headers_clear(&req.headers);
     free(u);
     req = (byoc_http_req){.method = "GET", .url = "not a url"};
     CHECK_INT(exchange(&req, &resp, &err), -1);
     CHECK_INT(err.kind, BYOC_E_USAGE);
-    byoc_http_resp_free(&resp);
+    byoc_http_resp_clear(&resp);
 }
 
 static int stall_task(byoc_task *t, void *arg, void **result, void (**result_free)(void *),
@@ -515,7 +515,7 @@ static int stall_task(byoc_task *t, void *arg, void **result, void (**result_fre
     byoc_http_resp resp = {0};
     byoc_task_progress(t, "stall", 0, -1, "started");
     int rc = byoc_http_do(&req, &resp, err);
-    byoc_http_resp_free(&resp);
+    byoc_http_resp_clear(&resp);
     return rc;
 }
 
@@ -572,7 +572,7 @@ static int download_task(byoc_task *t, void *arg, void **result, void (**result_
         byoc_http_resp resp = {0};
         int rc = byoc_http_do(&req, &resp, err);
         long status = resp.status;
-        byoc_http_resp_free(&resp);
+        byoc_http_resp_clear(&resp);
         if (rc != 0)
             return rc;
         if (status != 200 || s.got != 100000 || !s.pattern_ok)
@@ -617,16 +617,16 @@ static void test_keepalive(void)
     CHECK_INT(exchange(&req, &resp, &err), 0);
     char before[64];
     snprintf(before, sizeof before, "%s", byoc_buf_str(&resp.body));
-    byoc_http_resp_free(&resp);
+    byoc_http_resp_clear(&resp);
     for (int i = 0; i < 5; i++) {
         req.url = hello;
         CHECK_INT(exchange(&req, &resp, &err), 0);
-        byoc_http_resp_free(&resp);
+        byoc_http_resp_clear(&resp);
     }
     req.url = stats;
     CHECK_INT(exchange(&req, &resp, &err), 0);
     CHECK_STR(byoc_buf_str(&resp.body), before); /* no new connection was opened */
-    byoc_http_resp_free(&resp);
+    byoc_http_resp_clear(&resp);
     free(stats);
     free(hello);
 }
@@ -640,19 +640,19 @@ static void test_unix_socket(void)
     CHECK_INT(exchange(&req, &resp, &err), 0);
     CHECK_INT(resp.status, 200);
     CHECK_STR(byoc_buf_str(&resp.body), "hello\n");
-    byoc_http_resp_free(&resp);
+    byoc_http_resp_clear(&resp);
 
     req = (byoc_http_req){.method = "POST", .url = "http://localhost/echo", .opts = &o,
                           .body = "ping", .body_len = 4};
     CHECK_INT(exchange(&req, &resp, &err), 0);
     CHECK_STR(byoc_buf_str(&resp.body), "ping");
-    byoc_http_resp_free(&resp);
+    byoc_http_resp_clear(&resp);
 
     o.unix_socket = "/nonexistent/byoc.sock";
     CHECK_INT(exchange(&req, &resp, &err), -1);
     CHECK_INT(err.kind, BYOC_E_NET);
     CHECK(strstr(err.message, "/nonexistent/byoc.sock") != NULL);
-    byoc_http_resp_free(&resp);
+    byoc_http_resp_clear(&resp);
 }
 
 static void test_tls(void)
@@ -665,18 +665,18 @@ static void test_tls(void)
     CHECK_INT(exchange(&req, &resp, &err), 0);
     CHECK_INT(resp.status, 200);
     CHECK_STR(byoc_buf_str(&resp.body), "hello\n");
-    byoc_http_resp_free(&resp);
+    byoc_http_resp_clear(&resp);
 
     /* Without our CA the server is not trusted... */
     o = (byoc_http_opts){0};
     CHECK_INT(exchange(&req, &resp, &err), -1);
     CHECK_INT(err.kind, BYOC_E_NET);
-    byoc_http_resp_free(&resp);
+    byoc_http_resp_clear(&resp);
     /* ...unless verification is explicitly off. */
     o.insecure_skip_verify = true;
     CHECK_INT(exchange(&req, &resp, &err), 0);
     CHECK_INT(resp.status, 200);
-    byoc_http_resp_free(&resp);
+    byoc_http_resp_clear(&resp);
     free(u);
 
     /* Mutual TLS, as for a Docker engine on tcp with DOCKER_TLS_VERIFY. */
@@ -685,11 +685,11 @@ static void test_tls(void)
     req.url = u;
     CHECK_INT(exchange(&req, &resp, &err), 0);
     CHECK_INT(resp.status, 200);
-    byoc_http_resp_free(&resp);
+    byoc_http_resp_clear(&resp);
     o.client_cert = o.client_key = NULL;
     CHECK_INT(exchange(&req, &resp, &err), -1);
     CHECK_INT(err.kind, BYOC_E_NET);
-    byoc_http_resp_free(&resp);
+    byoc_http_resp_clear(&resp);
     free(u);
 }
 
@@ -712,19 +712,19 @@ static void test_proxy_env(void)
     CHECK_INT(exchange(&req, &resp, &err), 0);
     CHECK_INT(resp.status, 200);
     CHECK_STR(byoc_headers_get(&resp.headers, "X-Proxied"), host);
-    byoc_http_resp_free(&resp);
+    byoc_http_resp_clear(&resp);
 
     o.no_proxy = true;
     CHECK_INT(exchange(&req, &resp, &err), -1);
     CHECK_INT(err.kind, BYOC_E_NET);
-    byoc_http_resp_free(&resp);
+    byoc_http_resp_clear(&resp);
 
     /* A unix socket never goes through the proxy. */
     byoc_http_opts uo = {.unix_socket = unix_path};
     req = (byoc_http_req){.method = "GET", .url = "http://localhost/hello", .opts = &uo};
     CHECK_INT(exchange(&req, &resp, &err), 0);
     CHECK(byoc_headers_get(&resp.headers, "X-Proxied") == NULL);
-    byoc_http_resp_free(&resp);
+    byoc_http_resp_clear(&resp);
     unsetenv("http_proxy");
     free(proxy);
     free(u);

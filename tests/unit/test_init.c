@@ -12,11 +12,11 @@
 #include <jansson.h>
 
 #include "byoc/dockerfile.h"
-#include "byoc/files.h"
 #include "byoc/lint.h"
 #include "byoc/project.h"
 #include "byoc/scaffold.h"
 #include "check.h"
+#include "core/files.h"
 
 static int rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
 {
@@ -93,19 +93,19 @@ static void check_combination(const char *tmp, byoc_recipe r, byoc_language l, b
         }
         if (fin && r == BYOC_RECIPE_EXTEND_PREBUILT)
             CHECK(strstr(fin->base, gpu ? "amazon-braket-pytorch-jobs" : "amazon-braket-base-jobs") != NULL);
-        byoc_dockerfile_free(&parsed);
+        byoc_dockerfile_clear(&parsed);
     }
     CHECK((plan_file(&plan, "byoc/byoc_container.py") != NULL) == (r == BYOC_RECIPE_CUSTOM_BASE));
     CHECK(plan_file(&plan, ".dockerignore") && plan_file(&plan, ".gitignore") && plan_file(&plan, "byoc.json"));
     static const char *const samples[] = {"algorithm/algo.py", "algorithm/algo.jl", "algorithm/src/main.rs",
                                           "algorithm/algo.cpp"};
     CHECK(plan_file(&plan, samples[l]) != NULL);
-    byoc_init_plan_free(&plan);
+    byoc_init_plan_clear(&plan);
 
     byoc_init_result res;
     if (byoc_init_project(&o, &res, &err) != 0) {
         check_fail(__FILE__, __LINE__, "%s: %s: %s", dir, err.what, err.message);
-        byoc_init_result_free(&res);
+        byoc_init_result_clear(&res);
         return;
     }
     CHECK(res.git_created);
@@ -123,7 +123,7 @@ static void check_combination(const char *tmp, byoc_recipe r, byoc_language l, b
     CHECK(p.name && !strncmp(p.name, "amazon-braket-", 14));
     CHECK(byoc_project_job_string(&p, "entry_point") != NULL);
     CHECK((byoc_project_job_string(&p, "instance_type") != NULL) == (a == BYOC_ARCH_AMD64));
-    byoc_project_free(&p);
+    byoc_project_clear(&p);
 
     /* the scaffold lints without errors */
     byoc_lint_options lo = {.dir = dir};
@@ -133,8 +133,8 @@ static void check_combination(const char *tmp, byoc_recipe r, byoc_language l, b
         if (lr.items[i].severity == BYOC_LINT_ERROR)
             check_fail(__FILE__, __LINE__, "%s: %s:%d %s: %s", dir, lr.items[i].file, lr.items[i].line,
                        lr.items[i].rule, lr.items[i].message);
-    byoc_lint_result_free(&lr);
-    byoc_init_result_free(&res);
+    byoc_lint_result_clear(&lr);
+    byoc_init_result_clear(&res);
 }
 
 static void test_all_combinations(const char *tmp)
@@ -156,22 +156,22 @@ static void test_invalid(const char *tmp)
     byoc_init_options o = options(dir, BYOC_RECIPE_EXTEND_PREBUILT, BYOC_LANG_RUST, BYOC_ARCH_AMD64, false);
     CHECK_INT(byoc_init_project(&o, &res, &err), -1);
     CHECK_STR(err.what, "--language");
-    byoc_init_result_free(&res);
+    byoc_init_result_clear(&res);
     o = options(dir, BYOC_RECIPE_EXTEND_PREBUILT, BYOC_LANG_PYTHON, BYOC_ARCH_ARM64, false);
     CHECK_INT(byoc_init_project(&o, &res, &err), -1);
     CHECK_STR(err.what, "--arch");
-    byoc_init_result_free(&res);
+    byoc_init_result_clear(&res);
     o = options(dir, BYOC_RECIPE_PREBUILT, BYOC_LANG_PYTHON, BYOC_ARCH_AMD64, false);
     CHECK_INT(byoc_init_project(&o, &res, &err), -1);
     CHECK_STR(err.what, "--recipe");
-    byoc_init_result_free(&res);
+    byoc_init_result_clear(&res);
     CHECK(access(dir, F_OK) != 0); /* nothing was written */
 
     o = options(dir, BYOC_RECIPE_CUSTOM_BASE, BYOC_LANG_PYTHON, BYOC_ARCH_AMD64, false);
     o.assets_dir = "/nonexistent/assets";
     CHECK_INT(byoc_init_project(&o, &res, &err), -1);
     CHECK(strstr(err.message, "BYOC_ASSETS_DIR") != NULL);
-    byoc_init_result_free(&res);
+    byoc_init_result_clear(&res);
 }
 
 static void test_overwrite(const char *tmp)
@@ -199,7 +199,7 @@ static void test_overwrite(const char *tmp)
     CHECK_INT(res.kept.n, 2);
     CHECK(res.kept.n == 2 && !strcmp(res.kept.v[0], "Dockerfile") && !strcmp(res.kept.v[1], "byoc.json"));
     CHECK_INT(res.beside.n, 0);
-    byoc_init_result_free(&res);
+    byoc_init_result_clear(&res);
     snprintf(path, sizeof path, "%s/Dockerfile", dir);
     char *text = check_read_file(path, NULL);
     CHECK_STR(text, "FROM mine\n"); /* untouched */
@@ -218,7 +218,7 @@ static void test_overwrite(const char *tmp)
     o.existing = BYOC_EXISTING_KEEP;
     CHECK_INT(byoc_init_project(&o, &res, &err), 0);
     CHECK(res.beside.n == 1 && !strcmp(res.beside.v[0], "Dockerfile.byoc"));
-    byoc_init_result_free(&res);
+    byoc_init_result_clear(&res);
     snprintf(path, sizeof path, "%s/Dockerfile", dir);
     text = check_read_file(path, NULL);
     CHECK_STR(text, "FROM mine\n");
@@ -232,7 +232,7 @@ static void test_overwrite(const char *tmp)
     o.choices = both;
     CHECK_INT(byoc_init_project(&o, &res, &err), 0);
     CHECK_INT(res.beside.n, 2);
-    byoc_init_result_free(&res);
+    byoc_init_result_clear(&res);
     snprintf(path, sizeof path, "%s/byoc.json.byoc", dir);
     text = check_read_file(path, NULL);
     json_t *beside_doc = text ? json_loads(text, 0, NULL) : NULL;
@@ -245,7 +245,7 @@ static void test_overwrite(const char *tmp)
     o.n_choices = 1;
     CHECK_INT(byoc_init_project(&o, &res, &err), -1);
     CHECK_STR(err.what, "--existing");
-    byoc_init_result_free(&res);
+    byoc_init_result_clear(&res);
     o.choices = NULL;
     o.n_choices = 0;
     snprintf(path, sizeof path, "%s/.git", dir);
@@ -261,7 +261,7 @@ static void test_overwrite(const char *tmp)
     free(text);
     snprintf(path, sizeof path, "%s/.git", dir);
     CHECK(access(path, F_OK) != 0);
-    byoc_init_result_free(&res);
+    byoc_init_result_clear(&res);
 
     /* byoc.json kept its unknown keys and the job form's fields */
     byoc_project p;
@@ -272,7 +272,7 @@ static void test_overwrite(const char *tmp)
     json_t *doc = byoc_project_to_json(&p);
     CHECK_INT(json_integer_value(json_object_get(doc, "custom")), 42);
     json_decref(doc);
-    byoc_project_free(&p);
+    byoc_project_clear(&p);
 
     /* modes: scripts executable, byoc.json private */
     struct stat st;
@@ -297,19 +297,19 @@ static void test_overwrite(const char *tmp)
     CHECK(json_is_true(json_object_get(j, "adopted"))); /* the sample of the first run is code now */
     CHECK(json_is_true(json_object_get(json_object_get(j, "git"), "created")));
     json_decref(j);
-    byoc_init_result_free(&res);
+    byoc_init_result_clear(&res);
     CHECK_INT(git_commit_count(dir), 1);
     /* once a repository: a second init commits nothing and says so */
     CHECK_INT(byoc_init_project(&o, &res, &err), 0);
     CHECK(!res.git_created && res.git_note != NULL);
     CHECK_INT(git_commit_count(dir), 1);
-    byoc_init_result_free(&res);
+    byoc_init_result_clear(&res);
 
     /* a file where the directory should be */
     snprintf(path, sizeof path, "%s/Dockerfile", dir);
     o.dir = path;
     CHECK_INT(byoc_init_project(&o, &res, &err), -1);
-    byoc_init_result_free(&res);
+    byoc_init_result_clear(&res);
 }
 
 /* A directory of the project that is a symbolic link (d/algorithm -> elsewhere) is never written
@@ -334,11 +334,11 @@ static void test_beside_dockerfile(const char *tmp)
     byoc_err err;
     CHECK_INT(byoc_init_project(&o, &res, &err), 0);
     CHECK(res.beside.n == 1 && !strcmp(res.beside.v[0], "Dockerfile.byoc"));
-    byoc_init_result_free(&res);
+    byoc_init_result_clear(&res);
     byoc_project p;
     CHECK_INT(byoc_project_load(&p, dir, NULL, &err), 0);
     CHECK_STR(p.dockerfile, "Dockerfile.byoc");
-    byoc_project_free(&p);
+    byoc_project_clear(&p);
 
     /* kept (the default): byoc.json names the user's Dockerfile, the one that will be built */
     snprintf(path, sizeof path, "%s/byoc.json", dir);
@@ -346,10 +346,10 @@ static void test_beside_dockerfile(const char *tmp)
     o.choices = NULL;
     o.n_choices = 0;
     CHECK_INT(byoc_init_project(&o, &res, &err), 0);
-    byoc_init_result_free(&res);
+    byoc_init_result_clear(&res);
     CHECK_INT(byoc_project_load(&p, dir, NULL, &err), 0);
     CHECK_STR(p.dockerfile, "Dockerfile");
-    byoc_project_free(&p);
+    byoc_project_clear(&p);
 }
 
 static void test_symlinked_parent(const char *tmp)
@@ -371,7 +371,7 @@ static void test_symlinked_parent(const char *tmp)
         CHECK_INT(byoc_init_project(&o, &res, &err), -1);
         CHECK(strstr(err.what, "/linked/algorithm") != NULL);
         CHECK(strstr(err.message, "symbolic link") && strstr(err.message, "nothing was written"));
-        byoc_init_result_free(&res);
+        byoc_init_result_clear(&res);
         snprintf(path, sizeof path, "%s/algo.py", victim);
         CHECK(access(path, F_OK) != 0);
         snprintf(path, sizeof path, "%s/Dockerfile", dir);

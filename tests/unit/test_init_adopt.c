@@ -73,7 +73,7 @@ static void check_adopt(const char *dir, byoc_language l, const char *module, co
     CHECK_STR(a.source_module, module);
     CHECK_STR(a.entry_point, entry);
     CHECK_STR(a.manifest, manifest);
-    byoc_adopt_free(&a);
+    byoc_adopt_clear(&a);
 }
 
 static void render(const char *dir, byoc_language l, const char *python, byoc_init_plan *plan)
@@ -100,7 +100,7 @@ static void test_cpp(void)
     CHECK(plan_file(&plan, "CMakeLists.txt") == NULL);
     const byoc_init_file *pf = plan_file(&plan, "byoc.json");
     CHECK(pf && strstr(pf->content, "\"source_module\": \".\"") && strstr(pf->content, "\"qsim/CMakeLists.txt\""));
-    byoc_init_plan_free(&plan);
+    byoc_init_plan_clear(&plan);
 
     /* init writes around the code and leaves it as it was */
     byoc_init_options o = {.dir = dir, .recipe = BYOC_RECIPE_CUSTOM_BASE, .language = BYOC_LANG_CPP,
@@ -110,7 +110,7 @@ static void test_cpp(void)
     CHECK_INT(byoc_init_project(&o, &res, &err), 0);
     CHECK(res.adopted && res.kept.n == 0);
     CHECK_STR(res.entry_point, "qsim/CMakeLists.txt");
-    byoc_init_result_free(&res);
+    byoc_init_result_clear(&res);
     char path[4200];
     snprintf(path, sizeof path, "%s/src/main.cpp", dir);
     char *text = check_read_file(path, NULL);
@@ -120,7 +120,7 @@ static void test_cpp(void)
     byoc_lint_result lr = {0};
     CHECK_INT(byoc_lint_project(&lo, &lr, &err), 0);
     CHECK_INT(lr.n_errors, 0);
-    byoc_lint_result_free(&lr);
+    byoc_lint_result_clear(&lr);
     free(dir);
 
     /* the manifest one directory down: that directory is the source module */
@@ -147,7 +147,7 @@ static void test_rust(void)
     CHECK(df && strstr(df->content, "COPY Cargo.lock /opt/byoc/rust/Cargo.lock\n"));
     CHECK(df && !strstr(df->content, "algorithm/"));
     CHECK(!plan_has_prefix(&plan, "algorithm"));
-    byoc_init_plan_free(&plan);
+    byoc_init_plan_clear(&plan);
     free(dir);
 }
 
@@ -164,7 +164,7 @@ static void test_julia(void)
     CHECK(df && strstr(df->content, "COPY Project.toml /opt/byoc/julia/Project.toml\n"));
     CHECK(df && !strstr(df->content, "Manifest.toml")); /* none to copy */
     CHECK(!plan_has_prefix(&plan, "algorithm"));
-    byoc_init_plan_free(&plan);
+    byoc_init_plan_clear(&plan);
 
     /* the pinned versions come with the project (JuliaManifest.toml first, as Pkg reads them) */
     put(dir, "Manifest.toml", "julia_version = \"1.11.5\"\nmanifest_format = \"2.0\"\n");
@@ -174,12 +174,12 @@ static void test_julia(void)
                                      "# The versions the project pinned: instantiate installs exactly these.\n"
                                      "COPY Manifest.toml /opt/byoc/julia/Manifest.toml\n"
                                      "RUN julia --project=/opt/byoc/julia"));
-    byoc_init_plan_free(&plan);
+    byoc_init_plan_clear(&plan);
     put(dir, "JuliaManifest.toml", "julia_version = \"1.11.5\"\n");
     render(dir, BYOC_LANG_JULIA, NULL, &plan);
     df = plan_file(&plan, "Dockerfile");
     CHECK(df && strstr(df->content, "COPY JuliaManifest.toml /opt/byoc/julia/Manifest.toml\n"));
-    byoc_init_plan_free(&plan);
+    byoc_init_plan_clear(&plan);
     free(dir);
 
     /* one directory down: the manifest beside that Project.toml */
@@ -190,7 +190,7 @@ static void test_julia(void)
     render(dir, BYOC_LANG_JULIA, NULL, &plan);
     df = plan_file(&plan, "Dockerfile");
     CHECK(df && strstr(df->content, "COPY qjl/Manifest.toml /opt/byoc/julia/Manifest.toml\n"));
-    byoc_init_plan_free(&plan);
+    byoc_init_plan_clear(&plan);
     free(dir);
 }
 
@@ -214,16 +214,16 @@ static void test_python(void)
     byoc_decide(&a, &d);
     CHECK_INT(d.recipe, BYOC_RECIPE_CUSTOM_BASE);
     CHECK_STR(d.python, "3.13"); /* the oldest series newer than the prebuilt's */
-    byoc_decision_free(&d);
+    byoc_decision_clear(&d);
     CHECK_INT(byoc_answer_assign(&a, "python_version=<3.10", &err), 0);
     byoc_decide(&a, &d);
     CHECK_STR(d.python, "3.9");
-    byoc_decision_free(&d);
+    byoc_decision_clear(&d);
     CHECK_INT(byoc_answer_assign(&a, "python_version=3.12", &err), 0);
     byoc_decide(&a, &d);
     CHECK_STR(d.python, "");
-    byoc_decision_free(&d);
-    byoc_answers_free(&a);
+    byoc_decision_clear(&d);
+    byoc_answers_clear(&a);
 
     byoc_init_plan plan;
     render(dir, BYOC_LANG_PYTHON, "3.13", &plan);
@@ -232,14 +232,14 @@ static void test_python(void)
     CHECK(df && strstr(df->content, "COPY requirements.txt /opt/byoc/requirements.txt\n"));
     CHECK(plan_file(&plan, "requirements.txt") == NULL);
     CHECK(!plan_has_prefix(&plan, "algorithm"));
-    byoc_init_plan_free(&plan);
+    byoc_init_plan_clear(&plan);
 
     /* the base the Python does not fit: lint says so */
     byoc_init_options o = {.dir = dir, .recipe = BYOC_RECIPE_CUSTOM_BASE, .language = BYOC_LANG_PYTHON,
                            .python = "3.12", .assets_dir = assets};
     byoc_init_result res;
     CHECK_INT(byoc_init_project(&o, &res, &err), 0);
-    byoc_init_result_free(&res);
+    byoc_init_result_clear(&res);
     byoc_lint_options lo = {.dir = dir};
     byoc_lint_result lr = {0};
     CHECK_INT(byoc_lint_project(&lo, &lr, &err), 0);
@@ -247,17 +247,17 @@ static void test_python(void)
     for (size_t i = 0; i < lr.n; i++)
         flagged = flagged || (!strcmp(lr.items[i].rule, "python-base") && strstr(lr.items[i].message, ">=3.13"));
     CHECK(flagged);
-    byoc_lint_result_free(&lr);
+    byoc_lint_result_clear(&lr);
     /* overwrite with the right Python: clean */
     o.python = "3.13";
     o.existing = BYOC_EXISTING_OVERWRITE;
     CHECK_INT(byoc_init_project(&o, &res, &err), 0);
-    byoc_init_result_free(&res);
+    byoc_init_result_clear(&res);
     lr = (byoc_lint_result){0};
     CHECK_INT(byoc_lint_project(&lo, &lr, &err), 0);
     for (size_t i = 0; i < lr.n; i++)
         CHECK(strcmp(lr.items[i].rule, "python-base") != 0);
-    byoc_lint_result_free(&lr);
+    byoc_lint_result_clear(&lr);
     free(dir);
 
     /* scripts at the top of a directory whose name is no Python identifier: the script is the module */
@@ -277,10 +277,10 @@ static void test_python(void)
     byoc_adopt ad;
     byoc_adopt_find(dir, BYOC_LANG_PYTHON, &ad);
     CHECK(!ad.found);
-    byoc_adopt_free(&ad);
+    byoc_adopt_clear(&ad);
     render(dir, BYOC_LANG_PYTHON, NULL, &plan);
     CHECK(!plan.adopted && plan_file(&plan, "algorithm/algo.py") && plan_file(&plan, "requirements.txt"));
-    byoc_init_plan_free(&plan);
+    byoc_init_plan_clear(&plan);
     free(dir);
 }
 
@@ -306,15 +306,15 @@ static void test_pyproject_dependencies(void)
         CHECK(df && strstr(df->content, "python3 -m pip install --no-cache-dir -r requirements.txt;"));
         CHECK(df && !strstr(df->content, "e.g. with the project itself")); /* no longer left to the user */
         CHECK(plan_file(&plan, "requirements.txt") == NULL);
-        byoc_init_plan_free(&plan);
+        byoc_init_plan_clear(&plan);
         byoc_init_result res;
         CHECK_INT(byoc_init_project(&o, &res, &err), 0);
-        byoc_init_result_free(&res);
+        byoc_init_result_clear(&res);
         byoc_lint_options lo = {.dir = dir};
         byoc_lint_result lr = {0};
         CHECK_INT(byoc_lint_project(&lo, &lr, &err), 0);
         CHECK_INT(lr.n_errors, 0);
-        byoc_lint_result_free(&lr);
+        byoc_lint_result_clear(&lr);
     }
     free(dir);
 }

@@ -1,12 +1,12 @@
-/* The asset template language (byoc/template.h). */
+/* The asset template language (core/template.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "byoc/template.h"
 #include "check.h"
+#include "core/template.h"
 
 static byoc_kv vars[] = {{"NAME", "algo"}, {"GPU", "false"}, {"ARCH", "arm64"}, {"EMPTY", ""}, {"ON", "true"}};
 

@@ -65,7 +65,7 @@ static const char *first_problem(const byoc_jobspec *s)
         snprintf(got, sizeof got, "ok");
     else
         snprintf(got, sizeof got, "%s | %s", p.items[0].what, p.items[0].message);
-    byoc_job_problems_free(&p);
+    byoc_job_problems_clear(&p);
     return got;
 }
 
@@ -79,7 +79,7 @@ static void expect(const char *label, byoc_jobspec *s, const char *what, const c
     else
         check_fail(__FILE__, __LINE__, "%s: got [%s], want [%s ... %s]", label, r, what ? what : "ok",
                    needle ? needle : "");
-    byoc_jobspec_free(s);
+    byoc_jobspec_clear(s);
 }
 
 #define FIELD_CASE(label, member, value, what, needle) \
@@ -142,7 +142,7 @@ static void test_job_name(void)
     byoc_job_problems p = {0};
     CHECK_INT(byoc_job_check_name("braket-job-my-qtc-1712345678901", BYOC_JF_JOB_NAME, &p), 0);
     CHECK_INT(byoc_job_check_name("", BYOC_JF_JOB_NAME, &p), 1);
-    byoc_job_problems_free(&p);
+    byoc_job_problems_clear(&p);
 }
 
 static void test_image_uri(void)
@@ -177,8 +177,8 @@ static void test_role(void)
     CHECK(byoc_jobspec_validate(&s, &o, &p) == 1);
     if (p.len)
         CHECK_STR(p.items[0].what, "BRAKET_JOBS_ROLE_ARN (roleArn)");
-    byoc_job_problems_free(&p);
-    byoc_jobspec_free(&s);
+    byoc_job_problems_clear(&p);
+    byoc_jobspec_clear(&s);
 }
 
 static void test_numbers_and_enums(void)
@@ -465,7 +465,7 @@ static void test_entry_point_by_launcher(void)
     byoc_str_set(&pr.recipe, NULL);
     byoc_project_set_pushed(&pr, IMAGE, NULL);
     CHECK_INT(byoc_job_launcher_for(NULL, &pr), BYOC_LAUNCHER_UNKNOWN);  /* a pushed image of no known recipe */
-    byoc_project_free(&pr);
+    byoc_project_clear(&pr);
 
     /* From the project directory, as the CLI, the form and preflight ask: a Julia project's
      * entry point is accepted with no image (the form's empty field), refused for extend-prebuilt. */
@@ -516,8 +516,8 @@ static void test_all_problems_reported(void)
     CHECK_INT(byoc_job_problems_to_err(&p, &err), -1);
     CHECK_INT(err.kind, BYOC_E_USAGE);
     CHECK_STR(err.what, "--device (deviceConfig.device)");
-    byoc_job_problems_free(&p);
-    byoc_jobspec_free(&s);
+    byoc_job_problems_clear(&p);
+    byoc_jobspec_clear(&s);
 }
 
 static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)

@@ -42,7 +42,7 @@ static void test_default_name(void)
     char *n = byoc_job_default_name(ECR "amazon-braket-a-very-long-repository-name-here:1", TS);
     byoc_job_problems p = {0};
     CHECK_INT(byoc_job_check_name(n, BYOC_JF_JOB_NAME, &p), 1);
-    byoc_job_problems_free(&p);
+    byoc_job_problems_clear(&p);
     free(n);
 }
 
@@ -254,7 +254,7 @@ static void test_create_request(void)
     }
     byoc_job_problems p = {0};
     CHECK_INT(byoc_job_check_request(req, &s, &p), 0);
-    byoc_job_problems_free(&p);
+    byoc_job_problems_clear(&p);
     json_decref(expected);
     json_decref(req);
 
@@ -268,7 +268,7 @@ static void test_create_request(void)
     CHECK_STR(cl, "s3://mine/code/");
     free(cl);
     free(train_uri);
-    byoc_jobspec_free(&s);
+    byoc_jobspec_clear(&s);
 }
 
 static void test_json_round_trip(void)
@@ -295,9 +295,9 @@ static void test_json_round_trip(void)
     CHECK_INT(back.n_channels, 1);
     CHECK_STR(back.channels[0].content_type, "text/csv");
     CHECK_STR(back.tags[0].key, "k");
-    byoc_jobspec_free(&back);
+    byoc_jobspec_clear(&back);
     json_decref(j);
-    byoc_jobspec_free(&s);
+    byoc_jobspec_clear(&s);
 
     json_t *bad = json_loads("{\"image_uri\": 5}", 0, NULL);
     CHECK_INT(byoc_jobspec_from_json(&back, bad, &err), -1);
@@ -308,7 +308,7 @@ static void test_json_round_trip(void)
     CHECK_INT(byoc_jobspec_from_json(&back, bad, &err), 0);
     CHECK_STR(back.hyperparameters[0].value, "3");
     CHECK_STR(back.hyperparameters[1].value, "True");
-    byoc_jobspec_free(&back);
+    byoc_jobspec_clear(&back);
     json_decref(bad);
 
     byoc_project proj;
@@ -316,11 +316,11 @@ static void test_json_round_trip(void)
     byoc_jobspec_init(&s);
     byoc_jobspec_set(&s.device, "local:braket/sim");
     byoc_jobspec_remember(&s, NULL, &proj);
-    byoc_jobspec_free(&s);
+    byoc_jobspec_clear(&s);
     CHECK_INT(byoc_jobspec_recall(&back, &proj, &err), 0);
     CHECK_STR(back.device, "local:braket/sim");
-    byoc_jobspec_free(&back);
-    byoc_project_free(&proj);
+    byoc_jobspec_clear(&back);
+    byoc_project_clear(&proj);
 }
 
 static void test_input_args(void)
@@ -340,7 +340,7 @@ static void test_input_args(void)
     CHECK_STR(s.channels[1].location, "s3://bucket/k=1");
     CHECK_STR(s.channels[2].name, "input");
     CHECK_STR(s.channels[3].name, "");
-    byoc_jobspec_free(&s);
+    byoc_jobspec_clear(&s);
     char *k, *v;
     CHECK_INT(byoc_jobspec_split_kv("a=b=c", &k, &v), 0);
     CHECK_STR(k, "a");
@@ -380,8 +380,8 @@ static void test_project_defaults(void)
     CHECK_STR(byoc_project_job_string(&proj, "device"), "local:braket/sim");
     byoc_jobspec_remember(&s, NULL, &proj);                     /* a value the user gave is kept */
     CHECK_STR(byoc_project_job_string(&proj, "image_uri"), ECR "amazon-braket-p:v7");
-    byoc_jobspec_free(&s);
-    byoc_project_free(&proj);
+    byoc_jobspec_clear(&s);
+    byoc_project_clear(&proj);
 }
 
 int main(void)

@@ -55,12 +55,12 @@ static void test_clean(void)
     lint_text(GOOD_CUSTOM, NULL, &r);
     if (r.n)
         check_fail(__FILE__, __LINE__, "unexpected finding %s: %s", r.items[0].rule, r.items[0].message);
-    byoc_lint_result_free(&r);
+    byoc_lint_result_clear(&r);
     lint_text("FROM " PREBUILT "@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef\n"
               "RUN pip install networkx\n",
               NULL, &r);
     CHECK_INT(r.n, 0);
-    byoc_lint_result_free(&r);
+    byoc_lint_result_clear(&r);
 }
 
 static void test_sagemaker_program(void)
@@ -69,18 +69,18 @@ static void test_sagemaker_program(void)
     lint_text("FROM python:3.12-slim\nRUN pip install sagemaker-training\nCOPY x.py /opt/ml/code/x.py\n", NULL, &r);
     CHECK_INT(count(&r, "sagemaker-program", BYOC_LINT_ERROR), 1);
     CHECK_INT(line_of(&r, "sagemaker-program"), 1);
-    byoc_lint_result_free(&r);
+    byoc_lint_result_clear(&r);
 
     lint_text("FROM python:3.12-slim\nRUN pip install sagemaker-training\nENV SAGEMAKER_PROGRAM=\n", NULL, &r);
     CHECK_INT(count(&r, "sagemaker-program", BYOC_LINT_ERROR), 1);
     CHECK_INT(line_of(&r, "sagemaker-program"), 3);
-    byoc_lint_result_free(&r);
+    byoc_lint_result_clear(&r);
 
     /* the prebuilt image brings its own program */
     lint_text("FROM " PREBUILT ":1.0\n", NULL, &r);
     CHECK_INT(count(&r, "sagemaker-program", BYOC_LINT_ERROR), 0);
     CHECK_INT(count(&r, "sagemaker-training", BYOC_LINT_ERROR), 0);
-    byoc_lint_result_free(&r);
+    byoc_lint_result_clear(&r);
 }
 
 static void test_program_copied(void)
@@ -91,7 +91,7 @@ static void test_program_copied(void)
               NULL, &r);
     CHECK_INT(count(&r, "program-not-copied", BYOC_LINT_ERROR), 1);
     CHECK_INT(line_of(&r, "program-not-copied"), 3);
-    byoc_lint_result_free(&r);
+    byoc_lint_result_clear(&r);
 
     /* the ways of getting it there */
     static const char *const ok[] = {
@@ -113,13 +113,13 @@ static void test_program_copied(void)
             check_fail(__FILE__, __LINE__, "fired for: %s", ok[i]);
         else
             check_passed++;
-        byoc_lint_result_free(&r);
+        byoc_lint_result_clear(&r);
     }
 
     /* recipe 1 replacing the launcher must copy its own */
     lint_text("FROM " PREBUILT ":1.0\nENV SAGEMAKER_PROGRAM=mine.py\n", NULL, &r);
     CHECK_INT(count(&r, "program-not-copied", BYOC_LINT_ERROR), 1);
-    byoc_lint_result_free(&r);
+    byoc_lint_result_clear(&r);
 
     /* the program comes from an earlier stage of the chain */
     lint_text("FROM python:3.12-slim AS base\nRUN pip install sagemaker-training\n"
@@ -127,7 +127,7 @@ static void test_program_copied(void)
               NULL, &r);
     CHECK_INT(count(&r, "program-not-copied", BYOC_LINT_ERROR), 0);
     CHECK_INT(count(&r, "sagemaker-program", BYOC_LINT_ERROR), 0);
-    byoc_lint_result_free(&r);
+    byoc_lint_result_clear(&r);
 }
 
 static void test_sagemaker_training(void)
@@ -136,7 +136,7 @@ static void test_sagemaker_training(void)
     lint_text("FROM debian:bookworm-slim\nCOPY p.py /opt/ml/code/p.py\nENV SAGEMAKER_PROGRAM=p.py\n", NULL, &r);
     CHECK_INT(count(&r, "sagemaker-training", BYOC_LINT_ERROR), 1);
     CHECK_INT(line_of(&r, "sagemaker-training"), 1);
-    byoc_lint_result_free(&r);
+    byoc_lint_result_clear(&r);
 
     static const char *const ok[] = {
         "RUN python3 -m pip install 'sagemaker_training'\n",
@@ -149,16 +149,16 @@ static void test_sagemaker_training(void)
                  "FROM debian:bookworm-slim\nCOPY p.py /opt/ml/code/p.py\nENV SAGEMAKER_PROGRAM=p.py\n%s", ok[i]);
         lint_text(text, NULL, &r);
         CHECK_INT(count(&r, "sagemaker-training", BYOC_LINT_ERROR), 0);
-        byoc_lint_result_free(&r);
+        byoc_lint_result_clear(&r);
     }
     /* a base given by a variable: the project's recipe decides */
     cfg_in extend = {.recipe = "extend-prebuilt"};
     lint_text("ARG BASE\nFROM $BASE\n", &extend, &r);
     CHECK_INT(count(&r, "sagemaker-training", BYOC_LINT_ERROR), 0);
-    byoc_lint_result_free(&r);
+    byoc_lint_result_clear(&r);
     lint_text("ARG BASE\nFROM $BASE\n", NULL, &r);
     CHECK_INT(count(&r, "sagemaker-training", BYOC_LINT_ERROR), 1);
-    byoc_lint_result_free(&r);
+    byoc_lint_result_clear(&r);
 }
 
 static void test_entrypoint(void)
@@ -167,14 +167,14 @@ static void test_entrypoint(void)
     lint_text(GOOD_CUSTOM "ENTRYPOINT [\"python3\", \"/opt/ml/code/byoc_container.py\"]\n", NULL, &r);
     CHECK_INT(count(&r, "custom-entrypoint", BYOC_LINT_WARNING), 1);
     CHECK_INT(line_of(&r, "custom-entrypoint"), 5);
-    byoc_lint_result_free(&r);
+    byoc_lint_result_clear(&r);
     lint_text(GOOD_CUSTOM "ENTRYPOINT []\nCMD [\"train\"]\n", NULL, &r);
     CHECK_INT(count(&r, "custom-entrypoint", BYOC_LINT_WARNING), 0);
-    byoc_lint_result_free(&r);
+    byoc_lint_result_clear(&r);
     /* an ENTRYPOINT in a build stage that is not the final image is fine */
     lint_text("FROM alpine:3.19 AS tools\nENTRYPOINT [\"x\"]\n" GOOD_CUSTOM, NULL, &r);
     CHECK_INT(count(&r, "custom-entrypoint", BYOC_LINT_WARNING), 0);
-    byoc_lint_result_free(&r);
+    byoc_lint_result_clear(&r);
 }
 
 static void test_arch(void)
@@ -186,26 +186,26 @@ static void test_arch(void)
               &cpu, &r);
     CHECK_INT(count(&r, "arch-instance", BYOC_LINT_ERROR), 1);
     CHECK_INT(line_of(&r, "arch-instance"), 1);
-    byoc_lint_result_free(&r);
+    byoc_lint_result_clear(&r);
 
     lint_text("FROM arm64v8/python:3.12-slim\n", NULL, &r); /* no instance type: a warning */
     CHECK_INT(count(&r, "arch-instance", BYOC_LINT_WARNING), 1);
     CHECK(strstr(byoc_lint_find(&r, "arch-instance")->message, "local runs") &&
           strstr(byoc_lint_find(&r, "arch-instance")->message, "--platform linux/amd64"));
-    byoc_lint_result_free(&r);
+    byoc_lint_result_clear(&r);
 
     cfg_in arm_project = {.arch = "arm64", .instance_type = "ml.c5.xlarge"};
     lint_text(GOOD_CUSTOM, &arm_project, &r); /* FROM --platform=linux/amd64 wins over the project */
     CHECK_INT(count(&r, "arch-instance", BYOC_LINT_ERROR), 0);
-    byoc_lint_result_free(&r);
+    byoc_lint_result_clear(&r);
     lint_text("FROM python:3.12-slim\n", &arm_project, &r);
     CHECK_INT(count(&r, "arch-instance", BYOC_LINT_ERROR), 1);
     CHECK_STR(byoc_lint_find(&r, "arch-instance")->file, "byoc.json");
-    byoc_lint_result_free(&r);
+    byoc_lint_result_clear(&r);
 
     lint_text(GOOD_CUSTOM, &cpu, &r);
     CHECK_INT(count(&r, "arch-instance", BYOC_LINT_ERROR) + count(&r, "arch-instance", BYOC_LINT_WARNING), 0);
-    byoc_lint_result_free(&r);
+    byoc_lint_result_clear(&r);
 }
 
 static void test_gpu(void)
@@ -215,27 +215,27 @@ static void test_gpu(void)
     lint_text(GOOD_CUSTOM, &gpu_instance, &r);
     CHECK_INT(count(&r, "gpu-base", BYOC_LINT_WARNING), 1);
     CHECK(strstr(byoc_lint_find(&r, "gpu-base")->message, "ml.g4dn.xlarge") != NULL);
-    byoc_lint_result_free(&r);
+    byoc_lint_result_clear(&r);
 
     cfg_in gpu_project = {.gpu = true};
     lint_text(GOOD_CUSTOM, &gpu_project, &r);
     CHECK_INT(count(&r, "gpu-base", BYOC_LINT_WARNING), 1);
-    byoc_lint_result_free(&r);
+    byoc_lint_result_clear(&r);
 
     lint_text("FROM nvidia/cuda:12.4.1-runtime-ubuntu22.04\nRUN pip install sagemaker-training\n"
               "COPY a.py /opt/ml/code/a.py\nENV SAGEMAKER_PROGRAM=a.py\n",
               &gpu_instance, &r);
     CHECK_INT(count(&r, "gpu-base", BYOC_LINT_WARNING), 0);
-    byoc_lint_result_free(&r);
+    byoc_lint_result_clear(&r);
 
     lint_text("FROM " PREBUILT ":1.0\n", &gpu_instance, &r); /* the base image is CPU-only */
     CHECK_INT(count(&r, "gpu-base", BYOC_LINT_WARNING), 1);
-    byoc_lint_result_free(&r);
+    byoc_lint_result_clear(&r);
 
     cfg_in cpu = {.instance_type = "ml.m5.large"};
     lint_text("FROM 292282985366.dkr.ecr.us-east-1.amazonaws.com/amazon-braket-pytorch-jobs:2.8\n", &cpu, &r);
     CHECK_INT(count(&r, "gpu-base", BYOC_LINT_INFO), 1);
-    byoc_lint_result_free(&r);
+    byoc_lint_result_clear(&r);
 }
 
 static void test_latest(void)
@@ -248,7 +248,7 @@ static void test_latest(void)
     for (size_t i = 0; i < r.n; i++)
         if (!strcmp(r.items[i].rule, "base-latest"))
             CHECK(r.items[i].line >= 1 && r.items[i].line <= 3);
-    byoc_lint_result_free(&r);
+    byoc_lint_result_clear(&r);
 }
 
 static void test_secrets_in_dockerfile(void)
@@ -259,7 +259,7 @@ static void test_secrets_in_dockerfile(void)
               NULL, &r);
     CHECK_INT(count(&r, "secret-copy", BYOC_LINT_ERROR), 4); /* ca.pem: no context to look into, so flagged */
     CHECK_INT(line_of(&r, "secret-copy"), 5);
-    byoc_lint_result_free(&r);
+    byoc_lint_result_clear(&r);
 
     lint_text(GOOD_CUSTOM "ENV GITHUB_TOKEN=abcdef API_URL=https://x TOKEN_FILE=/run/secrets/t\n"
                           "ARG NPM_TOKEN\nARG DB_PASSWORD=hunter2\n"
@@ -272,11 +272,11 @@ static void test_secrets_in_dockerfile(void)
     for (size_t i = 0; i < r.n; i++) /* never the value itself */
         CHECK(!strstr(r.items[i].message, "hunter2") && !strstr(r.items[i].message, "AKIAABCD") &&
               !strstr(r.items[i].message, "ghp_0123"));
-    byoc_lint_result_free(&r);
+    byoc_lint_result_clear(&r);
 
     lint_text(GOOD_CUSTOM "ENV GPG_KEY=A035C8C19219BA821ECEA86B64E628F8D684696D PATH=/usr/bin\n", NULL, &r);
     CHECK_INT(count(&r, "secret-env", BYOC_LINT_ERROR), 0);
-    byoc_lint_result_free(&r);
+    byoc_lint_result_clear(&r);
 }
 
 static void test_ssh(void)
@@ -293,7 +293,7 @@ static void test_ssh(void)
     for (size_t i = 0; i < r.n; i++)
         if (!strcmp(r.items[i].rule, "ssh-in-build") && r.items[i].severity == BYOC_LINT_WARNING)
             CHECK_INT(r.items[i].line, 7);
-    byoc_lint_result_free(&r);
+    byoc_lint_result_clear(&r);
 }
 
 static void test_malformed(void)
@@ -302,7 +302,7 @@ static void test_malformed(void)
     lint_text("FROM\nRUN <<EOF\nnever closed\n", NULL, &r);
     CHECK(count(&r, "dockerfile-syntax", BYOC_LINT_ERROR) >= 2);
     CHECK(r.n_errors >= 2);
-    byoc_lint_result_free(&r);
+    byoc_lint_result_clear(&r);
 
     static const char bin[] = "\x89PNG\r\n\x1a\n\0\0\0\rIHDR";
     memset(&r, 0, sizeof r);
@@ -311,11 +311,11 @@ static void test_malformed(void)
     CHECK_INT(r.n, 1);
     CHECK_STR(r.items[0].rule, "dockerfile-syntax");
     CHECK(strstr(r.items[0].message, "binary") != NULL);
-    byoc_lint_result_free(&r);
+    byoc_lint_result_clear(&r);
 
     lint_text("", NULL, &r);
     CHECK_INT(count(&r, "dockerfile-syntax", BYOC_LINT_ERROR), 1);
-    byoc_lint_result_free(&r);
+    byoc_lint_result_clear(&r);
 }
 
 static void test_tokens(void)

@@ -51,7 +51,7 @@ static void test_clean_project(void)
     for (size_t i = 0; i < r.n; i++)
         check_fail(__FILE__, __LINE__, "unexpected %s %s:%d %s", r.items[i].rule, r.items[i].file, r.items[i].line,
                    r.items[i].message);
-    byoc_lint_result_free(&r);
+    byoc_lint_result_clear(&r);
 
     /* the same as a task */
     void *result = NULL;
@@ -67,10 +67,10 @@ static void test_clean_project(void)
     put(dir, "byoc.json", "{\"job\": {\"instance_type\": \"ml.p3.2xlarge\"}}\n", -1);
     lint(dir, NULL, &r);
     CHECK(byoc_lint_find(&r, "gpu-base") != NULL);
-    byoc_lint_result_free(&r);
+    byoc_lint_result_clear(&r);
     lint(dir, "ml.c5.xlarge", &r);
     CHECK(byoc_lint_find(&r, "gpu-base") == NULL);
-    byoc_lint_result_free(&r);
+    byoc_lint_result_clear(&r);
     check_rm_tree(dir);
     free(dir);
 }
@@ -104,7 +104,7 @@ static void test_context(void)
     CHECK(find_file(&r, "context-size", ".git/") != NULL);
     CHECK(byoc_lint_find(&r, "no-dockerignore") == NULL);
     CHECK(r.n_errors >= 4);
-    byoc_lint_result_free(&r);
+    byoc_lint_result_clear(&r);
 
     /* COPY of a certificate is fine, of a private key is not (the context tells them apart) */
     put(dir, "Dockerfile", GOOD_CUSTOM "COPY certs/ca.pem /etc/ssl/certs/\nCOPY deploy/key.pem /etc/ssl/private/\n", -1);
@@ -115,7 +115,7 @@ static void test_context(void)
     for (size_t i = 0; i < r.n; i++)
         copies += !strcmp(r.items[i].rule, "secret-copy");
     CHECK_INT(copies, 1);
-    byoc_lint_result_free(&r);
+    byoc_lint_result_clear(&r);
     put(dir, "Dockerfile", GOOD_CUSTOM, -1);
 
     /* .dockerignore fixes it all */
@@ -123,7 +123,7 @@ static void test_context(void)
     lint(dir, NULL, &r);
     CHECK(byoc_lint_find(&r, "context-secret") == NULL);
     CHECK(byoc_lint_find(&r, "context-size") == NULL);
-    byoc_lint_result_free(&r);
+    byoc_lint_result_clear(&r);
 
     /* no .dockerignore at all */
     char path[4200];
@@ -131,7 +131,7 @@ static void test_context(void)
     unlink(path);
     lint(dir, NULL, &r);
     CHECK(byoc_lint_find(&r, "no-dockerignore") != NULL);
-    byoc_lint_result_free(&r);
+    byoc_lint_result_clear(&r);
     check_rm_tree(dir);
     free(dir);
 }
@@ -152,7 +152,7 @@ static void test_requirements(void)
     CHECK(many && strstr(many->message, "13 packages"));
     const byoc_finding *priv = byoc_lint_find(&r, "private-requirements");
     CHECK(priv && priv->line == 14 && !strcmp(priv->file, "requirements.txt"));
-    byoc_lint_result_free(&r);
+    byoc_lint_result_clear(&r);
 
     /* installed in the image: no warning */
     put(dir, "Dockerfile",
@@ -161,18 +161,18 @@ static void test_requirements(void)
         -1);
     lint(dir, NULL, &r);
     CHECK(byoc_lint_find(&r, "many-requirements") == NULL);
-    byoc_lint_result_free(&r);
+    byoc_lint_result_clear(&r);
 
     /* credentials in a URL; a binary requirements.txt */
     put(dir, "requirements.txt", "x @ https://me:p4ssw0rd@example.com/x.whl\n", -1);
     lint(dir, NULL, &r);
     const byoc_finding *cred = find_file(&r, "context-secret", "requirements.txt");
     CHECK(cred && cred->line == 1 && !strstr(cred->message, "p4ssw0rd"));
-    byoc_lint_result_free(&r);
+    byoc_lint_result_clear(&r);
     put(dir, "requirements.txt", "\x00\x01\x02\x03\xff\xfe", 6);
     lint(dir, NULL, &r);
     CHECK(byoc_lint_find(&r, "requirements-invalid") != NULL);
-    byoc_lint_result_free(&r);
+    byoc_lint_result_clear(&r);
     check_rm_tree(dir);
     free(dir);
 }
@@ -185,7 +185,7 @@ static void test_missing_and_unreadable(void)
     lint(dir, NULL, &r);
     CHECK(byoc_lint_find(&r, "dockerfile-missing") != NULL);
     CHECK_INT(r.n_errors, 1);
-    byoc_lint_result_free(&r);
+    byoc_lint_result_clear(&r);
 
     put(dir, "Dockerfile", GOOD_CUSTOM, -1);
     char path[4200];
@@ -194,7 +194,7 @@ static void test_missing_and_unreadable(void)
     if (geteuid() != 0) {
         lint(dir, NULL, &r);
         CHECK(byoc_lint_find(&r, "dockerfile-unreadable") != NULL);
-        byoc_lint_result_free(&r);
+        byoc_lint_result_clear(&r);
     }
     chmod(path, 0644);
     /* a directory where the Dockerfile should be: unreadable for anyone, root included */
@@ -203,7 +203,7 @@ static void test_missing_and_unreadable(void)
     lint(dir, NULL, &r);
     f = byoc_lint_find(&r, "dockerfile-unreadable");
     CHECK(f && !strcmp(f->file, "Dockerdir") && strstr(f->message, "not a regular file"));
-    byoc_lint_result_free(&r);
+    byoc_lint_result_clear(&r);
 
     /* byoc.json names another Dockerfile and context */
     put(dir, "byoc.json", "{\"dockerfile\": \"docker/Dockerfile.job\", \"context\": \"src\"}\n", -1);
@@ -212,7 +212,7 @@ static void test_missing_and_unreadable(void)
     lint(dir, NULL, &r);
     f = byoc_lint_find(&r, "base-latest");
     CHECK(f && !strcmp(f->file, "docker/Dockerfile.job") && f->line == 1);
-    byoc_lint_result_free(&r);
+    byoc_lint_result_clear(&r);
 
     /* an invalid byoc.json is a usage error, not a crash */
     put(dir, "byoc.json", "{\"gpu\": \"maybe\"}", -1);
@@ -221,10 +221,10 @@ static void test_missing_and_unreadable(void)
     memset(&r, 0, sizeof r);
     CHECK_INT(byoc_lint_project(&o, &r, &err), -1);
     CHECK_INT(err.kind, BYOC_E_USAGE);
-    byoc_lint_result_free(&r);
+    byoc_lint_result_clear(&r);
     o.dir = "/nonexistent/byoc-lint";
     CHECK_INT(byoc_lint_project(&o, &r, &err), -1);
-    byoc_lint_result_free(&r);
+    byoc_lint_result_clear(&r);
 
     json_t *j = byoc_lint_to_json(&r);
     CHECK(json_is_array(json_object_get(j, "findings")));
@@ -248,20 +248,20 @@ static void test_cuda_base(void)
     CHECK(py && py->severity == BYOC_LINT_WARNING && py->line == 1 && strstr(py->message, ">=3.13") &&
           strstr(py->message, "Ubuntu 22.04's python3, Python 3.10"));
     CHECK(byoc_lint_find(&r, "cuda-base") == NULL);
-    byoc_lint_result_free(&r);
+    byoc_lint_result_clear(&r);
 
     /* Ubuntu 24.04's 3.12 satisfies >=3.12; a Python the Dockerfile installs is not judged */
     put(dir, "pyproject.toml", "[project]\nname = \"q\"\nrequires-python = \">=3.12\"\n", -1);
     put(dir, "Dockerfile", "FROM nvidia/cuda:12.6.2-runtime-ubuntu24.04\n", -1);
     lint(dir, "ml.g4dn.xlarge", &r);
     CHECK(byoc_lint_find(&r, "python-base") == NULL);
-    byoc_lint_result_free(&r);
+    byoc_lint_result_clear(&r);
     put(dir, "pyproject.toml", "[project]\nname = \"q\"\nrequires-python = \">=3.13\"\n", -1);
     put(dir, "Dockerfile", "FROM nvidia/cuda:12.4.1-devel-ubuntu22.04\n"
                            "RUN add-apt-repository ppa:deadsnakes/ppa && apt-get install -y python3.13\n", -1);
     lint(dir, "ml.g4dn.xlarge", &r);
     CHECK(byoc_lint_find(&r, "python-base") == NULL);
-    byoc_lint_result_free(&r);
+    byoc_lint_result_clear(&r);
 
     /* CUDA majors: cupy for 11 on a 12 base (line 2), torch +cu121 on it is fine */
     put(dir, "requirements.txt", "torch==2.3.0+cu121\ncupy-cuda11x>=13  # the GPU arrays\n", -1);
@@ -269,17 +269,17 @@ static void test_cuda_base(void)
     const byoc_finding *cu = byoc_lint_find(&r, "cuda-base");
     CHECK(cu && cu->severity == BYOC_LINT_WARNING && strstr(cu->message, "requirements.txt:2 is built for CUDA 11") &&
           strstr(cu->message, "has CUDA 12"));
-    byoc_lint_result_free(&r);
+    byoc_lint_result_clear(&r);
     put(dir, "requirements.txt", "torch==2.3.0+cu121\nnvidia-cublas-cu12\ncuda-quantum-cu12\n", -1);
     lint(dir, "ml.g4dn.xlarge", &r);
     CHECK(byoc_lint_find(&r, "cuda-base") == NULL);
-    byoc_lint_result_free(&r);
+    byoc_lint_result_clear(&r);
     /* a base whose name does not tell is not judged */
     put(dir, "requirements.txt", "cupy-cuda11x\n", -1);
     put(dir, "Dockerfile", "FROM registry.example.com/team/gpu-base:7\n", -1);
     lint(dir, "ml.g4dn.xlarge", &r);
     CHECK(byoc_lint_find(&r, "cuda-base") == NULL && byoc_lint_find(&r, "python-base") == NULL);
-    byoc_lint_result_free(&r);
+    byoc_lint_result_clear(&r);
     check_rm_tree(dir);
     free(dir);
 }

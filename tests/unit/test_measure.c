@@ -25,7 +25,7 @@ static void test_pip_failures(void)
     CHECK_INT(f.n, 1);
     CHECK_STR(f.v[0], "badpkg==9.9");
     CHECK(!net);
-    byoc_strv_free(&f);
+    byoc_strv_clear(&f);
 
     /* an sdist whose setup.py raises: pip names no package, the last Collecting does */
     byoc_pip_failures("Collecting okpkg\nCollecting brokenpkg\n  Preparing metadata (setup.py): finished with "
@@ -34,14 +34,14 @@ static void test_pip_failures(void)
                       &f, &net);
     CHECK_INT(f.n, 1);
     CHECK_STR(f.v[0], "brokenpkg");
-    byoc_strv_free(&f);
+    byoc_strv_clear(&f);
 
     byoc_pip_failures("WARNING: Retrying (Retry(total=4)) after connection broken by 'NewConnectionError(...: "
                       "Failed to establish a new connection: [Errno 101] Network is unreachable')\n"
                       "ERROR: No matching distribution found for numpy\n",
                       &f, &net);
     CHECK(net);
-    byoc_strv_free(&f);
+    byoc_strv_clear(&f);
     byoc_pip_failures(NULL, &f, &net);
     CHECK_INT(f.n, 0);
     CHECK(!net);
@@ -88,7 +88,7 @@ static void test_lookup(void)
     json_t *j = byoc_measurement_to_json(&m, 3);
     CHECK(json_real_value(json_object_get(j, "seconds_per_job")) == 120.0);
     json_decref(j);
-    byoc_measurement_free(&m);
+    byoc_measurement_clear(&m);
 
     /* other content: the stored results do not apply */
     snprintf(path, sizeof path, "%s/requirements.txt", dir);

@@ -9,8 +9,8 @@
 #include <jansson.h>
 
 #include "byoc/policy.h"
-#include "byoc/textdiff.h"
 #include "core/buf.h"
+#include "core/textdiff.h"
 
 #define ROLE "arn:aws:iam::123456789012:role/service-role/AmazonBraketJobsExecutionRole"
 #define ROLE2 "arn:aws:iam::210987654321:role/other"
@@ -218,7 +218,7 @@ static size_t findings(const byoc_policy *p, byoc_policy_severity sev, const cha
     for (size_t i = 0; i < l.n; i++)
         if (l.items[i].severity == sev && (!needle || strstr(l.items[i].message, needle)))
             n++;
-    byoc_policy_lint_free(&l);
+    byoc_policy_lint_clear(&l);
     return n;
 }
 
@@ -336,7 +336,7 @@ static void test_lint_long_utf8(void)
         CHECK(j != NULL); /* json_pack refuses invalid UTF-8 */
         json_decref(j);
     }
-    byoc_policy_lint_free(&l);
+    byoc_policy_lint_clear(&l);
     byoc_policy_free(p);
 }
 
@@ -358,19 +358,19 @@ static void test_pull_principals(void)
     byoc_policy_pull_principals(p, &who);
     CHECK_INT(who.n, 2);
     CHECK(who.n == 2 && !strcmp(who.v[0], ROLE) && !strcmp(who.v[1], "arn:aws:iam::210987654321:root"));
-    byoc_strv_free(&who);
+    byoc_strv_clear(&who);
     byoc_policy_free(p);
 
     p = parse("{\"Statement\": {\"Effect\": \"Allow\", \"Principal\": \"*\", \"Action\": \"ecr:*\"}}");
     byoc_policy_pull_principals(p, &who);
     CHECK(who.n == 1 && !strcmp(who.v[0], "*"));
-    byoc_strv_free(&who);
+    byoc_strv_clear(&who);
     byoc_policy_free(p);
 
     p = parse(NULL); /* no policy: no one */
     byoc_policy_pull_principals(p, &who);
     CHECK_INT(who.n, 0);
-    byoc_strv_free(&who);
+    byoc_strv_clear(&who);
     byoc_policy_free(p);
 }
 

@@ -32,6 +32,8 @@ static void sink(const byoc_event *ev, void *ud)
     s->fixes += ev->current == BYOC_PF_FAIL && ev->detail && ev->detail[0] && ev->text && !strstr(ev->text, ev->detail);
 }
 
+BYOC_TASK_FREE(report_free, byoc_preflight_report, byoc_preflight_report_clear)
+
 static int run_preflight(byoc_task *t, void *arg, void **result, void (**result_free)(void *), byoc_err *err)
 {
     *result = NULL;
@@ -40,7 +42,7 @@ static int run_preflight(byoc_task *t, void *arg, void **result, void (**result_
     byoc_preflight_report *r = byoc_xcalloc(1, sizeof *r);
     int rc = byoc_preflight(&a->spec, &a->opts, t, r, err);
     *result = r;
-    *result_free = byoc_preflight_report_free_ptr;
+    *result_free = report_free;
     return rc;
 }
 
@@ -90,7 +92,7 @@ static void test_no_region(void)
     }
     if (result_free)
         result_free(result);
-    byoc_jobspec_free(&a.spec);
+    byoc_jobspec_clear(&a.spec);
 }
 
 static void test_report_ok(void)
@@ -120,7 +122,7 @@ static void test_runflags(void)
     CHECK(f.smoke);
     CHECK_STR(s.source_module, "src");
     CHECK_INT((long long)s.n_hyperparameters, 1);
-    byoc_jobspec_free(&s);
+    byoc_jobspec_clear(&s);
 
     char *argv2[] = {"run", "--image-uri", "x", "--source-module", "src", "--smoke", NULL};
     byoc_jobspec_init(&s);
@@ -128,7 +130,7 @@ static void test_runflags(void)
     optind = 0;
     CHECK_INT(byoc_runflags_parse("run", 6, argv2, BYOC_RUNFLAGS_RUN_MODES, &s, &f, &err), 2);
     CHECK(strstr(err.message, "--smoke") != NULL);
-    byoc_jobspec_free(&s);
+    byoc_jobspec_clear(&s);
 
     char *argv3[] = {"preflight", "--source-module", "src", NULL};
     byoc_jobspec_init(&s);
@@ -136,7 +138,7 @@ static void test_runflags(void)
     optind = 0;
     CHECK_INT(byoc_runflags_parse("preflight", 3, argv3, BYOC_RUNFLAGS_SMOKE, &s, &f, &err), 2);
     CHECK_STR(err.what, "--image-uri");
-    byoc_jobspec_free(&s);
+    byoc_jobspec_clear(&s);
 }
 
 static void test_media_types(void)

@@ -119,7 +119,8 @@ int main(void)
     tui_pf_view_summary(&v, 9000, buf, sizeof buf);
     CHECK(contains(buf, "Preflight at "));
     CHECK(contains(buf, " FAILED (image.ecr, contract.program): 2 pass, 1 warn, 2 fail in 3.0s"));
-    byoc_preflight_report_free_ptr(r);
+    byoc_preflight_report_clear(r);
+    free(r);
 
     /* the checks are a page: a fail and a warning get a fix row under them */
     tui_page_layout(&v.page, 200);
@@ -164,6 +165,6 @@ int main(void)
     CHECK_STR(tui_pf_view_summary(&v, 20200, buf, sizeof buf),
               "Preflight could not run: no Docker engine at unix:///nowhere");
 
-    tui_pf_view_free(&v);
+    tui_pf_view_clear(&v);
     return check_done();
 }

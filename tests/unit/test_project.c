@@ -39,7 +39,7 @@ static void test_defaults_and_missing(const char *dir)
     CHECK_STR(p.context, ".");
     CHECK(p.recipe == NULL && !p.gpu && p.n_tags == 0);
     CHECK(json_is_object(p.job));
-    byoc_project_free(&p);
+    byoc_project_clear(&p);
 }
 
 static void test_round_trip(const char *dir)
@@ -82,7 +82,7 @@ static void test_round_trip(const char *dir)
     byoc_project_set_build_arg(&p, "K", "W");
     byoc_project_set_build_arg(&p, "NEW", "1");
     CHECK_INT(byoc_project_save(&p, dir, &err), 0);
-    byoc_project_free(&p);
+    byoc_project_clear(&p);
 
     char path[4096];
     snprintf(path, sizeof path, "%s/byoc.json", dir);
@@ -98,7 +98,7 @@ static void test_round_trip(const char *dir)
     CHECK(json_is_true(json_object_get(json_object_get(doc, "unknown_top"), "nested")));
     CHECK_INT(json_array_size(json_object_get(json_object_get(doc, "job"), "future_field")), 2);
     json_decref(doc);
-    byoc_project_free(&p);
+    byoc_project_clear(&p);
 
     /* no temporary files are left behind */
     int leftovers = 0;
@@ -121,7 +121,7 @@ static void expect_bad(const char *dir, const char *text, const char *what)
     CHECK_INT(err.kind, BYOC_E_USAGE);
     if (!strstr(err.what, what) && !strstr(err.message, what))
         check_fail(__FILE__, __LINE__, "'%s': error names '%s: %s', want %s", text, err.what, err.message, what);
-    byoc_project_free(&p);
+    byoc_project_clear(&p);
 }
 
 static void test_invalid(const char *dir)
@@ -159,7 +159,7 @@ static void test_record_push(const char *dir)
     CHECK_STR(json_string_value(json_object_get(json_object_get(p.doc, "pushed"), "digest")), "sha256:ab");
     CHECK_STR(byoc_project_job_string(&p, "device"), "local:braket/sim");
     CHECK_INT(json_integer_value(json_object_get(p.doc, "mine")), 1);
-    byoc_project_free(&p);
+    byoc_project_clear(&p);
     struct stat st;
     CHECK(stat(path, &st) == 0 && (st.st_mode & 0777) == 0600);
     CHECK(byoc_project_pushed_image(NULL) == NULL);

@@ -160,7 +160,7 @@ static void test_plain_call_bad_input(void)
     CHECK_INT(err.kind, BYOC_E_USAGE);
     CHECK_INT(s.n, 1);
     CHECK(s.n == 1 && s.ev[0].kind == BYOC_PUSH_EV_FAILED && s.err_kind[0] == BYOC_E_USAGE);
-    byoc_push_result_free(&r);
+    byoc_push_result_clear(&r);
     seen_free(&s);
 }
 

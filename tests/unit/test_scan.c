@@ -37,9 +37,9 @@ static void run_fixture(result *r, const char *kind)
 
 static void done(result *r)
 {
-    byoc_decision_free(&r->d);
-    byoc_answers_free(&r->a);
-    byoc_scan_free(&r->s);
+    byoc_decision_clear(&r->d);
+    byoc_answers_clear(&r->a);
+    byoc_scan_clear(&r->s);
 }
 
 static bool fired(const result *r, const char *rule)
@@ -340,8 +340,8 @@ static void test_generated_edge_cases(void)
     CHECK_INT(a.a[BYOC_Q_ARCH].source, BYOC_SRC_USER);
     CHECK_STR(byoc_answer_str(&a, BYOC_Q_GPU), "true");
     CHECK_INT(a.a[BYOC_Q_GPU].source, BYOC_SRC_SCANNED);
-    byoc_answers_free(&a);
-    byoc_scan_free(&s);
+    byoc_answers_clear(&a);
+    byoc_scan_clear(&s);
 
     /* not a directory */
     CHECK_INT(byoc_scan_project("/nonexistent/byoc", &s, &err), -1);

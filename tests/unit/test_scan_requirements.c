@@ -80,14 +80,14 @@ int main(void)
         CHECK_STR(it->why_private, "scp-style git URL (SSH)");
     it = at_line(&r, 16);
     CHECK(it && it->kind == BYOC_REQ_PATH);
-    byoc_requirements_free(&r);
+    byoc_requirements_clear(&r);
 
     byoc_requirements p = {NULL, 0};
     byoc_requirements_add_pep508(&p, "  requests[socks] (>=2.0)", 3);
     byoc_requirements_add_pep508(&p, "   ", 4);
     CHECK_INT(p.n, 1);
     CHECK_STR(p.items[0].name, "requests");
-    byoc_requirements_free(&p);
+    byoc_requirements_clear(&p);
 
     char *n = byoc_pypi_normalize("Foo__Bar.-baz", 13);
     CHECK_STR(n, "foo-bar-baz");
@@ -102,9 +102,9 @@ int main(void)
     /* binary or empty input: no crash, nothing useful */
     static const char junk[] = "\0\x01\x02\xff\xfe\n\n";
     byoc_requirements_parse(junk, sizeof junk - 1, &r);
-    byoc_requirements_free(&r);
+    byoc_requirements_clear(&r);
     byoc_requirements_parse("", 0, &r);
     CHECK_INT(r.n, 0);
-    byoc_requirements_free(&r);
+    byoc_requirements_clear(&r);
     return check_done();
 }

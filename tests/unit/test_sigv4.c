@@ -29,7 +29,7 @@ static void raw_free(raw_request *r)
 {
     free(r->method);
     free(r->target);
-    byoc_headers_free(&r->headers);
+    byoc_headers_clear(&r->headers);
     free(r->body);
     memset(r, 0, sizeof *r);
 }
@@ -229,8 +229,8 @@ static bool aws_c_auth_header(const char *dir, const char *name, json_t *ctx, co
     free(sig);
     free(sreq);
     free(auth);
-    byoc_sigv4_result_free(&r);
-    byoc_headers_free(&h);
+    byoc_sigv4_result_clear(&r);
+    byoc_headers_clear(&h);
     return case_ok("aws-c-auth-v4 header", name);
 }
 
@@ -272,7 +272,7 @@ static bool aws_c_auth_query(const char *dir, const char *name, json_t *ctx, con
     free(sts);
     free(sig);
     free(sreq);
-    byoc_sigv4_result_free(&r);
+    byoc_sigv4_result_clear(&r);
     return case_ok("aws-c-auth-v4 query", name);
 }
 
@@ -357,7 +357,7 @@ static bool classic_case(const char *dir, const char *name)
     CHECK_STR(r.authorization, authz);
     if (p.omit_session_token)
         CHECK_STR(byoc_headers_get(&req.headers, "X-Amz-Security-Token"), sreq_token);
-    byoc_sigv4_result_free(&r);
+    byoc_sigv4_result_clear(&r);
     raw_free(&req);
     free(creq_token);
     free(sreq_token);
@@ -504,20 +504,20 @@ static bool s3_example(json_t *top, json_t *ex, const char *name)
             char sig[65];
             byoc_sigv4_chunker copy = ck;
             byoc_sigv4_chunk_sign(&copy, data, size, sig);
-            byoc_sigv4_chunker_free(&copy);
+            byoc_sigv4_chunker_clear(&copy);
             CHECK_STR(sig, json_string_value(json_object_get(c, "expected_signature")));
             byoc_sigv4_chunk_frame(&ck, data, size, &framed);
             free(data);
         }
-        byoc_sigv4_chunker_free(&ck);
+        byoc_sigv4_chunker_clear(&ck);
         /* The framed body is exactly as long as the signed Content-Length says. */
         CHECK_INT(framed.len, strtoull(byoc_headers_get(&h, "Content-Length"), NULL, 10));
         CHECK_INT(byoc_sigv4_chunked_length(decoded, first_size), framed.len);
         CHECK_INT(decoded, strtoull(byoc_headers_get(&h, "x-amz-decoded-content-length"), NULL, 10));
         byoc_buf_free(&framed);
     }
-    byoc_sigv4_result_free(&r);
-    byoc_headers_free(&h);
+    byoc_sigv4_result_clear(&r);
+    byoc_headers_clear(&h);
     byoc_buf_free(&target);
     return case_ok("s3-examples", name);
 }
@@ -568,8 +568,8 @@ static bool botocore_vector(const char *name, const char *method, const char *ho
     CHECK_INT(byoc_sigv4_sign_headers(&p, method, target, &h, hash, &r, &err), 0);
     CHECK_STR(r.signed_headers, want_signed);
     CHECK_STR(r.signature, want_sig);
-    byoc_sigv4_result_free(&r);
-    byoc_headers_free(&h);
+    byoc_sigv4_result_clear(&r);
+    byoc_headers_clear(&h);
     return case_ok("botocore", name);
 }
 
@@ -621,7 +621,7 @@ static void test_resign_and_cache(void)
         CHECK_INT(byoc_sigv4_sign_headers(&p, "GET", "/", &h, NULL, &r, &err), 0);
         CHECK_STR(r.signature, "5fa00fa31553b73ebf1942676e86291e8372ff2a2260956d9b8aae1d763fbf31");
         CHECK_STR(r.signed_headers, "host;x-amz-date");
-        byoc_sigv4_result_free(&r);
+        byoc_sigv4_result_clear(&r);
     }
     size_t dates = 0, auths = 0;
     for (size_t i = 0; i < h.len; i++) {
@@ -635,14 +635,14 @@ static void test_resign_and_cache(void)
     byoc_sigv4_result r;
     CHECK_INT(byoc_sigv4_sign_headers(&p, "GET", "/", &h, NULL, &r, &err), 0);
     CHECK(strcmp(r.signature, "5fa00fa31553b73ebf1942676e86291e8372ff2a2260956d9b8aae1d763fbf31") != 0);
-    byoc_sigv4_result_free(&r);
+    byoc_sigv4_result_clear(&r);
     /* Bad input is refused. */
     byoc_headers nohost = {0};
     CHECK_INT(byoc_sigv4_sign_headers(&p, "GET", "/", &nohost, NULL, NULL, &err), -1);
     CHECK_INT(err.kind, BYOC_E_USAGE);
     p.secret_access_key = "";
     CHECK_INT(byoc_sigv4_sign_headers(&p, "GET", "/", &h, NULL, NULL, &err), -1);
-    byoc_headers_free(&h);
+    byoc_headers_clear(&h);
     byoc_sigv4_cache_free(cache);
 }
 

@@ -117,7 +117,7 @@ static void test_unix_content_length(void)
     CHECK_STR(byoc_headers_get(&resp.headers, "Content-Type"), "application/json");
     CHECK_INT(resp.body.len, 13);
     CHECK(resp.body.len == 13 && memcmp(resp.body.data, "{\"Version\":1}", 13) == 0);
-    byoc_http_resp_free(&resp);
+    byoc_http_resp_clear(&resp);
 }
 
 static void test_tcp_until_close(void)
@@ -133,7 +133,7 @@ static void test_tcp_until_close(void)
     CHECK(strstr(s.request, "\r\nHost: 127.0.0.1\r\n") != NULL);
     CHECK_INT(resp.status, 404);
     CHECK_STR(byoc_buf_str(&resp.body), "page not found\n");
-    byoc_http_resp_free(&resp);
+    byoc_http_resp_clear(&resp);
 }
 
 static void test_failures(void)
@@ -147,27 +147,27 @@ static void test_failures(void)
     stop(&s);
     CHECK_INT(err.kind, BYOC_E_NET);
     CHECK(strstr(err.message, "larger than 32 bytes") != NULL);
-    byoc_http_resp_free(&resp);
+    byoc_http_resp_clear(&resp);
 
     start_unix(&s, NULL); /* accepts, never answers: the deadline ends it */
     CHECK_INT(get(sock_path, NULL, NULL, 100, 4096, &resp, &err), -1);
     stop(&s);
     CHECK_INT(err.kind, BYOC_E_NET);
     CHECK(strstr(err.message, "in time") != NULL);
-    byoc_http_resp_free(&resp);
+    byoc_http_resp_clear(&resp);
 
     start_unix(&s, "HTTP/1.0 200 OK\r\nContent-Length: 50\r\n\r\nshort");
     CHECK_INT(get(sock_path, NULL, NULL, 5000, 4096, &resp, &err), -1);
     stop(&s);
     CHECK(strstr(err.message, "before its Content-Length") != NULL);
-    byoc_http_resp_free(&resp);
+    byoc_http_resp_clear(&resp);
 
     unlink(sock_path);
     CHECK_INT(get(sock_path, NULL, NULL, 5000, 4096, &resp, &err), -1);
     CHECK_INT(err.kind, BYOC_E_NET);
     CHECK(strstr(err.message, "cannot connect to") != NULL);
     CHECK(strstr(err.message, sock_path) != NULL);
-    byoc_http_resp_free(&resp);
+    byoc_http_resp_clear(&resp);
 }
 
 static void test_parse(void)
@@ -180,7 +180,7 @@ static void test_parse(void)
         byoc_err_clear(&err);
         CHECK_INT(byoc_sockget_parse(bad[i], strlen(bad[i]), &resp, &err), -1);
         CHECK_INT(err.kind, BYOC_E_NET);
-        byoc_http_resp_free(&resp);
+        byoc_http_resp_clear(&resp);
     }
     byoc_http_resp resp = {0};
     byoc_err err;
@@ -190,7 +190,7 @@ static void test_parse(void)
     CHECK_STR(byoc_headers_get(&resp.headers, "X-Empty"), "");
     CHECK_STR(byoc_headers_get(&resp.headers, "x-folded"), "a b");
     CHECK_INT(resp.body.len, 0);
-    byoc_http_resp_free(&resp);
+    byoc_http_resp_clear(&resp);
 }
 
 static void test_engine_probe(void)

@@ -54,6 +54,11 @@ int main(void)
     CHECK_STR(tui_action_key(TUI_CTX_REVIEW, TUI_ACT_SEND, ak, sizeof ak), "y");   /* "y Enter" */
     CHECK_STR(tui_action_key(TUI_CTX_DECIDE, TUI_ACT_OPEN, ak, sizeof ak), "Enter");
     CHECK_STR(tui_action_key(TUI_CTX_GLOBAL, TUI_ACT_QUIT, ak, sizeof ak), "C-c");
+    /* a step's key is its place among the goto row's keys */
+    CHECK_STR(tui_action_step_key(0, ak, sizeof ak), "1");
+    CHECK_STR(tui_action_step_key(5, ak, sizeof ak), "6");
+    CHECK_STR(tui_action_step_key(6, ak, sizeof ak), "?");
+    CHECK_STR(tui_action_step_key(-1, ak, sizeof ak), "?");
     CHECK_STR(tui_action_key(TUI_CTX_WELCOME, TUI_ACT_BUILD, ak, sizeof ak), "b"); /* another context's row */
     CHECK_STR(tui_action_key(TUI_CTX_BUILD, TUI_ACT_NONE, ak, sizeof ak), "?");
 
@@ -163,7 +168,7 @@ int main(void)
     CHECK(tui_help_find(&h, "no such text anywhere", 0) < 0);
     for (size_t i = 0; i < h.count; i++)
         CHECK(!h.lines[i].heading || strlen(h.lines[i].text) > 0);
-    tui_help_free(&h);
+    tui_help_clear(&h);
     /* opened from a screen: its contexts first, in chain order, then the global keys, then the rest */
     const tui_ctx permit_chain[] = {TUI_CTX_LIST, TUI_CTX_PERMIT, TUI_CTX_STEP, TUI_CTX_GLOBAL};
     tui_help_build_for(&h, 100, permit_chain, 4);
@@ -178,12 +183,12 @@ int main(void)
     CHECK_STR(seen[2], tui_ctx_title(TUI_CTX_STEP));
     CHECK_STR(seen[3], tui_ctx_title(TUI_CTX_GLOBAL));
     CHECK_STR(seen[TUI_CTX_COUNT - 1], tui_ctx_title(TUI_CTX_DIALOG));
-    tui_help_free(&h);
+    tui_help_clear(&h);
     tui_help_build(&h, 40);                                          /* narrow: wraps, never wider */
     for (size_t i = 0; i < h.count; i++)
         if ((int)strlen(h.lines[i].text) > 40 && !strchr(h.lines[i].text, ','))
             check_fail(__FILE__, __LINE__, "help line wider than 40: %s", h.lines[i].text);
-    tui_help_free(&h);
+    tui_help_clear(&h);
 
     /* hints: the focused context first, shadowed keys left out, help kept */
     tui_hint hints[32];
@@ -260,21 +265,21 @@ int main(void)
     CHECK(tui_help_find(&h, ":allow", 0) < 0);
     CHECK(tui_help_find(&h, tui_ctx_title(TUI_CTX_PERMIT), 0) < 0);
     CHECK(tui_help_find(&h, tui_ctx_title(TUI_CTX_LOG), 0) >= 0);
-    tui_help_free(&h);
+    tui_help_clear(&h);
     tui_help_build_filtered(&h, 100, NULL, 0, "c-o");                 /* a key name */
     CHECK(tui_help_find(&h, ":whole", 0) >= 0);
-    tui_help_free(&h);
+    tui_help_clear(&h);
     tui_help_build_filtered(&h, 100, NULL, 0, ":next-step");           /* a command */
     CHECK_INT(h.shown, 1);
-    tui_help_free(&h);
+    tui_help_clear(&h);
     tui_help_build_filtered(&h, 100, NULL, 0, "no such words");
     CHECK_INT(h.shown, 0);
     CHECK(tui_help_find(&h, "No key, command or description matches", 0) >= 0);
-    tui_help_free(&h);
+    tui_help_clear(&h);
     tui_help_build_filtered(&h, 100, NULL, 0, "");
     CHECK_INT(h.shown, h.actions);
     CHECK_INT(h.actions, n);
-    tui_help_free(&h);
+    tui_help_clear(&h);
     CHECK(tui_help_row_matches(tui_action_get(TUI_ACT_QUIT), "c-C"));
     CHECK(!tui_help_row_matches(tui_action_get(TUI_ACT_QUIT), "wrap"));
     /* `/` in help filters; the help screen's own context */

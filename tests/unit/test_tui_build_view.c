@@ -41,15 +41,15 @@ int main(void)
     CHECK_INT(back.n, 4);
     CHECK_STR(back.v[1], "B=two words");                  /* join and split round-trip */
     free(joined);
-    byoc_strv_free(&back);
-    byoc_strv_free(&w);
+    byoc_strv_clear(&back);
+    byoc_strv_clear(&w);
     const char *odd[] = {"Q=say \"hi\"\\now"};
     joined = tui_build_join_words(odd, 1);
     tui_build_split_words(joined, &back);
     CHECK_INT(back.n, 1);
     CHECK_STR(back.v[0], odd[0]);
     free(joined);
-    byoc_strv_free(&back);
+    byoc_strv_clear(&back);
 
     /* the default tag */
     char *t = tui_build_default_tag("My Project", "/x/y");
@@ -106,7 +106,7 @@ int main(void)
     CHECK(plan.opts.target == NULL);
     CHECK_INT(byoc_build_validate(&plan.opts, &err), 0);
     byoc_build_plan_clear(&plan);
-    tui_build_settings_free(&s);
+    tui_build_settings_clear(&s);
 
     /* edits: checked as the flags are */
     empty_field(&f, "tags");
@@ -161,7 +161,7 @@ int main(void)
     CHECK(plan.opts.no_cache);
     CHECK_STR(plan.opts.dockerfile, "/proj/docker/Dockerfile.gpu");
     byoc_build_plan_clear(&plan);
-    tui_build_settings_free(&s);
+    tui_build_settings_clear(&s);
 
     /* a project without tags gets the suggestion; byoc.json's own dockerfile wins */
     byoc_project q;
@@ -171,7 +171,7 @@ int main(void)
     CHECK_STR(tui_form_value(&f, "tags"), "proj:latest");
     CHECK_STR(tui_form_value(&f, "dockerfile"), "build/Dockerfile");
     CHECK_STR(tui_form_value(&f, "build_args"), "");
-    byoc_project_free(&q);
+    byoc_project_clear(&q);
 
     /* the lint's Dockerfile, relative to the project */
     char *l = tui_build_lint_dockerfile("docker/Dockerfile", "/p");
@@ -195,7 +195,7 @@ int main(void)
     CHECK(!tui_build_line_is_error(" ---> Running in 0123456789ab"));
     CHECK(!tui_build_line_is_error(NULL));
 
-    tui_form_free(&f);
-    byoc_project_free(&p);
+    tui_form_clear(&f);
+    byoc_project_clear(&p);
     return check_done();
 }

@@ -35,7 +35,7 @@ static void test_ascii_line(void)
     CHECK_STR(c.rows[6], "    ++----------------+----------------+");
     CHECK_STR(c.rows[7], "     0s              1m               2m");
     check_widths(&c);
-    tui_chart_free(&c);
+    tui_chart_clear(&c);
 }
 
 static void test_braille_line(void)
@@ -63,7 +63,7 @@ static void test_braille_line(void)
         }
     }
     check_widths(&c);
-    tui_chart_free(&c);
+    tui_chart_clear(&c);
 }
 
 static void test_iterations(void)
@@ -75,7 +75,7 @@ static void test_iterations(void)
     /* whole iterations get whole ticks: 1 2 3, not 1 1.5 2 2.5 3 */
     CHECK_STR(c.rows[9], "     1                          2                          3");
     CHECK_STR(c.rows[8], "    ++--------------------------+--------------------------+");
-    tui_chart_free(&c);
+    tui_chart_clear(&c);
 
     /* big iteration numbers keep the digits that tell ticks apart */
     double big[] = {100000, 100010};
@@ -83,7 +83,7 @@ static void test_iterations(void)
     CHECK_INT(tui_chart_render(&c, big, w, 2, 40, 5, false, TUI_CHART_X_ITERATION), 0);
     CHECK(strstr(c.rows[4], "100,000") != NULL);
     CHECK(strstr(c.rows[4], "100,010") != NULL);
-    tui_chart_free(&c);
+    tui_chart_clear(&c);
 }
 
 static void test_one_point_and_flat(void)
@@ -97,20 +97,20 @@ static void test_one_point_and_flat(void)
     CHECK_STR(c.rows[1], "5+-                 ");
     CHECK_STR(c.rows[2], " |                  ");
     CHECK_STR(c.rows[4], "  0                 ");
-    tui_chart_free(&c);
+    tui_chart_clear(&c);
 
     double flat[] = {2, 2, 2, 2};
     CHECK_INT(tui_chart_render(&c, NULL, flat, 4, 20, 5, false, TUI_CHART_X_ITERATION), 0);
     CHECK_STR(c.rows[1], "2+------------------");
     CHECK(c.ymin == 2 && c.ymax == 2);
-    tui_chart_free(&c);
+    tui_chart_clear(&c);
 
     /* one point by time: the tick says 0s */
     double t[] = {1700000000};
     CHECK_INT(tui_chart_render(&c, t, one, 1, 20, 5, true, TUI_CHART_X_TIME), 0);
     CHECK_STR(c.rows[4], "  0s                ");
     CHECK(strstr(c.rows[1], "5\u2524") == c.rows[1]);
-    tui_chart_free(&c);
+    tui_chart_clear(&c);
 }
 
 static void test_hostile_values(void)
@@ -125,7 +125,7 @@ static void test_hostile_values(void)
     CHECK_STR(c.rows[1], "     0+       ...---'''       ");
     CHECK_STR(c.rows[2], "-1e308+..---''                ");
     check_widths(&c);
-    tui_chart_free(&c);
+    tui_chart_clear(&c);
 
     /* a NaN x is skipped too */
     double xs[] = {0, NAN, 10};
@@ -133,7 +133,7 @@ static void test_hostile_values(void)
     CHECK_INT(tui_chart_render(&c, xs, ys, 3, 20, 4, true, TUI_CHART_X_ITERATION), 0);
     CHECK_INT((int)c.used, 2);
     CHECK_INT((int)c.skipped, 1);
-    tui_chart_free(&c);
+    tui_chart_clear(&c);
 
     /* nothing finite: blank rows, still the full size */
     double nan_only[] = {NAN, NAN};
@@ -141,15 +141,15 @@ static void test_hostile_values(void)
     CHECK_INT((int)c.used, 0);
     CHECK_INT((int)c.skipped, 2);
     CHECK_STR(c.rows[0], "               ");
-    tui_chart_free(&c);
+    tui_chart_clear(&c);
 
     /* too small or absurd grids are refused */
     CHECK_INT(tui_chart_render(&c, NULL, ys, 3, TUI_CHART_MIN_WIDTH - 1, 5, true, TUI_CHART_X_TIME), -1);
-    tui_chart_free(&c);
+    tui_chart_clear(&c);
     CHECK_INT(tui_chart_render(&c, NULL, ys, 3, 40, TUI_CHART_MIN_HEIGHT - 1, true, TUI_CHART_X_TIME), -1);
-    tui_chart_free(&c);
+    tui_chart_clear(&c);
     CHECK_INT(tui_chart_render(&c, NULL, ys, 3, 1 << 20, 10, true, TUI_CHART_X_TIME), -1);
-    tui_chart_free(&c);
+    tui_chart_clear(&c);
 }
 
 static void test_many_points(void)
@@ -169,7 +169,7 @@ static void test_many_points(void)
         CHECK(strncmp(c.rows[0], "5,286", 5) == 0);
         CHECK(strncmp(c.rows[c.plot_h - 1], "    0", 5) == 0);
         CHECK(strncmp(c.rows[c.height - 1], "      0s       30m       1h        1h30m      2h", 48) == 0);
-        tui_chart_free(&c);
+        tui_chart_clear(&c);
     }
     /* out of x order: drawn in x order, so the same grid */
     tui_chart d;
@@ -185,8 +185,8 @@ static void test_many_points(void)
     CHECK_INT(tui_chart_render(&d, xs, ys, N, 60, 10, true, TUI_CHART_X_TIME), 0);
     for (int r = 0; r < c.height; r++)
         CHECK_STR(d.rows[r], c.rows[r]);
-    tui_chart_free(&c);
-    tui_chart_free(&d);
+    tui_chart_clear(&c);
+    tui_chart_clear(&d);
     free(xs);
     free(ys);
 }
@@ -199,7 +199,7 @@ static void test_close_values(void)
     CHECK_INT(tui_chart_render(&c, NULL, ys, 2, 30, 7, false, TUI_CHART_X_ITERATION), 0);
     CHECK(strncmp(c.rows[0], "1.0003+", 7) == 0);
     CHECK(strncmp(c.rows[c.plot_h - 1], "1.0001+", 7) == 0);
-    tui_chart_free(&c);
+    tui_chart_clear(&c);
 }
 
 static void test_numbers(void)

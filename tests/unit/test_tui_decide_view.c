@@ -95,7 +95,7 @@ int main(void)
     CHECK_INT(tui_decide_form_apply(&f, &a), 1);
     CHECK_STR(tui_form_field(&f, "python_version")->msg, "");
 
-    byoc_decision_free(&d);
+    byoc_decision_clear(&d);
     byoc_decide(&a, &d);
     CHECK_INT(d.verdict, BYOC_VERDICT_REQUIRED);
     CHECK_INT(d.recipe, BYOC_RECIPE_CUSTOM_BASE);
@@ -140,12 +140,12 @@ int main(void)
     CHECK(!page_has(&p, "scaffolds this"));
     tui_page_free(&p);
     CHECK_INT(tui_decide_verdict_style(BYOC_VERDICT_NOT_NEEDED), TUI_STY_OK);
-    byoc_decision_free(&dp);
-    byoc_answers_free(&plain);
+    byoc_decision_clear(&dp);
+    byoc_answers_clear(&plain);
 
-    byoc_decision_free(&d);
-    byoc_answers_free(&a);
-    byoc_answers_free(&base);
-    tui_form_free(&f);
+    byoc_decision_clear(&d);
+    byoc_answers_clear(&a);
+    byoc_answers_clear(&base);
+    tui_form_clear(&f);
     return check_done();
 }

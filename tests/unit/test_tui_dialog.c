@@ -76,7 +76,7 @@ int main(void)
     r = tui_dialog_place_for(&d, TUI_ABOUT_NOTHING, 20, 6, content, none).box;   /* tiny screens: still inside */
     CHECK(r.x >= 0 && r.x + r.w <= 20 && r.y >= 0 && r.y + r.h <= 6);
     check_beside(&d, content);
-    tui_dialog_free(&d);
+    tui_dialog_clear(&d);
 
     /* about the whole content (a diff): docked under the content box, which keeps the rest */
     tui_dialog_confirm(&d, "Apply the policy change?", "The diff above is the whole change; apply it?", "Apply",
@@ -90,7 +90,7 @@ int main(void)
     CHECK_INT(at.cut, at.box.h);
     CHECK_INT(at.box.h, 2 + 1 + 1);                           /* borders, one line of text, the buttons */
     CHECK(content.h - at.cut - 2 >= TUI_DIALOG_MIN_CONTENT);
-    tui_dialog_free(&d);
+    tui_dialog_clear(&d);
     /* a question too long to dock and leave the content room: the two message lines */
     char long_text[2048] = "";
     for (int i = 0; i < 30; i++)
@@ -103,12 +103,12 @@ int main(void)
     CHECK_INT(at.cut, 0);
     tui_rect row = {12, 18, 1, 62};
     CHECK_INT(tui_dialog_place_for(&d, TUI_ABOUT_MARK, 80, 24, content, row).form, TUI_PLACE_LINES);
-    tui_dialog_free(&d);
+    tui_dialog_clear(&d);
 
     tui_dialog_message(&d, "Done", "Pushed.");
     CHECK_INT(tui_dialog_handle(&d, 'z', TUI_ACT_NONE), TUI_DIALOG_OPEN);
     CHECK_INT(tui_dialog_handle(&d, TUI_KEY_ESC, TUI_ACT_CANCEL), TUI_DIALOG_YES);
-    tui_dialog_free(&d);
+    tui_dialog_clear(&d);
 
     tui_dialog_input(&d, "Tag", "Tag for the image:", "", not_empty, NULL);
     CHECK_INT(tui_dialog_contexts(&d, chain), 2);
@@ -121,6 +121,6 @@ int main(void)
     CHECK_STR(tui_edit_text(&d.input), "y1");
     CHECK_INT(tui_dialog_handle(&d, TUI_KEY_ENTER, TUI_ACT_ACCEPT), TUI_DIALOG_YES);
     CHECK_INT(tui_dialog_handle(&d, TUI_KEY_ESC, TUI_ACT_CANCEL), TUI_DIALOG_NO);
-    tui_dialog_free(&d);
+    tui_dialog_clear(&d);
     return check_done();
 }

@@ -83,7 +83,7 @@ static void test_origins(void)
     tui_form_set_from(&f, "repo", "amazon-braket-x", NULL);       /* no origin: no mark */
     tui_form_origins_text(&f, buf, sizeof buf);
     CHECK_STR(buf, "From byoc.json: entry point, Execution role");
-    tui_form_free(&f);
+    tui_form_clear(&f);
 }
 
 int main(void)
@@ -149,7 +149,7 @@ int main(void)
     start = tui_edit_view(&e, 10, &cx);
     CHECK_INT(start, 0);
     CHECK_INT(cx, 5);
-    tui_edit_free(&e);
+    tui_edit_clear(&e);
 
     /* --- forms --- */
     int calls = 0;
@@ -244,7 +244,7 @@ int main(void)
     tui_form_focus(&f, 0);
     tui_form_scroll(&f, 2);
     CHECK_INT(f.top, 0);
-    tui_form_free(&f);
+    tui_form_clear(&f);
 
     /* messages wrap under their field; the lines count them at the form's width */
     tui_form_init(&f);
@@ -277,7 +277,7 @@ int main(void)
     tui_form_focus(&f, role);
     tui_form_scroll(&f, 3);                                       /* taller than the room: the field shows */
     CHECK_INT(f.top, 0);
-    tui_form_free(&f);
+    tui_form_clear(&f);
     test_origins();
     return check_done();
 }

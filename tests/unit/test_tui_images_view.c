@@ -97,7 +97,7 @@ int main(void)
 
     /* the selection stays on its ref across a refresh */
     CHECK(tui_images_select_ref(&l, "base/img:2"));
-    byoc_image_list_free(&il);
+    byoc_image_list_clear(&il);
     listing(&il);
     tui_images_fill(&l, &il);
     CHECK_STR(((tui_image_entry *)tui_list_selected_data(&l))->ref, "base/img:2");
@@ -122,9 +122,9 @@ int main(void)
     tui_layers_fill(&ly, NULL);
     CHECK_INT(ly.nrows, 0);
 
-    byoc_image_history_free(&h);
+    byoc_image_history_clear(&h);
     tui_list_free(&ly);
     tui_list_free(&l);
-    byoc_image_list_free(&il);
+    byoc_image_list_clear(&il);
     return check_done();
 }

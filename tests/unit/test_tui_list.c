@@ -236,6 +236,6 @@ int main(void)
     CHECK(tui_filter_key(&e, &typing, TUI_KEY_ESC, TUI_ACT_CANCEL));
     CHECK(!typing);
     CHECK_STR(tui_edit_text(&e), "");                                   /* Esc clears */
-    tui_edit_free(&e);
+    tui_edit_clear(&e);
     return check_done();
 }

@@ -28,7 +28,7 @@ int main(void)
     CHECK_STR(tui_logring_get(&r, 2)->text, "line 4");
     CHECK(tui_logring_get(&r, 3) == NULL);
     CHECK_INT(r.first_seq, 2);
-    tui_logring_free(&r);
+    tui_logring_clear(&r);
 
     tui_logring_init(&r, 100, 20);                  /* the byte bound */
     tui_logring_push(&r, "0123456789", 10, 0);
@@ -43,7 +43,7 @@ int main(void)
     CHECK_INT(r.bytes, 20);
     CHECK_INT(strlen(tui_logring_get(&r, 0)->text), 20);
     CHECK_INT(r.dropped, 3);
-    tui_logring_free(&r);
+    tui_logring_clear(&r);
 
     tui_logring_init(&r, 10, 1000);
     tui_logring_push_text(&r, "one\ntwo\n\x1b[32mthree\x1b[0m\n", 0);
@@ -55,7 +55,7 @@ int main(void)
     CHECK_INT(tui_logring_find(&r, "o", 1, 1), 0);   /* wraps around: after two comes one */
     CHECK_INT(tui_logring_find(&r, "o", 0, -1), 1);
     CHECK_INT(tui_logring_find(&r, "zzz", 0, 1), -1);
-    tui_logring_free(&r);
+    tui_logring_clear(&r);
 
     /* --- view: follow --- */
     tui_logview v;

@@ -88,13 +88,13 @@ int main(void)
     CHECK_STR(tui_status_get(&sb, TUI_SB_PROFILE), "dev");
     CHECK_STR(tui_status_get(&sb, TUI_SB_REGION), "eu-west-1");
     CHECK_STR(tui_status_get(&sb, TUI_SB_ENGINE), "tcp://127.0.0.1:2376");
-    tui_status_free(&sb);
+    tui_status_clear(&sb);
     g.profile = "prod";
     g.region = "us-east-1";
     tui_status_init(&sb, &g, fake_env);
     CHECK_STR(tui_status_get(&sb, TUI_SB_PROFILE), "prod");
     CHECK_STR(tui_status_get(&sb, TUI_SB_REGION), "us-east-1");
-    tui_status_free(&sb);
+    tui_status_clear(&sb);
     tui_status_init(&sb, NULL, empty_env);
     CHECK_STR(tui_status_get(&sb, TUI_SB_PROFILE), "default");
     CHECK_STR(tui_status_get(&sb, TUI_SB_REGION), "not set");     /* with its fix: test_tui_statusbar */
@@ -105,6 +105,6 @@ int main(void)
     CHECK(tui_status_fix(&sb, TUI_SB_REGION) == NULL);
     tui_status_text(&sb, b, sizeof b);
     CHECK_STR(b, "profile default  region us-east-1  engine docker 24.0.5 (unix)");
-    tui_status_free(&sb);
+    tui_status_clear(&sb);
     return check_done();
 }

@@ -80,7 +80,7 @@ static void test_project_defaults(void)
     write_file(dir, "byoc.json", "{\"name\": \"jl\", \"recipe\": \"extend-prebuilt\"}\n");
     CHECK(!tui_form_validate_field(&f, ep));                        /* the Braket launcher: modules only */
     CHECK(strstr(f.fields[ep].msg, "dotted") != NULL);
-    tui_form_free(&f);
+    tui_form_clear(&f);
 
     char path[700];
     snprintf(path, sizeof path, "%s/main.jl", sub);
@@ -151,9 +151,9 @@ int main(void)
     tui_run_form_from_spec(&g, &raw, NULL);
     CHECK_STR(tui_form_value(&g, "hyperparameters"), "lr=0.1 depth=3");
     CHECK_STR(tui_form_value(&g, "input_data"), "train=data/x input=s3://my-bucket/k");
-    tui_form_free(&g);
-    byoc_jobspec_free(&raw);
-    byoc_jobspec_free(&s);
+    tui_form_clear(&g);
+    byoc_jobspec_clear(&raw);
+    byoc_jobspec_clear(&s);
 
     /* the form is valid; a bad name is refused inline, naming the flag and API member */
     if (tui_run_form_validate(&f))
@@ -171,8 +171,8 @@ int main(void)
     tui_run_form_to_spec(&f, true, &s, &probs);
     CHECK_INT((int)probs.len, 1);
     CHECK_INT(probs.items[0].field, BYOC_JF_HYPERPARAMETER);
-    byoc_job_problems_free(&probs);
-    byoc_jobspec_free(&s);
+    byoc_job_problems_clear(&probs);
+    byoc_jobspec_clear(&s);
     size_t hp = field_index(&f, "hyperparameters");
     CHECK(!tui_form_validate_field(&f, hp));
     CHECK(strstr(f.fields[hp].msg, "not KEY=VALUE") != NULL);
@@ -185,7 +185,7 @@ int main(void)
     tui_form_set_value(&f, "mode", "this machine (local)");
     CHECK(tui_run_form_local(&f));
     CHECK(tui_form_validate_field(&f, im));
-    tui_form_free(&f);
+    tui_form_clear(&f);
 
     /* how statuses look */
     char buf[32];

@@ -111,12 +111,12 @@ int main(void)
     tui_status_set_problem(&sb, TUI_SB_ENGINE, "bad\x1b[2J", "fix\x07 it");
     tui_status_field_text(&sb, TUI_SB_ENGINE, t, sizeof t);
     CHECK(strchr(t, '\x1b') == NULL && strchr(t, '\x07') == NULL);
-    tui_status_free(&sb);
+    tui_status_clear(&sb);
 
     /* a region from the environment is fine from the start */
     tui_status_init(&sb, NULL, region_env);
     CHECK_STR(tui_status_get(&sb, TUI_SB_REGION), "eu-west-1");
     CHECK(tui_status_fix(&sb, TUI_SB_REGION) == NULL);
-    tui_status_free(&sb);
+    tui_status_clear(&sb);
     return check_done();
 }

@@ -12,9 +12,9 @@
 
 #include "app.h"
 #include "app_api.h"
-#include "byoc/files.h"
 #include "check.h"
 #include "core/buf.h"
+#include "core/files.h"
 #include "core/fs.h"
 #include "core/log.h"
 #include "flow.h"

@@ -63,7 +63,7 @@ static void test_kept_and_list(void)
     CHECK(list && strstr(list, "\nnumpy>=1.26  # public\n/opt/byoc/vendor/qutil\n/opt/byoc/vendor/solver\n"
                                "https://files.example.com/tools-1.0.tar.gz\nscipy\n"));
     CHECK(list && !strstr(list, "ssh://") && !strstr(list, "solver.git"));
-    byoc_vendor_result_free(&r);
+    byoc_vendor_result_clear(&r);
     check_rm_tree(dir);
     free(dir);
 }
@@ -75,7 +75,7 @@ static void test_nothing_private(void)
     byoc_err err;
     CHECK_INT(byoc_vendor_project(dir, NULL, &r, &err), 0); /* no requirements.txt */
     CHECK(r.requirements == NULL);
-    byoc_vendor_result_free(&r);
+    byoc_vendor_result_clear(&r);
     put(dir, "requirements.txt", "numpy\n--index-url https://me:tok@pypi.example.com/simple\n");
     CHECK_INT(byoc_vendor_project(dir, NULL, &r, &err), 0);
     CHECK(r.requirements == NULL && r.vendored.n == 0);
@@ -85,7 +85,7 @@ static void test_nothing_private(void)
     char path[4096];
     snprintf(path, sizeof path, "%s/vendor", dir);
     CHECK(access(path, F_OK) != 0); /* nothing written */
-    byoc_vendor_result_free(&r);
+    byoc_vendor_result_clear(&r);
     check_rm_tree(dir);
     free(dir);
 }
@@ -105,7 +105,7 @@ static void test_link_refused(void)
     char inside[4096];
     snprintf(inside, sizeof inside, "%s/requirements.txt", elsewhere);
     CHECK(access(inside, F_OK) != 0); /* nothing written through the link */
-    byoc_vendor_result_free(&r);
+    byoc_vendor_result_clear(&r);
     check_rm_tree(dir);
     check_rm_tree(elsewhere);
     free(dir);

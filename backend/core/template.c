@@ -1,11 +1,11 @@
-#include "byoc/template.h"
+#include "core/template.h"
 
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "byoc/files.h"
 #include "core/buf.h"
+#include "core/files.h"
 
 #define MAX_DEPTH 16
 #define MAX_PARTIAL_NESTING 4

@@ -7,13 +7,13 @@
  *   {{>partial}}        a line of its own: the rendered partial file
  *                       <partials_dir>/<partial>.tmpl (nesting bounded)
  * Lines holding only a block tag vanish from the output. */
-#ifndef BYOC_BYOC_TEMPLATE_H
-#define BYOC_BYOC_TEMPLATE_H
+#ifndef BYOC_CORE_TEMPLATE_H
+#define BYOC_CORE_TEMPLATE_H
 
 #include <stddef.h>
 
-#include "byoc/project.h"   /* byoc_kv */
 #include "core/err.h"
+#include "core/kv.h"
 
 typedef struct byoc_template_vars {
     const byoc_kv *vars;

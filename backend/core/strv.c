@@ -1,4 +1,4 @@
-#include "byoc/strv.h"
+#include "core/strv.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -50,7 +50,7 @@ void byoc_strv_sort(byoc_strv *s)
         qsort(s->v, s->n, sizeof *s->v, cmp_str);
 }
 
-void byoc_strv_free(byoc_strv *s)
+void byoc_strv_clear(byoc_strv *s)
 {
     for (size_t i = 0; i < s->n; i++)
         free(s->v[i]);

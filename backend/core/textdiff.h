@@ -1,8 +1,8 @@
 /* textdiff: a line diff of two small texts in unified format, for previews
  * (a policy before and after an edit). Longest-common-subsequence over
  * lines, so it is meant for texts of a few thousand lines at most. */
-#ifndef BYOC_BYOC_TEXTDIFF_H
-#define BYOC_BYOC_TEXTDIFF_H
+#ifndef BYOC_CORE_TEXTDIFF_H
+#define BYOC_CORE_TEXTDIFF_H
 
 /* "--- label_a\n+++ label_b\n@@ -a,b +c,d @@\n context / -removed / +added ...",
  * with `context` lines around each change; "" when the texts are equal.

@@ -1,4 +1,4 @@
-#include "core/libarchive_api.h"
+#include "docker/libarchive_api.h"
 
 #include <pthread.h>
 

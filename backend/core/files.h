@@ -1,7 +1,7 @@
-/* files: the file-system helpers the domain modules share: bounded reads,
+/* files: the file-system helpers the modules share: bounded reads,
  * binary detection, atomic writes with a mode, path joining. */
-#ifndef BYOC_BYOC_FILES_H
-#define BYOC_BYOC_FILES_H
+#ifndef BYOC_CORE_FILES_H
+#define BYOC_CORE_FILES_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,4 +1,4 @@
-#include "core/libgit2_api.h"
+#include "byoc/libgit2_api.h"
 
 #include <pthread.h>
 

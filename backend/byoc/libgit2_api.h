@@ -5,8 +5,8 @@
  * byoc_git_api_get() returns a table with one member per libgit2 function byoc uses, named
  * like the function: `gt->git_repository_open_ext(...)`. Add a function to BYOC_GIT_FUNCS to use
  * it. The prototypes come from libgit2's own headers, so calls are type-checked. */
-#ifndef BYOC_CORE_LIBGIT2_API_H
-#define BYOC_CORE_LIBGIT2_API_H
+#ifndef BYOC_BYOC_LIBGIT2_API_H
+#define BYOC_BYOC_LIBGIT2_API_H
 
 #include <git2.h>
 

@@ -1,4 +1,4 @@
-#include "byoc/textdiff.h"
+#include "core/textdiff.h"
 
 #include <stdbool.h>
 #include <stdint.h>

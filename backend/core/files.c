@@ -1,4 +1,4 @@
-#include "byoc/files.h"
+#include "core/files.h"
 
 #include <errno.h>
 #include <fcntl.h>

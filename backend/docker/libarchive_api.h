@@ -6,8 +6,8 @@
  * byoc_archive_api_get() returns a table with one member per libarchive function byoc uses,
  * named like the function: `ar->archive_write_new()`. Add a function to BYOC_ARCHIVE_FUNCS to
  * use it. The prototypes come from libarchive's own headers, so calls are type-checked. */
-#ifndef BYOC_CORE_LIBARCHIVE_API_H
-#define BYOC_CORE_LIBARCHIVE_API_H
+#ifndef BYOC_DOCKER_LIBARCHIVE_API_H
+#define BYOC_DOCKER_LIBARCHIVE_API_H
 
 #include <archive.h>
 #include <archive_entry.h>
