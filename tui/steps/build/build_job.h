@@ -16,7 +16,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "build_view.h"
+#include "build_model.h"
 #include "byoc/buildflow.h"
 #include "byoc/lint.h"
 #include "byoc/project.h"

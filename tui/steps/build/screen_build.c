@@ -19,7 +19,7 @@
 #include "action.h"
 #include "background.h"
 #include "build_job.h"
-#include "build_view.h"
+#include "build_model.h"
 #include "core/buf.h"
 #include "core/str.h"
 #include "flow.h"

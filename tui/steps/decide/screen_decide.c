@@ -24,7 +24,7 @@
 #include "byoc/scan.h"
 #include "core/buf.h"
 #include "core/str.h"
-#include "decide_view.h"
+#include "decide_model.h"
 #include "flow.h"
 #include "form.h"
 #include "page.h"

@@ -33,7 +33,7 @@
 
 #include "aws/ecr.h"
 #include "core/task.h"
-#include "ecr_view.h"
+#include "ecr_model.h"
 
 #define TUI_ECR_COUNT_MAX 50
 #define TUI_ECR_CHECK_MAX 200

@@ -1,5 +1,5 @@
 /* image_text: how the image browsers and the Build screen write an image's
- * id and time, shared by the local (images_view) and ECR (ecr_view) lists. */
+ * id and time, shared by the local (images_model) and ECR (ecr_model) lists. */
 #ifndef BYOC_TUI_IMAGE_TEXT_H
 #define BYOC_TUI_IMAGE_TEXT_H
 

@@ -1,7 +1,7 @@
 /* screen_ecr: the image browser's ECR side, pushed over the local images
  * (key e there; e, i, or q/Esc on the repositories comes back).
  *
- * First the repositories of the account and region (ecr_view.h: name, URI,
+ * First the repositories of the account and region (ecr_model.h: name, URI,
  * image count, created, tag mutability, scan on push); Enter opens one: its
  * images over every DescribeImages page (tags, short digest, size, pushed
  * at, scan status, and "local" when an engine image has that digest in its

@@ -12,7 +12,7 @@
 #include "docker/reference.h"
 #include "ecr_tasks.h"
 #include "flow.h"
-#include "images_view.h"
+#include "images_model.h"
 #include "list.h"
 #include "progress.h"
 #include "screen_ecr.h"

@@ -1,7 +1,7 @@
 /* screen_images: the image browser, shown over any step (key i, :images).
  *
  * The local images on the Docker engine as a sortable, filterable table
- * (images_view.h); below it, the selected image's details and layers (size,
+ * (images_model.h); below it, the selected image's details and layers (size,
  * command), fetched a moment after the selection rests. Actions: Enter
  * moves into the layers (Enter on a layer shows its whole command; Esc comes
  * back), t tags the image, d deletes the tag or the image (asks first, No is

@@ -21,7 +21,7 @@
 #include "aws/ecr.h"
 #include "background.h"
 #include "build_job.h"
-#include "build_view.h"
+#include "build_model.h"
 #include "byoc/jobspec.h"
 #include "byoc/permit.h"
 #include "byoc/pushflow.h"

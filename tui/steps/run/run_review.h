@@ -1,7 +1,7 @@
 /* run_review: the page shown before a job is sent: the exact CreateJob
  * request (method, URL, body) with the resolved role, bucket, uploads and
  * warnings from a dry run, or the local run's spec, and under it the
- * preflight checks of that job (preflight_view.h) as they finish.
+ * preflight checks of that job (preflight_model.h) as they finish.
  *
  * The page only shows and asks: the Run screen owns the preflight task and
  * the checks (they outlive the page), and decides what y/Enter does (send,
@@ -14,7 +14,7 @@
 
 #include <jansson.h>
 
-#include "preflight_view.h"
+#include "preflight_model.h"
 #include "shell.h"
 
 typedef struct tui_run_review_hooks {

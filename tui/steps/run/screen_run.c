@@ -7,7 +7,7 @@
  *
  * Preflight: reaching the review page starts the checks of
  * byoc/preflight.h as a task (p on the page runs them again); each check
- * shows on the page as it finishes (preflight_view.h) and is logged here.
+ * shows on the page as it finishes (preflight_model.h) and is logged here.
  * Sending while a check failed, while they still run, or when they could
  * not run asks first (No is the default) and names the failed checks.
  * Leaving the page cancels checks still running; editing the form (or a
@@ -33,7 +33,7 @@
 #include "core/str.h"
 #include "flow.h"
 #include "logview.h"
-#include "preflight_view.h"
+#include "preflight_model.h"
 #include "progress.h"
 #include "run_form.h"
 #include "run_review.h"

@@ -1,14 +1,14 @@
-/* preflight_view: the preflight checks of one job as the TUI shows them
+/* preflight_model: the preflight checks of one job as the TUI shows them
  * (backend/byoc/preflight.h does the checking).
  *
- * The model (preflight_view.c) takes the events of a byoc_preflight_task_fn
+ * The model (preflight_model.c) takes the events of a byoc_preflight_task_fn
  * task: every CHECK event is one finished check (key = name, current =
  * byoc_pf_status, text = message, detail = fix), shown as it comes; DONE
  * brings the report, after which the checks are listed failures first, then
  * warnings, then passes (report order within each). Results go
  * stale when the job they were run for changes (tui_pf_view_mark_stale).
  *
- * The panel (tui_pf_view_draw): a divider with the summary line, then a
+ * The panel (tui_pf_view_draw, preflight_draw.c): a divider with the summary line, then a
  * scrollable page of the checks, each "FAIL  name: message" (PASS, WARN) wrapped, with a
  * "fix: ..." line under a failure or warning. While the checks run the page
  * follows the newest one unless the user scrolled away. */

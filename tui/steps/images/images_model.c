@@ -1,4 +1,4 @@
-#include "images_view.h"
+#include "images_model.h"
 
 #include <stdio.h>
 #include <stdlib.h>

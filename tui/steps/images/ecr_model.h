@@ -1,4 +1,4 @@
-/* ecr_view: the ECR half of the image browser as tables, and which images
+/* ecr_model: the ECR half of the image browser as tables, and which images
  * are both local and in ECR (pure: no curses calls, no I/O).
  *
  * Repositories table: Name, URI, Images (how many, "-" when not counted),

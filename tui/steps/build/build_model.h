@@ -1,4 +1,4 @@
-/* build_view: the Build screen's model, without curses calls or I/O.
+/* build_model: the Build screen's model, without curses calls or I/O.
  *
  * The settings form (context, Dockerfile, tags, build args, target stage,
  * platform, network for RUN, no-cache, lint first), its defaults from

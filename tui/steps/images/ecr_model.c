@@ -1,4 +1,4 @@
-#include "ecr_view.h"
+#include "ecr_model.h"
 
 #include <math.h>
 #include <stdio.h>

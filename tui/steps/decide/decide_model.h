@@ -1,4 +1,4 @@
-/* decide_view: the Decide screen's model, without curses calls or I/O.
+/* decide_model: the Decide screen's model, without curses calls or I/O.
  *
  * The wizard's questions (byoc/decide.h) as a form: a toggle per yes/no
  * question, a choice for the CPU architecture, a number for the missing

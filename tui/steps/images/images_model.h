@@ -1,11 +1,11 @@
-/* images_view: the image browser's tables, from what the engine reports
+/* images_model: the image browser's tables, from what the engine reports
  * (pure: no curses calls, no I/O).
  *
  * The images table has one row per repository:tag, like `docker images`
  * (an untagged image is one "<none>" row): Repository, Tag, ID (12 hex),
  * Size (IEC units, sorts by bytes), Created (local "YYYY-MM-DD HH:MM",
  * sorts by time) and ECR ("pushed" once ECR confirmed that it lists one of
- * the image's RepoDigests; ecr_view.h). Each row's data is a tui_image_entry. The layers table
+ * the image's RepoDigests; ecr_model.h). Each row's data is a tui_image_entry. The layers table
  * lists an image's history, newest first: Size, Created and the command
  * that made the layer ("RUN ...", "COPY ...", as `docker history` words it). */
 #ifndef BYOC_TUI_IMAGES_VIEW_H
@@ -15,7 +15,7 @@
 #include <stdint.h>
 
 #include "docker/images.h"
-#include "ecr_view.h"
+#include "ecr_model.h"
 #include "image_text.h"
 #include "list.h"
 

@@ -1,4 +1,4 @@
-#include "build_view.h"
+#include "build_model.h"
 
 #include <ctype.h>
 #include <stdio.h>

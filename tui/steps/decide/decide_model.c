@@ -1,4 +1,4 @@
-#include "decide_view.h"
+#include "decide_model.h"
 
 #include <stdio.h>
 #include <stdlib.h>
