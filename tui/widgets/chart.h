@@ -23,6 +23,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "chart_labels.h"
+
 typedef enum {
     TUI_CHART_X_TIME,       /* x is epoch seconds; ticks say the time since the first point */
     TUI_CHART_X_ITERATION,  /* x is a number; ticks are its values (whole steps for whole x) */
@@ -49,15 +51,5 @@ typedef struct tui_chart {
 int tui_chart_render(tui_chart *c, const double *xs, const double *ys, size_t n, int width, int height, bool utf8,
                      tui_chart_xkind xkind);
 void tui_chart_free(tui_chart *c);
-
-/* v in at most `sig` significant digits, compactly: 0.5, 12.3, 1,234,
- * 1.2e-3, 3.4e7, -inf, nan. The integer digits of 1,000..999,999 are always
- * kept. */
-void tui_chart_number(double v, int sig, char *buf, size_t size);
-/* A duration: 0s, 0.5s, 30s, 1m, 1m30s, 2h, 1h5m, 3d, 3d4h. */
-void tui_chart_duration(double seconds, char *buf, size_t size);
-/* "min 0.12  max 3.4  last 1.5" (4 significant digits; "-" when min > max,
- * that is when no value was finite). */
-void tui_chart_label(double min, double max, double last, char *buf, size_t size);
 
 #endif

@@ -1,11 +1,11 @@
 /* chart_labels: the chart's numbers and durations, short enough for an axis
- * (declared in chart.h). */
+ * (chart_labels.h). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "chart.h"
+#include "chart_labels.h"
 
 /* "1.500" -> "1.5", "2.000" -> "2"; leaves text without a '.' alone. */
 static void trim_fraction(char *s)

@@ -1,4 +1,4 @@
-#include "logview.h"
+#include "logring.h"
 
 #include <stdbool.h>
 #include <stdlib.h>

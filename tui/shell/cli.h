@@ -1,5 +1,7 @@
-/* cli: the command line. Parses the global flags, dispatches to a verb from
- * the verb table, maps errors to the exit codes of README.md ("Exit codes"). */
+/* cli: the command line as a verb sees it: the global flags, the verb type and
+ * table, usage errors and the one --json document (cli.c). The dispatch that
+ * parses the flags and runs a verb is cli/dispatch.h; errors map to the exit
+ * codes of README.md ("Exit codes"). */
 #ifndef BYOC_TUI_CLI_H
 #define BYOC_TUI_CLI_H
 
@@ -32,8 +34,6 @@ typedef struct byoc_verb {
 /* The verb table, NULL-name terminated (cli_verbs.c). */
 extern const byoc_verb byoc_verbs[];
 
-int byoc_cli_main(int argc, char **argv);
-
 /* Print the verb's one JSON document on stdout (for --json) and free it. */
 struct json_t;
 void byoc_cli_print_json(struct json_t *doc);
@@ -44,6 +44,12 @@ void byoc_cli_json_printed(void);
 /* The failure's {"what", "why", "exit_code", "code"?, "request_id"?}, as the
  * error document {"error": ...} holds it. */
 struct json_t *byoc_cli_error_json(const byoc_err *err, const char *verb, int rc);
+
+/* A failure as the dispatch reports it: "byoc: <what>: <why>" on stderr and,
+ * with json, the error document on stdout unless the verb printed its own. */
+void byoc_cli_print_error(const byoc_err *err, bool json, const char *verb, int rc);
+/* The error document alone (unless the verb printed one). */
+void byoc_cli_print_error_json(const byoc_err *err, const char *verb, int rc);
 
 /* Print a verb's usage error "byoc: <verb>: <msg>" and return 2. */
 int byoc_cli_usage(byoc_err *err, const char *what, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

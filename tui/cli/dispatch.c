@@ -1,21 +1,18 @@
-#include "cli.h"
+#include "dispatch.h"
 
 #include <getopt.h>
 #include <locale.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include <jansson.h>
-
 #include "byoc/scaffold.h"
+#include "cli.h"
 #include "cli_doc.h"
 #include "complete.h"
 #include "manpage.h"
 #include "core/buf.h"
-#include "core/jsonout.h"
 #include "core/log.h"
 #include "net/http.h"
 
@@ -25,88 +22,6 @@ static const byoc_verb *find_verb(const char *name)
         if (strcmp(v->name, name) == 0)
             return v;
     return NULL;
-}
-
-int byoc_cli_usage(byoc_err *err, const char *what, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    byoc_err_vset(err, BYOC_E_USAGE, what, fmt, ap);
-    va_end(ap);
-    return 2;
-}
-
-/* json_dumpf hands stdio every token on its own; a large listing goes out in
- * 64 KiB pieces instead. */
-typedef struct json_out {
-    char buf[64 * 1024];
-    size_t len;
-} json_out;
-
-static int json_out_put(const char *p, size_t n, void *ud)
-{
-    json_out *o = ud;
-    if (n > sizeof o->buf - o->len) {
-        fwrite(o->buf, 1, o->len, stdout);
-        o->len = 0;
-        if (n > sizeof o->buf) {
-            fwrite(p, 1, n, stdout);
-            return 0;
-        }
-    }
-    memcpy(o->buf + o->len, p, n);
-    o->len += n;
-    return 0;
-}
-
-/* --json promises exactly one document: a failure after a verb printed its own
- * (lint's findings, preflight's checks) adds no error document. */
-static bool json_printed;
-
-void byoc_cli_print_json(json_t *doc)
-{
-    json_printed = true;
-    json_out *o = byoc_xmalloc(sizeof *o);
-    o->len = 0;
-    byoc_json_dump_callback(doc, json_out_put, o, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-    fwrite(o->buf, 1, o->len, stdout);
-    free(o);
-    fputc('\n', stdout);
-    fflush(stdout);
-    json_decref(doc);
-}
-
-void byoc_cli_json_printed(void)
-{
-    json_printed = true;
-}
-
-json_t *byoc_cli_error_json(const byoc_err *err, const char *verb, int rc)
-{
-    const char *why = err->message[0] ? err->message : "failed";
-    json_t *e = json_pack("{s:s, s:s, s:i}", "what", err->what[0] ? err->what : verb, "why", why, "exit_code", rc);
-    if (e && err->code[0])
-        json_object_set_new(e, "code", json_string(err->code));
-    if (e && err->request_id[0])
-        json_object_set_new(e, "request_id", json_string(err->request_id));
-    return e;
-}
-
-/* The one-line error on stderr; with --json also the failure's document on
- * stdout, {"error": {"what", "why", "exit_code"}}, unless the verb printed one. */
-static void print_error_json(const byoc_err *err, const char *verb, int rc)
-{
-    if (json_printed)
-        return;
-    byoc_cli_print_json(json_pack("{s:o}", "error", byoc_cli_error_json(err, verb, rc)));
-}
-
-static void print_error(const byoc_err *err, bool json, const char *verb, int rc)
-{
-    char line[2048];
-    fprintf(stderr, "byoc: %s\n", byoc_err_format(err, line, sizeof line));
-    if (json)
-        print_error_json(err, verb, rc);
 }
 
 /* --json given after an unknown verb still asks for the error document. */
@@ -228,7 +143,7 @@ int byoc_cli_main(int argc, char **argv)
         default: {
             byoc_err err;
             byoc_err_set(&err, BYOC_E_USAGE, argv[optind - 1], "unknown or incomplete flag (see byoc --help)");
-            print_error(&err, g.json || asks_json(argc, argv, 1), "byoc", 2);
+            byoc_cli_print_error(&err, g.json || asks_json(argc, argv, 1), "byoc", 2);
             return 2;
         }
         }
@@ -242,7 +157,7 @@ int byoc_cli_main(int argc, char **argv)
             if (g.json) {
                 byoc_err err;
                 byoc_err_set(&err, BYOC_E_USAGE, "byoc", "no verb given (see byoc --help)");
-                print_error_json(&err, "byoc", 2);
+                byoc_cli_print_error_json(&err, "byoc", 2);
             }
             return 2;
         }
@@ -260,7 +175,7 @@ int byoc_cli_main(int argc, char **argv)
     if (!v) {
         byoc_err err;
         byoc_err_set(&err, BYOC_E_USAGE, name, "unknown verb (see byoc --help)");
-        print_error(&err, g.json || asks_json(argc, argv, optind), "byoc", 2);
+        byoc_cli_print_error(&err, g.json || asks_json(argc, argv, optind), "byoc", 2);
         return 2;
     }
     int vargc = optind < argc ? argc - optind : 1;
@@ -270,7 +185,7 @@ int byoc_cli_main(int argc, char **argv)
     byoc_err_clear(&err);
     vargc = take_global_flags(&g, vargc, vargv, &err);
     if (vargc < 0) {
-        print_error(&err, g.json, v->name, 2);
+        byoc_cli_print_error(&err, g.json, v->name, 2);
         return 2;
     }
     setup_logging(&g);
@@ -282,9 +197,9 @@ int byoc_cli_main(int argc, char **argv)
     optind = 0; /* let the verb run getopt again from its own argv */
     int rc = v->run(&g, vargc, vargv, &err);
     if (rc != 0 && (err.message[0] || err.what[0]))
-        print_error(&err, g.json, v->name, rc);
+        byoc_cli_print_error(&err, g.json, v->name, rc);
     else if (rc != 0 && g.json)
-        print_error_json(&err, v->name, rc);
+        byoc_cli_print_error_json(&err, v->name, rc);
     byoc_http_global_cleanup();
     byoc_log_close();
     return rc;
