@@ -1,4 +1,5 @@
-/* The verb table: one line per verb. Each verb lives in tui/verb_<name>.c. */
+/* The verb table: one line per verb. Each verb lives in verb_<name>.c, in its step's
+ * folder (tui/steps/<step>/) or here. */
 #include <stddef.h>
 
 #include "cli.h"

@@ -1,5 +1,6 @@
-/* verbs: the entry points of the command-line verbs, one per tui/verb_<name>.c,
- * and their --help texts. The table that binds names to them is cli_verbs.c. */
+/* verbs: the entry points of the command-line verbs, one per verb_<name>.c (in its
+ * step's folder tui/steps/<step>/, or tui/cli/ for doctor and tui), and their --help
+ * texts. The table that binds names to them is cli_verbs.c. */
 #ifndef BYOC_TUI_VERBS_H
 #define BYOC_TUI_VERBS_H
 
