@@ -1,4 +1,4 @@
-#include "cli.h"
+#include "dispatch.h"
 
 int main(int argc, char **argv)
 {

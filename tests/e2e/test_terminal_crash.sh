@@ -1,6 +1,6 @@
 #!/bin/bash
 # A real crash of byoc's UI thread gives the terminal back. BYOC_TEST_CRASH (test-only,
-# tui/tty.c) arms a genuine fault that SIGUSR1 sets off once curses runs: "segv" stores
+# tui/app/tty.c) arms a genuine fault that SIGUSR1 sets off once curses runs: "segv" stores
 # through a null pointer, "abort" calls abort(). (test_terminal_signals.sh covers crash
 # signals sent from outside with kill; this is the in-process path.) After each crash:
 # `stty -a` equals what it was before byoc started, the cursor is visible, the alternate

@@ -156,7 +156,7 @@ for _ in $(seq 1 20); do                            # page through, keeping ever
     [ "$next" = "$page" ] && break                  # the last page: PageDown changed nothing
     page=$next
 done
-table="${BYOC_SOURCE_DIR:-$(dirname "$0")/../..}/tui/action.c"
+table="${BYOC_SOURCE_DIR:-$(dirname "$0")/../..}/tui/base/action.c"
 names=$(grep -o 'ROW([A-Z_]*, [A-Z_]*, "[a-z-]*"' "$table" | sed 's/.*"\(.*\)"/\1/' | sort -u)
 [ -n "$names" ] || e2e_fail "no action names found in $table"
 missing=""

@@ -1,4 +1,4 @@
-/* Which local images ECR lists (tui/ecr_tasks.h, the "pushed" mark of the
+/* Which local images ECR lists (tui/steps/images/ecr_tasks.h, the "pushed" mark of the
  * image browser), against moto, which keeps each region's repositories apart
  * and answers another account's registry id with RepositoryNotFound. One
  * repository name in the home region and in us-west-2, an image put in each.

@@ -1,17 +1,17 @@
-/* The image browser's ECR model (tui/ecr_view.h): the reference set, ECR
+/* The image browser's ECR model (tui/steps/images/ecr_model.h): the reference set, ECR
  * registry hosts and references, the repositories and images tables (cells,
  * counts, untagged images, filter, sort, selection kept across a refill),
  * the "local" marks from RepoDigests, an index's platforms (set by digest,
  * made printable, kept across a refill), and the local table's "pushed" marks
- * (images_view.h) from what ECR confirmed. */
+ * (images_model.h) from what ECR confirmed. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
 #include "core/buf.h"
 #include "byoc/imagecheck.h"
-#include "ecr_view.h"
-#include "images_view.h"
+#include "ecr_model.h"
+#include "images_model.h"
 
 #define HOST "123456789012.dkr.ecr.us-east-1.amazonaws.com"
 #define D1 "sha256:1111111111111111111111111111111111111111111111111111111111111111"

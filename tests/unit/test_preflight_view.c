@@ -1,4 +1,4 @@
-/* The TUI's preflight model (tui/preflight_view.h): checks taken from the
+/* The TUI's preflight model (tui/steps/run/preflight_model.h): checks taken from the
  * task's CHECK events as byoc/preflight.h documents them, its progress ignored
  * (even a 2-byte one whose text reads like a check), the report reordered failures first on DONE, the
  * summary line in each state, staleness, cancellation, the failed names,
@@ -9,7 +9,7 @@
 #include "byoc/preflight.h"
 #include "check.h"
 #include "core/buf.h"
-#include "preflight_view.h"
+#include "preflight_model.h"
 
 static byoc_event check_event(const char *key, byoc_pf_status st, const char *message, const char *fix)
 {

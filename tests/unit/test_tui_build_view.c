@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "build_view.h"
+#include "build_model.h"
 #include "check.h"
 #include "keys.h"
 

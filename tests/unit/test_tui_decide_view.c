@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "decide_view.h"
+#include "decide_model.h"
 #include "keys.h"
 
 static bool page_has(const tui_page *p, const char *needle)

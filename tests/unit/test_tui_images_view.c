@@ -7,7 +7,7 @@
 
 #include "check.h"
 #include "core/buf.h"
-#include "images_view.h"
+#include "images_model.h"
 
 static char **strs(const char *a, const char *b)
 {
