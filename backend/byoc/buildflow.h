@@ -8,10 +8,12 @@
  *   run    on the engine: connect, warn about a platform the engine can
  *          neither run nor emulate, build (docker/build.h's events on the
  *          task), inspect the image for its size (buildflow_run.c)
- *   task   the run as a core/task.h task; its events read as typed build
- *          events with byoc_build_event_decode
- * The lint comes before the run in both faces (byoc/lint.h): its findings
- * are shown, and its errors stop the build, before the engine is touched. */
+ *   task   the lint (byoc/lint.h), then the run, as a core/task.h task; its
+ *          events read as typed build events with byoc_build_event_decode.
+ *          The lint's findings come as events and in the result; its errors
+ *          stop the flow before the engine is touched (the result says so:
+ *          lint_stopped), so `byoc build` can answer them with exit code 2
+ *          before a missing engine's 3, and the Build screen list them. */
 #ifndef BYOC_BYOC_BUILDFLOW_H
 #define BYOC_BYOC_BUILDFLOW_H
 
@@ -21,6 +23,7 @@
 #include <time.h>
 
 #include "byoc/git.h"
+#include "byoc/lint.h"
 #include "byoc/project.h"
 #include "core/err.h"
 #include "core/strv.h"
@@ -87,9 +90,12 @@ void byoc_build_plan_clear(byoc_build_plan *p);
 int byoc_build_plan_check(const byoc_build_plan *p, const char *project_dir, char **lint_dockerfile, byoc_err *err);
 
 typedef struct byoc_build_flow_result {
-    char *image_id;                  /* "sha256:..." */
+    char *image_id;                  /* "sha256:..." (NULL when the lint stopped the flow) */
     byoc_strv tags;                  /* as the engine reported them tagged */
     int64_t size;                    /* bytes; -1 when the inspect failed */
+    bool linted;                     /* the task linted first: lint holds its findings, sorted */
+    byoc_lint_result lint;
+    bool lint_stopped;               /* the lint found errors: nothing was sent to the engine */
 } byoc_build_flow_result;
 
 void byoc_build_flow_result_clear(byoc_build_flow_result *r);
@@ -99,10 +105,12 @@ void byoc_build_flow_result_clear(byoc_build_flow_result *r);
 int byoc_build_flow_run(byoc_engine *e, byoc_task *t, const byoc_build_opts *o, byoc_build_flow_result *out,
                         byoc_err *err);
 
-/* As a task: a copy of the plan's options and an engine of its own from
- * DOCKER_HOST; NULL (err) only when DOCKER_HOST is unusable. */
+/* As a task: a copy of the plan's options and of the lint's (lint_dir NULL:
+ * no lint; lint_dockerfile relative to it, NULL: byoc.json's); the task makes
+ * an engine of its own from DOCKER_HOST once the lint has passed. */
 typedef struct byoc_build_flow_job byoc_build_flow_job;
-byoc_build_flow_job *byoc_build_flow_job_new(const byoc_build_plan *p, byoc_err *err);
+byoc_build_flow_job *byoc_build_flow_job_new(const byoc_build_plan *p, const char *lint_dir,
+                                             const char *lint_dockerfile);
 void byoc_build_flow_job_free(void *job);
 /* byoc_task_fn: arg a byoc_build_flow_job; the result a byoc_build_flow_result *. */
 int byoc_build_flow_task(byoc_task *t, void *arg, void **result, void (**result_free)(void *), byoc_err *err);
@@ -115,7 +123,9 @@ typedef enum {
     BYOC_BUILD_EV_PROGRESS,          /* key "context" (bytes sent), "steps", or a layer id; current of total */
     BYOC_BUILD_EV_STATUS,            /* text */
     BYOC_BUILD_EV_ERROR,             /* err */
-    BYOC_BUILD_EV_IMAGE,             /* image: the build's result */
+    BYOC_BUILD_EV_IMAGE,             /* image: the build's result (lint_stopped: no image) */
+    BYOC_BUILD_EV_LINT,              /* a lint finding: severity, rule, file, line, text the message */
+    BYOC_BUILD_EV_LINTED,            /* the lint is over: current its errors */
     BYOC_BUILD_EV_OTHER,
 } byoc_build_ev_kind;
 
@@ -128,6 +138,9 @@ typedef struct byoc_build_event {
     int step, steps;
     const byoc_err *err;
     const byoc_build_flow_result *image;
+    byoc_lint_severity severity;     /* LINT */
+    const char *rule, *file;
+    int line;
 } byoc_build_event;
 
 /* Read a task event of byoc_build_flow_task; the pointers are the event's. */

@@ -16,6 +16,7 @@ void byoc_build_flow_result_clear(byoc_build_flow_result *r)
 {
     free(r->image_id);
     byoc_strv_clear(&r->tags);
+    byoc_lint_result_clear(&r->lint);
     memset(r, 0, sizeof *r);
 }
 
@@ -92,18 +93,18 @@ int byoc_build_plan_check(const byoc_build_plan *p, const char *project_dir, cha
 /* ---- as a task ---- */
 
 struct byoc_build_flow_job {
-    byoc_engine *engine;
     byoc_build_job *build;   /* the options' copy */
+    char *lint_dir;          /* NULL: no lint */
+    char *lint_dockerfile;
 };
 
-byoc_build_flow_job *byoc_build_flow_job_new(const byoc_build_plan *p, byoc_err *err)
+byoc_build_flow_job *byoc_build_flow_job_new(const byoc_build_plan *p, const char *lint_dir,
+                                             const char *lint_dockerfile)
 {
-    byoc_engine *e;
-    if (byoc_engine_new(&e, err) != 0)
-        return NULL;
     byoc_build_flow_job *j = byoc_xcalloc(1, sizeof *j);
-    j->engine = e;
-    j->build = byoc_build_job_new(e, &p->opts);
+    j->build = byoc_build_job_new(NULL, &p->opts); /* the engine is the task's, made after the lint */
+    j->lint_dir = lint_dir ? byoc_xstrdup(lint_dir) : NULL;
+    j->lint_dockerfile = lint_dockerfile ? byoc_xstrdup(lint_dockerfile) : NULL;
     return j;
 }
 
@@ -113,17 +114,61 @@ void byoc_build_flow_job_free(void *job)
     if (!j)
         return;
     byoc_build_job_free(j->build);
-    byoc_engine_free(j->engine);
+    free(j->lint_dir);
+    free(j->lint_dockerfile);
     free(j);
 }
 
 BYOC_TASK_FREE(result_free, byoc_build_flow_result, byoc_build_flow_result_clear)
 
+/* ---- the lint step, and its findings on the task's wire ----
+ * A finding is a CHECK keyed LINT_KEY + its rule, its message the text, its
+ * file the detail, its severity plus four times its line the status; the
+ * lint's end a CHECK keyed LINTED_KEY, its errors the status. */
+
+#define LINT_KEY "byoc.build.lint:"
+#define LINTED_KEY "byoc.build.linted"
+
+static int lint_step(byoc_task *t, const byoc_build_flow_job *j, byoc_lint_result *out, byoc_err *err)
+{
+    byoc_task_status(t, "Linting");
+    byoc_lint_options lo = {.dir = j->lint_dir, .dockerfile = j->lint_dockerfile};
+    if (byoc_lint_project(&lo, out, err) != 0)
+        return -1;
+    byoc_lint_sort(out);
+    for (size_t i = 0; i < out->n; i++) {
+        const byoc_finding *f = &out->items[i];
+        char *key = byoc_xasprintf(LINT_KEY "%s", f->rule);
+        byoc_task_check(t, key, (int)f->severity + 4 * (f->line > 0 ? f->line : 0), f->message, f->file);
+        free(key);
+    }
+    byoc_task_check(t, LINTED_KEY, (int)out->n_errors, "", NULL);
+    return 0;
+}
+
 int byoc_build_flow_task(byoc_task *t, void *arg, void **result, void (**rfree)(void *), byoc_err *err)
 {
     byoc_build_flow_job *j = arg;
+    byoc_lint_result lint = {0};
+    if (j->lint_dir && lint_step(t, j, &lint, err) < 0) {
+        byoc_lint_result_clear(&lint);
+        return -1;
+    }
     byoc_build_flow_result *r = byoc_xcalloc(1, sizeof *r);
-    if (byoc_build_flow_run(j->engine, t, byoc_build_job_opts(j->build), r, err) < 0) {
+    int rc = 0;
+    if (lint.n_errors) {
+        r->lint_stopped = true;
+        r->size = -1;
+    } else {
+        byoc_engine *engine = NULL;
+        rc = byoc_engine_new(&engine, err);
+        if (rc == 0)
+            rc = byoc_build_flow_run(engine, t, byoc_build_job_opts(j->build), r, err);
+        byoc_engine_free(engine);
+    }
+    r->linted = j->lint_dir != NULL;
+    r->lint = lint;
+    if (rc < 0) {
         result_free(r);
         return -1;
     }
@@ -156,6 +201,17 @@ void byoc_build_event_decode(const byoc_event *ev, byoc_build_event *out)
         out->kind = BYOC_BUILD_EV_IMAGE;
         out->image = ev->result;
         break;
-    case BYOC_EV_CHECK: break;
+    case BYOC_EV_CHECK:
+        if (ev->key && strcmp(ev->key, LINTED_KEY) == 0) {
+            out->kind = BYOC_BUILD_EV_LINTED;
+        } else if (ev->key && strncmp(ev->key, LINT_KEY, strlen(LINT_KEY)) == 0 && ev->current >= 0) {
+            out->kind = BYOC_BUILD_EV_LINT;
+            out->rule = ev->key + strlen(LINT_KEY);
+            out->file = ev->detail ? ev->detail : "";
+            out->severity = (byoc_lint_severity)(ev->current % 4);
+            out->line = (int)(ev->current / 4);
+            out->current = out->total = 0;
+        }
+        break;
     }
 }

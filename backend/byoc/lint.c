@@ -7,13 +7,14 @@
 
 #include <jansson.h>
 
+#include "byoc/contract.h"
 #include "byoc/dockerfile.h"
 #include "byoc/recipe.h"
 #include "byoc/tokens.h"
 #include "core/buf.h"
 #include "core/files.h"
 
-#define CODE_DIR "/opt/ml/code"
+#define CODE_DIR BYOC_CONTRACT_CODE_DIR
 
 void byoc_lint_add(byoc_lint_result *r, byoc_lint_severity sev, const char *rule, const char *file, int line,
                    const char *fmt, ...)

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "byoc/contract.h"
 #include "byoc/localrun_aws.h"
 #include "byoc/localrun_container.h"
 #include "byoc/localrun_copy.h"
@@ -124,8 +125,8 @@ size_t byoc_local_run_validate(const byoc_jobspec *s, bool upload, byoc_job_prob
     if (!dir)
         byoc_job_problem_add(out, BYOC_JF_CHECKPOINT_LOCAL_PATH, -1, NULL,
                              "must be an absolute container path without '.' or '..' parts, not '/': '%s'", ckpt);
-    else if (strcmp(dir, OPT_ML) == 0 || strncmp(dir, OPT_ML "/input", 13) == 0 ||
-             strncmp(dir, OPT_ML "/model", 13) == 0)
+    else if (strcmp(dir, BYOC_CONTRACT_OPT_ML) == 0 || strncmp(dir, BYOC_CONTRACT_OPT_ML "/input", 13) == 0 ||
+             strncmp(dir, BYOC_CONTRACT_MODEL_DIR, 13) == 0)
         byoc_job_problem_add(out, BYOC_JF_CHECKPOINT_LOCAL_PATH, -1, NULL,
                              "must not be /opt/ml or lie in /opt/ml/input or /opt/ml/model: '%s'", ckpt);
     free(dir);
@@ -271,7 +272,7 @@ static void decide(run *r, const run_outcome *o, const char *put_error)
     } else if (r->out->has_exit_code && r->out->exit_code != 0) {
         status = "FAILED";
         reason = byoc_xasprintf("AlgorithmError: the container exited with code %d (it wrote no %s)",
-                                r->out->exit_code, FAILURE_FILE);
+                                r->out->exit_code, BYOC_CONTRACT_FAILURE_FILE);
     }
     free(failure);
     byoc_str_set(&r->out->status, status);
@@ -299,7 +300,7 @@ static int after_create(run *r, byoc_err *err)
     if (!o.cancelled && !put_error)
         lr_run_container(r, &o);
     byoc_task_status(r->t, "copying the results into %s", r->out->output_dir);
-    lr_copy_out(r, OPT_ML "/model", NULL);
+    lr_copy_out(r, BYOC_CONTRACT_MODEL_DIR, NULL);
     lr_copy_out(r, r->checkpoint_dir, "checkpoints");
     decide(r, &o, put_error);
     byoc_err e;
@@ -362,7 +363,7 @@ int byoc_local_run(const byoc_jobspec *spec, const byoc_local_run_opts *opts, by
     if (rc == 0)
         rc = lr_aws_phase(&r, err);
     if (rc == 0 && !out->source_uri)
-        out->source_uri = byoc_xstrdup("file://" BYOC_LOCAL_SOURCE_DIR "/source.tar.gz");
+        out->source_uri = byoc_xstrdup("file://" BYOC_CONTRACT_SOURCE_DIR "/source.tar.gz");
     if (rc == 0)
         rc = lr_plan_files(&r, err);
     if (rc == 0)

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "aws/sts.h"
+#include "byoc/contract.h"
 #include "byoc/jobsubmit.h"
 #include "core/log.h"
 
@@ -102,7 +103,7 @@ static int download_channel(run *r, const byoc_job_channel *c, byoc_err *err)
     const char *slash = strrchr(prefix, '/');
     size_t top = is_dir ? plen : (slash ? (size_t)(slash - prefix) : 0);
     size_t found = 0;
-    char *base = byoc_xasprintf("opt/ml/input/data/%s", c->name);
+    char *base = byoc_contract_channel_dir(c->name);
     for (size_t i = 0; rc == 0 && i < n; i++) {
         const char *k = objs[i].key;
         size_t kl = strlen(k);

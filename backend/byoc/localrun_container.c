@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "byoc/contract.h"
 #include "byoc/jobsubmit.h"
 #include "core/log.h"
 #include "docker/container_files.h"
@@ -88,39 +89,6 @@ void lr_resolve_user(run *r, const char *id)
     free(user);
 }
 
-static void job_env(run *r)
-{
-    const byoc_jobspec *s = r->spec;
-    lr_add_env(r, "AMZN_BRAKET_SCRIPT_S3_URI", r->out->source_uri);
-    lr_add_env(r, "AMZN_BRAKET_SCRIPT_ENTRY_POINT", r->entry_point);
-    lr_add_env(r, "AMZN_BRAKET_SCRIPT_COMPRESSION_TYPE", "GZIP");
-    lr_add_env(r, "AMZN_BRAKET_JOB_NAME", r->out->job_name);
-    lr_add_env(r, "AMZN_BRAKET_DEVICE_ARN", r->device);
-    lr_add_env(r, "AMZN_BRAKET_JOB_RESULTS_DIR", RESULTS_DIR);
-    lr_add_env(r, "AMZN_BRAKET_CHECKPOINT_DIR", r->checkpoint_dir);
-    lr_add_env(r, "AMZN_BRAKET_HP_FILE", HP_FILE);
-    if (s->n_channels)
-        lr_add_env(r, "AMZN_BRAKET_INPUT_DIR", INPUT_DIR);
-    const char *out = r->output_s3 ? r->output_s3 : s->output_s3;
-    char *bucket = NULL, *key = NULL;
-    if (out && byoc_s3_parse_uri(out, &bucket, &key) == 0) {
-        size_t kl = strlen(key);
-        while (kl && key[kl - 1] == '/')
-            key[--kl] = '\0';
-        lr_add_env(r, "AMZN_BRAKET_OUT_S3_BUCKET", bucket);
-        char *tasks = byoc_xasprintf("s3://%s/jobs/%s/tasks", bucket, r->out->job_name);
-        lr_add_env(r, "AMZN_BRAKET_TASK_RESULTS_S3_URI", tasks);
-        free(tasks);
-        char *results = byoc_xasprintf("%s/%s/output", key, r->out->job_name);
-        lr_add_env(r, "AMZN_BRAKET_JOB_RESULTS_S3_PATH", results);
-        free(results);
-    }
-    free(bucket);
-    free(key);
-    if (r->region)
-        lr_add_env(r, "AWS_DEFAULT_REGION", r->region);
-}
-
 /* A create cut short by a cancel may still have made the container: find it by its run label. */
 static void remove_orphans(run *r, const char *run_label)
 {
@@ -142,7 +110,6 @@ static void remove_orphans(run *r, const char *run_label)
 
 int lr_create_container(run *r, byoc_err *err)
 {
-    job_env(r);
     static const char *const cmd[] = {"train"};
     char *label = byoc_xasprintf(BYOC_LOCAL_LABEL "=%s", r->out->job_name);
     char *run_label = byoc_xasprintf(BYOC_LOCAL_LABEL ".run=%ld-%s", (long)getpid(), r->timestamp);
@@ -156,10 +123,10 @@ int lr_create_container(run *r, byoc_err *err)
         .labels = labels,
         .n_labels = 2,
         .network_mode = r->opts->host_network ? "host" : "none",
-        .working_dir = LR_CODE_DIR, /* the SDK's LocalQuantumJob: docker exec -w /opt/ml/code/ */
+        .working_dir = BYOC_CONTRACT_CODE_DIR, /* the SDK's LocalQuantumJob: docker exec -w /opt/ml/code/ */
     };
     byoc_task_status(r->t, "creating the container (network %s)", cs.network_mode);
-    byoc_task_log(r->t, "byoc: `train` starts in " LR_CODE_DIR ", as in LocalQuantumJob's container");
+    byoc_task_log(r->t, "byoc: `train` starts in " BYOC_CONTRACT_CODE_DIR ", as in LocalQuantumJob's container");
     int rc = byoc_container_create(r->engine, r->t, &cs, &r->out->container_id, err);
     if (rc != 0 && err->kind == BYOC_E_CANCELLED)
         remove_orphans(r, run_label);

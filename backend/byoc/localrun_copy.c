@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "byoc/contract.h"
 #include "byoc/results.h"
 #include "core/fs.h"
 #include "core/log.h"
@@ -126,7 +127,7 @@ char *lr_failure_text(run *r)
 {
     char *text = NULL;
     byoc_err e;
-    if (byoc_container_read_file(r->engine, NULL, r->out->container_id, FAILURE_FILE, 256 * 1024, &text, &e) <= 0)
+    if (byoc_container_read_file(r->engine, NULL, r->out->container_id, BYOC_CONTRACT_FAILURE_FILE, 256 * 1024, &text, &e) <= 0)
         return NULL;
     size_t n = strlen(text);
     while (n && (text[n - 1] == '\n' || text[n - 1] == '\r' || text[n - 1] == ' ' || text[n - 1] == '\t'))

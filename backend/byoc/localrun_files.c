@@ -1,20 +1,14 @@
-/* localrun_files: the files put into the container (localrun_files.h). */
+/* localrun_files: the files put into the container (localrun_files.h): the
+ * contract's (contract.h), and the local input channels' contents. */
 #include "byoc/localrun_files.h"
 
 #include <string.h>
 
+#include "byoc/contract.h"
 #include "byoc/jobspec_files.h"
 #include "docker/container_files.h"
 
 /* ---- 4. the files put into the container --------------------------------------------------------- */
-
-static void add_json(run *r, const char *path, json_t *doc)
-{
-    char *text = json_dumps(doc, JSON_COMPACT | JSON_PRESERVE_ORDER);
-    byoc_put_list_add(&r->files, BYOC_PUT_MEM, path, NULL, text, strlen(text));
-    free(text);
-    json_decref(doc);
-}
 
 /* A local channel, laid out as the SDK's upload and download would lay it out. */
 static int add_local_channel(run *r, const byoc_job_channel *c, byoc_err *err)
@@ -31,7 +25,7 @@ static int add_local_channel(run *r, const byoc_job_channel *c, byoc_err *err)
     bool is_dir = n > 0;
     for (size_t i = 0; i < n && is_dir; i++)
         is_dir = strncmp(files[i].s3_uri, name, nl) == 0 && files[i].s3_uri[nl] == '/';
-    char *base = byoc_xasprintf("opt/ml/input/data/%s", c->name);
+    char *base = byoc_contract_channel_dir(c->name);
     byoc_put_list_add_dir(&r->files, base);
     int rc = 0;
     for (size_t i = 0; i < n; i++) {
@@ -53,46 +47,25 @@ static int add_local_channel(run *r, const byoc_job_channel *c, byoc_err *err)
     return rc;
 }
 
-static json_t *resource_config(void)
-{
-    return json_pack("{s:s, s:s, s:s, s:[s], s:[{s:s, s:s, s:[s]}], s:s}", "current_host", "algo-1",
-                     "current_instance_type", "local", "current_group_name", "homogeneousCluster", "hosts", "algo-1",
-                     "instance_groups", "instance_group_name", "homogeneousCluster", "instance_type", "local", "hosts",
-                     "algo-1", "network_interface_name", "eth0");
-}
-
+/* The contract's environment and files (contract.h), then the contents of the local channels. */
 int lr_plan_files(run *r, byoc_err *err)
 {
     const byoc_jobspec *s = r->spec;
-    byoc_put_list_add_dir(&r->files, "opt/ml/input");
-    byoc_put_list_add_dir(&r->files, "opt/ml/input/config");
-    json_t *hps = json_object();
-    for (size_t i = 0; i < s->n_hyperparameters; i++)
-        json_object_set_new(hps, s->hyperparameters[i].key, json_string(s->hyperparameters[i].value));
-    add_json(r, "opt/ml/input/config/hyperparameters.json", hps);
-    add_json(r, "opt/ml/input/config/resourceconfig.json", resource_config());
-    json_t *channels = json_object();
-    for (size_t i = 0; i < s->n_channels; i++) {
-        json_t *ch = json_pack("{s:s, s:s, s:s}", "TrainingInputMode", "File", "S3DistributionType", "FullyReplicated",
-                               "RecordWrapperType", "None");
-        if (s->channels[i].content_type)
-            json_object_set_new(ch, "ContentType", json_string(s->channels[i].content_type));
-        json_object_set_new(channels, s->channels[i].name, ch);
-    }
-    add_json(r, "opt/ml/input/config/inputdataconfig.json", channels);
-    if (r->archive_path) {
-        byoc_put_list_add_dir(&r->files, &BYOC_LOCAL_SOURCE_DIR[1]);
-        byoc_put_list_add(&r->files, BYOC_PUT_FILE, &BYOC_LOCAL_SOURCE_DIR "/source.tar.gz"[1], r->archive_path, NULL, 0);
-    }
-    if (s->n_channels)
-        byoc_put_list_add_dir(&r->files, "opt/ml/input/data");
+    byoc_contract_inputs in = {
+        .spec = s,
+        .job_name = r->out->job_name,
+        .source_uri = r->out->source_uri,
+        .entry_point = r->entry_point,
+        .device = r->device,
+        .checkpoint_dir = r->checkpoint_dir,
+        .output_s3 = r->output_s3,
+        .region = r->region,
+        .source_archive = r->archive_path,
+    };
+    byoc_contract_describe(&in, &r->env, &r->files);
     for (size_t i = 0; i < s->n_channels; i++)
         if (!lr_is_s3(s->channels[i].location) && add_local_channel(r, &s->channels[i], err) != 0)
             return -1;
-    byoc_put_list_add_dir(&r->files, "opt/ml/model");
-    byoc_put_list_add_dir(&r->files, "opt/ml/output");
-    byoc_put_list_add_dir(&r->files, "opt/ml/output/data");
-    byoc_put_list_add_dir(&r->files, r->checkpoint_dir + 1);
     return 0;
 }
 

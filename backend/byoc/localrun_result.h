@@ -1,6 +1,6 @@
 /* localrun_result: what a local run (localrun.h) is given and gives back: its
- * options, its result and the result as JSON, and the names it gives the
- * container's source directory and label. Apart from the run so that its
+ * options, its result and the result as JSON, and the label it gives the
+ * container. Apart from the run so that its
  * parts (localrun_*.c) can fill a result without depending on the run's top. */
 #ifndef BYOC_BYOC_LOCALRUN_RESULT_H
 #define BYOC_BYOC_LOCALRUN_RESULT_H
@@ -13,7 +13,6 @@
 #include "core/strv.h"
 #include "docker/engine.h"
 
-#define BYOC_LOCAL_SOURCE_DIR "/opt/ml/input/source"   /* where source.tar.gz goes without upload */
 #define BYOC_LOCAL_LABEL "byoc.local-job"               /* container label: the job name */
 
 typedef struct byoc_local_run_opts {

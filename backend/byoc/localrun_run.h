@@ -21,12 +21,6 @@
 #include "docker/container_files.h"
 #include "docker/engine.h"
 
-#define OPT_ML "/opt/ml"
-#define LR_CODE_DIR "/opt/ml/code"   /* where the job program starts */
-#define HP_FILE "/opt/braket/input/config/hyperparameters.json"
-#define INPUT_DIR "/opt/braket/input/data"
-#define RESULTS_DIR "/opt/braket/model"
-#define FAILURE_FILE "/opt/ml/output/failure"
 #define FAILURE_REASON_MAX 1024   /* the API's failureReason limit */
 #define LINE_MAX_BYTES 65536
 

@@ -10,6 +10,7 @@
 #include <jansson.h>
 
 #include "aws/sigv4.h"
+#include "byoc/contract.h"
 #include "byoc/measure_base.h"
 #include "byoc/project.h"
 #include "byoc/recipe.h"
@@ -27,7 +28,7 @@
 #define STATE_KEEP 32
 #define REQ_MAX (1024 * 1024)
 #define OUTPUT_KEEP (256 * 1024)
-#define WORKDIR "/opt/ml/code"
+#define WORKDIR BYOC_CONTRACT_CODE_DIR
 #define MEASURE_LABEL "org.byoc.measure"
 
 void byoc_measurement_clear(byoc_measurement *m)

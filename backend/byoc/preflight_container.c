@@ -6,7 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <errno.h>
 #include <ftw.h>
+#include <stdint.h>
+#include <sys/stat.h>
 #include <stdatomic.h>
 #include <time.h>
 
@@ -21,6 +24,7 @@
 #include "docker/images.h"
 
 #define SRC_DIR "/byoc-preflight/src"
+#define PROBE_SOURCE_MAX (1024ull << 20) /* the import probe sends no bigger source */
 
 static const char PY_PROBE[] =
     "import sys, os, re, importlib, signal\n"
@@ -77,6 +81,49 @@ static char *probe_value(const char *out, const char *key)
     return NULL;
 }
 
+/* The packed source, streamed from its file into the container (the engine
+ * unpacks the gzip): memory stays at one chunk, and a source larger than
+ * PROBE_SOURCE_MAX is not sent at all. */
+typedef struct {
+    FILE *f;
+    uint64_t left;   /* bytes the stat promised: a file that grows is cut there */
+} source_reader;
+
+static size_t read_source(char *dst, size_t n, void *ud)
+{
+    source_reader *r = ud;
+    if (r->left == 0)
+        return 0;
+    size_t want = n < r->left ? n : (size_t)r->left;
+    size_t got = fread(dst, 1, want, r->f);
+    if (got == 0 && ferror(r->f))
+        return (size_t)-1;
+    r->left -= got;
+    return got;
+}
+
+static int put_source(pf_ctx *c, byoc_engine *e, const char *id, const char *archive, byoc_err *err)
+{
+    FILE *f = fopen(archive, "rb");
+    struct stat st;
+    if (!f || fstat(fileno(f), &st) != 0) {
+        int rc = byoc_err_set(err, BYOC_E_ENV, "source.tar.gz", "cannot read %s: %s", archive, strerror(errno));
+        if (f)
+            fclose(f);
+        return rc;
+    }
+    if ((uint64_t)st.st_size > PROBE_SOURCE_MAX) {
+        fclose(f);
+        return byoc_err_set(err, BYOC_E_USAGE, "source.tar.gz",
+                            "the packed source is %lld bytes, more than the import probe sends (%llu)",
+                            (long long)st.st_size, (unsigned long long)PROBE_SOURCE_MAX);
+    }
+    source_reader r = {f, (uint64_t)st.st_size};
+    int rc = byoc_container_archive_put(e, c->t, id, SRC_DIR, read_source, &r, NULL, 0, err);
+    fclose(f);
+    return rc;
+}
+
 /* Create, fill, run and remove the throwaway container that tries the import
  * with the image's own python (no shell); *out gets its stdout. */
 static int run_probe(pf_ctx *c, byoc_engine *e, const char *python, const char *entry, char **out, byoc_err *err)
@@ -100,18 +147,8 @@ static int run_probe(pf_ctx *c, byoc_engine *e, const char *python, const char *
     };
     char *id = NULL;
     int rc = byoc_container_create(e, c->t, &spec, &id, err);
-    if (rc == 0 && archive) {
-        FILE *f = fopen(archive, "rb");
-        byoc_buf tar = BYOC_BUF_INIT;
-        char chunk[65536];
-        size_t n;
-        while (f && (n = fread(chunk, 1, sizeof chunk, f)) > 0)
-            byoc_buf_append(&tar, chunk, n);
-        if (f)
-            fclose(f);
-        rc = byoc_container_archive_put(e, c->t, id, SRC_DIR, NULL, NULL, tar.data, tar.len, err);
-        byoc_buf_free(&tar);
-    }
+    if (rc == 0 && archive)
+        rc = put_source(c, e, id, archive, err);
     int64_t code = 0;
     if (rc == 0)
         rc = byoc_container_start(e, c->t, id, err);

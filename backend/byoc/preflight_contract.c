@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "byoc/contract.h"
 #include "byoc/preflight_internal.h"
 #include "byoc/pyspec.h"
 #include "byoc/scan.h"
@@ -211,7 +212,7 @@ static void gather(facts *f, const json_t *config)
     f->path_var = env_value(env, "PATH");
     f->program = env_value(env, "SAGEMAKER_PROGRAM");
     if (f->program && *f->program) {
-        char *p = f->program[0] == '/' ? byoc_xstrdup(f->program) : byoc_xasprintf("/opt/ml/code/%s", f->program);
+        char *p = byoc_contract_program_path(f->program);
         byoc_imagefs_info st;
         byoc_err err;
         byoc_err_clear(&err);

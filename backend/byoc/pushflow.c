@@ -403,7 +403,7 @@ static void record_push(byoc_task *t, const byoc_push_opts *o, const byoc_push_r
     byoc_buf_free(&b);
 }
 
-static int push_body(byoc_aws_client *aws, byoc_engine *engine, byoc_ecr_auth *auth, byoc_task *t,
+static int push_body(byoc_aws_client *aws, byoc_engine *engine, byoc_task *t,
                      const byoc_push_opts *o, byoc_push_result *r, byoc_err *err)
 {
     memset(r, 0, sizeof *r);
@@ -435,10 +435,9 @@ static int push_body(byoc_aws_client *aws, byoc_engine *engine, byoc_ecr_auth *a
     char *expected = byoc_aws_ecr_registry_host(r->account, r->region);
     char *repo_host = repo.uri ? uri_host(repo.uri) : NULL;
 
-    byoc_ecr_auth *own = auth ? NULL : byoc_ecr_auth_new(aws, repo.registry_id);
-    byoc_ecr_auth *use = auth ? auth : own;
+    byoc_ecr_auth *auth = byoc_ecr_auth_new(aws, repo.registry_id);
     byoc_ecr_token tok;
-    int rc = byoc_ecr_auth_get(use, t, time(NULL), false, &tok, err);
+    int rc = byoc_ecr_auth_get(auth, t, time(NULL), false, &tok, err);
     if (rc == 0) {
         r->registry = byoc_xstrdup(tok.registry_host);
         if (repo_host && strcmp(repo_host, tok.registry_host) != 0)
@@ -469,7 +468,7 @@ static int push_body(byoc_aws_client *aws, byoc_engine *engine, byoc_ecr_auth *a
         rc = byoc_image_tag(engine, t, o->source, r->image_uri, err);
     }
     if (rc == 0)
-        rc = push_with_login(engine, use, t, r, target, err);
+        rc = push_with_login(engine, auth, t, r, target, err);
     if (rc == 0) {
         r->digest = byoc_xstrdup(r->report.digest);
         rc = verify(aws, t, o, r, err);
@@ -480,49 +479,11 @@ static int push_body(byoc_aws_client *aws, byoc_engine *engine, byoc_ecr_auth *a
         record_push(t, o, r);
     }
     free(target);
-    byoc_ecr_auth_free(own);
+    byoc_ecr_auth_free(auth);
     free(repo_host);
     free(expected);
     byoc_ecr_repository_clear(&repo);
     return rc;
-}
-
-/* ---- the plain call ---- */
-
-typedef struct {
-    byoc_aws_client *aws;
-    byoc_engine *engine;
-    byoc_ecr_auth *auth;
-    const byoc_push_opts *opts;
-    byoc_push_result *out;
-    byoc_push_event_fn on_event;
-    void *ud;
-} plain_call;
-
-static int plain_fn(byoc_task *t, void *arg, void **result, void (**rfree)(void *), byoc_err *err)
-{
-    plain_call *c = arg;
-    *result = NULL;
-    *rfree = NULL;
-    return push_body(c->aws, c->engine, c->auth, t, c->opts, c->out, err);
-}
-
-static void plain_sink(const byoc_event *ev, void *ud)
-{
-    plain_call *c = ud;
-    byoc_push_event pe;
-    if (!c->on_event || !byoc_push_event_from(ev, &pe))
-        return;
-    if (pe.kind == BYOC_PUSH_EV_DONE)
-        pe.result = c->out;  /* the caller's, not the task's */
-    c->on_event(&pe, c->ud);
-}
-
-int byoc_push_run(byoc_aws_client *aws, byoc_engine *engine, byoc_ecr_auth *auth, const byoc_push_opts *o,
-                  byoc_push_event_fn on_event, void *ud, byoc_push_result *out, byoc_err *err)
-{
-    plain_call c = {aws, engine, auth, o, out, on_event, ud};
-    return byoc_task_run_sync("push", plain_fn, &c, NULL, NULL, err, plain_sink, &c);
 }
 
 /* ---- as a task ---- */
@@ -577,6 +538,8 @@ int byoc_push_task(byoc_task *t, void *arg, void **result, void (**rfree)(void *
     byoc_aws_config_opts co = {.profile = j->profile, .region = j->region};
     byoc_aws_client *aws = NULL;
     byoc_engine *engine = NULL;
+    if (check_input(&j->opts, err) < 0) /* a bad input needs neither AWS nor the engine */
+        return -1;
     if (byoc_aws_client_new(&co, &aws, err) != 0)
         return -1;
     if (byoc_engine_new(&engine, err) < 0) {
@@ -584,7 +547,7 @@ int byoc_push_task(byoc_task *t, void *arg, void **result, void (**rfree)(void *
         return -1;
     }
     byoc_push_result *r = byoc_xcalloc(1, sizeof *r);
-    int rc = push_body(aws, engine, NULL, t, &j->opts, r, err);
+    int rc = push_body(aws, engine, t, &j->opts, r, err);
     byoc_engine_free(engine);
     byoc_aws_client_free(aws);
     if (rc < 0) {

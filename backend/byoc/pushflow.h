@@ -1,6 +1,6 @@
 /* pushflow: the Push step — a local image into an ECR repository. The one
- * flow behind the Push screen and `byoc push`: a plain call and a task entry
- * point, both reporting typed events (byoc_push_event).
+ * flow behind the Push screen and `byoc push`: a task entry point
+ * (byoc_push_task) reporting typed events (byoc_push_event).
  *
  *   1. check the input (repository name against ECR's pattern, tag grammar,
  *      creation options): BYOC_E_USAGE, nothing sent anywhere
@@ -111,8 +111,6 @@ typedef struct byoc_push_event {
     const byoc_err *err;             /* FAILED */
 } byoc_push_event;
 
-typedef void (*byoc_push_event_fn)(const byoc_push_event *ev, void *ud);
-
 /* Post a typed event to the task t (NULL: nothing); DONE and FAILED are the task's own end. */
 void byoc_push_post(byoc_task *t, const byoc_push_event *ev);
 /* The typed form of a push task's event; false for an event that means nothing to a push.
@@ -120,13 +118,6 @@ void byoc_push_post(byoc_task *t, const byoc_push_event *ev);
 bool byoc_push_event_from(const byoc_event *ev, byoc_push_event *out);
 
 /* ---- the push ---- */
-
-/* The whole push, on the calling thread, its events to on_event (may be NULL) as
- * they come, DONE or FAILED last. aws and engine are borrowed; auth (may be NULL)
- * is a token cache to share between pushes (a private one is used otherwise). out
- * is always initialised (free it even on failure: the layers are in it). */
-int byoc_push_run(byoc_aws_client *aws, byoc_engine *engine, byoc_ecr_auth *auth, const byoc_push_opts *o,
-                  byoc_push_event_fn on_event, void *ud, byoc_push_result *out, byoc_err *err);
 
 /* {"image_uri", "digest", "repository", "registry", "tag", "account", "region",
  *  "created_repository", "verified", "login_retried", "docker_config", "layers": [{"id", "state"}], "warnings"}. */

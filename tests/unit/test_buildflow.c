@@ -3,9 +3,13 @@
  * Tags (the flags over byoc.json's, the <name>:<short-sha>[-dirty] tag once),
  * build args (byoc.json's then the flags'), OCI labels with created from
  * SOURCE_DATE_EPOCH else the facts' time, paths, and the screen's form
- * replacing byoc.json; then the task events read as typed build events. */
+ * replacing byoc.json; then the task events read as typed build events, and
+ * the task's lint step: its findings as typed events, its errors stopping the
+ * flow (DONE, lint_stopped) before the engine is touched. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "byoc/buildflow.h"
 #include "check.h"
@@ -27,8 +31,71 @@ static bool has(const byoc_strv *v, const char *s)
     return byoc_strv_contains(v, s);
 }
 
+typedef struct {
+    size_t findings, linted, others;
+    int errors;
+    char rule[64], file[64];
+} lint_seen;
+
+static void collect_lint(const byoc_event *ev, void *ud)
+{
+    lint_seen *ls = ud;
+    byoc_build_event be;
+    byoc_build_event_decode(ev, &be);
+    if (be.kind == BYOC_BUILD_EV_LINT) {
+        ls->findings++;
+        if (!ls->rule[0] && be.severity == BYOC_LINT_ERROR) {
+            snprintf(ls->rule, sizeof ls->rule, "%s", be.rule);
+            snprintf(ls->file, sizeof ls->file, "%s", be.file);
+        }
+    } else if (be.kind == BYOC_BUILD_EV_LINTED) {
+        ls->linted++;
+        ls->errors = (int)be.current;
+    } else if (be.kind == BYOC_BUILD_EV_ERROR) {
+        ls->others++;
+    }
+}
+
+/* A project without a Dockerfile: the lint's error stops the flow before the
+ * engine (DOCKER_HOST leads nowhere: reaching it would be an ERROR). */
+static void test_lint_stops_the_flow(void)
+{
+    char dir[] = "/tmp/byoc-buildflow-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    setenv("DOCKER_HOST", "unix:///nonexistent/byoc-test.sock", 1);
+    byoc_project p;
+    byoc_project_init(&p);
+    byoc_build_flags fl = {0};
+    byoc_build_plan plan;
+    byoc_build_plan_make(&p, dir, &fl, NULL, &plan);
+    byoc_build_flow_job *job = byoc_build_flow_job_new(&plan, dir, NULL);
+    lint_seen ls = {0};
+    void *result = NULL;
+    void (*result_free)(void *) = NULL;
+    byoc_err err;
+    byoc_err_clear(&err);
+    CHECK_INT(byoc_task_run_sync("build", byoc_build_flow_task, job, &result, &result_free, &err, collect_lint, &ls),
+              0);
+    byoc_build_flow_result *r = result;
+    CHECK(r && r->linted && r->lint_stopped && !r->image_id);
+    CHECK(r && r->lint.n_errors >= 1);
+    CHECK(ls.findings >= 1);
+    CHECK_STR(ls.rule, "dockerfile-missing");
+    CHECK_STR(ls.file, "Dockerfile");
+    CHECK_INT(ls.linted, 1);
+    CHECK(ls.errors >= 1);
+    CHECK_INT(ls.others, 0);
+    if (result_free)
+        result_free(result);
+    byoc_build_flow_job_free(job);
+    byoc_build_plan_clear(&plan);
+    byoc_project_clear(&p);
+    rmdir(dir);
+}
+
 int main(void)
 {
+    test_lint_stops_the_flow();
     const char *json = "{\"name\": \"qaoa\", \"context\": \"src\", \"dockerfile\": \"docker/Dockerfile\","
                        " \"tags\": [\"qaoa:1\", \"qaoa:latest\"], \"build_args\": {\"WHO\": \"me\"}}";
     byoc_project p;

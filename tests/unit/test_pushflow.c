@@ -1,6 +1,6 @@
 /* The push flow's typed events (backend/byoc/pushflow.h): every kind survives the
  * task's wire (byoc_push_post -> core/task.h event -> byoc_push_event_from), its
- * flags too; events of no push meaning are refused; the plain call reports a bad
+ * flags too; events of no push meaning are refused; the task reports a bad
  * input as FAILED, nothing sent. */
 #include "check.h"
 
@@ -144,23 +144,29 @@ static void test_end_events(void)
     CHECK(pe.err && pe.err->kind == BYOC_E_CANCELLED);
 }
 
-static void collect(const byoc_push_event *ev, void *ud)
+static void collect(const byoc_event *ev, void *ud)
 {
-    keep(ud, ev);
+    byoc_push_event pe;
+    if (byoc_push_event_from(ev, &pe))
+        keep(ud, &pe);
 }
 
-/* A bad repository name stops before the engine and AWS (both NULL here): one FAILED. */
-static void test_plain_call_bad_input(void)
+/* A bad repository name stops the task before the engine and AWS: one FAILED. */
+static void test_task_bad_input(void)
 {
     seen s = {0};
     byoc_push_opts o = {.source = "img:1", .repository = "Not A Name"};
-    byoc_push_result r;
+    byoc_push_job *j = byoc_push_job_new(NULL, "us-east-1", &o);
+    void *result = NULL;
+    void (*result_free)(void *) = NULL;
     byoc_err err;
-    CHECK_INT(byoc_push_run(NULL, NULL, NULL, &o, collect, &s, &r, &err), -1);
+    byoc_err_clear(&err);
+    CHECK_INT(byoc_task_run_sync("push", byoc_push_task, j, &result, &result_free, &err, collect, &s), -1);
     CHECK_INT(err.kind, BYOC_E_USAGE);
+    CHECK(result == NULL);
     CHECK_INT(s.n, 1);
     CHECK(s.n == 1 && s.ev[0].kind == BYOC_PUSH_EV_FAILED && s.err_kind[0] == BYOC_E_USAGE);
-    byoc_push_result_clear(&r);
+    byoc_push_job_free(j);
     seen_free(&s);
 }
 
@@ -169,6 +175,6 @@ int main(void)
     test_wire_round_trip();
     test_printable();
     test_end_events();
-    test_plain_call_bad_input();
+    test_task_bad_input();
     return check_done();
 }

@@ -4,8 +4,9 @@
  *   load     read byoc.json (arg: the project directory, a string);
  *            result tui_build_loaded.
  *   prepare  save the settings into byoc.json when they changed (or, when
- *            there is no byoc.json yet, when asked to), lint the project,
- *            and plan the build (byoc/buildflow.h: the settings, and for a
+ *            there is no byoc.json yet, when asked to), lint the project
+ *            when the lint alone is asked for (a build's lint is the build
+ *            flow's, byoc_build_flow_task), and plan the build (byoc/buildflow.h: the settings, and for a
  *            build the git revision's tag and the OCI labels, as `byoc
  *            build` does) (arg: tui_build_request); result
  *            tui_build_prepared.
@@ -34,7 +35,7 @@ typedef struct tui_build_request {
     char *project_dir;
     tui_build_settings settings;
     bool save_new;           /* write byoc.json even when it does not exist yet */
-    bool lint;               /* run the lint */
+    bool lint;               /* run the lint (the lint alone: a build lints in its flow) */
     bool git;                /* read the git revision (for a build) */
 } tui_build_request;
 

@@ -57,6 +57,7 @@ typedef struct build_screen {
 
     build_state state;
     bool lint_only;              /* the running prepare is a lint alone */
+    bool in_flow;                /* the running task is the build flow (lint, then build) */
     byoc_task *running;          /* the prepare or build task, until its last event */
     uint64_t running_id;
     tui_build_settings snap;     /* the settings the running build uses */
@@ -163,7 +164,7 @@ static void start_prepare(build_screen *s, bool lint_only)
     req->project_dir = byoc_xstrdup(tui_app_project(a));
     tui_build_settings_from_form(&s->form, &req->settings);
     req->save_new = !lint_only && s->saved_dirty;
-    req->lint = lint_only || s->snap.lint;
+    req->lint = lint_only; /* a build's lint is the build flow's */
     req->git = !lint_only;
     byoc_task *t = lint_only ? tui_app_start_background_task(a, &s->base, "lint", tui_build_prepare_task, req,
                                                              tui_build_request_free)
@@ -174,6 +175,7 @@ static void start_prepare(build_screen *s, bool lint_only)
         return;
     }
     s->lint_only = lint_only;
+    s->in_flow = false;
     set_running(s, t);
     if (!lint_only) {
         s->state = B_PREPARING;
@@ -186,37 +188,59 @@ static void start_prepare(build_screen *s, bool lint_only)
     }
 }
 
-static void fill_findings(build_screen *s, const byoc_lint_result *lr)
+static void clear_findings(build_screen *s)
 {
     tui_list_clear(&s->findings);
     s->lint_errors = s->lint_warnings = s->lint_notes = 0;
+}
+
+static void add_finding(build_screen *s, byoc_lint_severity severity, const char *file, int line, const char *rule,
+                        const char *message)
+{
+    char where[256];
+    if (line > 0)
+        snprintf(where, sizeof where, "%s:%d", file ? file : "", line);
+    else
+        snprintf(where, sizeof where, "%s", file ? file : "");
+    const char *sev = byoc_lint_severity_name(severity);
+    const char *cells[4] = {severity == BYOC_LINT_WARNING ? "warn" : sev, where, rule, message};
+    char *full = byoc_xasprintf("%s %s [%s]: %s", sev, where, rule, message);
+    tui_list_add(&s->findings, cells, full);
+    s->lint_errors += severity == BYOC_LINT_ERROR;
+    s->lint_warnings += severity == BYOC_LINT_WARNING;
+    s->lint_notes += severity == BYOC_LINT_INFO;
+}
+
+static void fill_findings(build_screen *s, const byoc_lint_result *lr)
+{
+    clear_findings(s);
     for (size_t i = 0; i < lr->n; i++) {
         const byoc_finding *f = &lr->items[i];
-        char where[256];
-        if (f->line > 0)
-            snprintf(where, sizeof where, "%s:%d", f->file ? f->file : "", f->line);
-        else
-            snprintf(where, sizeof where, "%s", f->file ? f->file : "");
-        const char *sev = byoc_lint_severity_name(f->severity);
-        const char *cells[4] = {f->severity == BYOC_LINT_WARNING ? "warn" : sev, where, f->rule, f->message};
-        char *full = byoc_xasprintf("%s %s [%s]: %s", sev, where, f->rule, f->message);
-        tui_list_add(&s->findings, cells, full);
-        s->lint_errors += f->severity == BYOC_LINT_ERROR;
-        s->lint_warnings += f->severity == BYOC_LINT_WARNING;
-        s->lint_notes += f->severity == BYOC_LINT_INFO;
+        add_finding(s, f->severity, f->file, f->line, f->rule, f->message);
     }
     s->linted = true;
 }
 
+/* A finding of the build flow's lint, as it comes: listed, and in the log unless a note. */
+static void lint_finding(build_screen *s, const byoc_build_event *be)
+{
+    add_finding(s, be->severity, be->file, be->line, be->rule, be->text ? be->text : "");
+    if (be->severity == BYOC_LINT_INFO)
+        return;
+    char *line = byoc_xasprintf("lint %s: %s:%d: %s: %s", byoc_lint_severity_name(be->severity), be->file, be->line,
+                                be->rule, be->text ? be->text : "");
+    log_line(s, line);
+    free(line);
+}
+
+/* The build flow: its lint first when the settings ask for it (B_PREPARING
+ * until the lint is over), then the build. */
 static void start_build(build_screen *s, const tui_build_prepared *p)
 {
-    byoc_err err;
-    byoc_build_flow_job *job = byoc_build_flow_job_new(&p->plan, &err);
-    if (!job) {
-        s->state = B_FAILED;
-        s->error = byoc_xstrdup(err.message);
-        return;
-    }
+    const char *project = tui_app_project(s->base.app);
+    char *df = s->snap.lint ? tui_build_lint_dockerfile(s->snap.dockerfile, project) : NULL;
+    byoc_build_flow_job *job = byoc_build_flow_job_new(&p->plan, s->snap.lint ? project : NULL, df);
+    free(df);
     byoc_task *t = tui_app_start_task(s->base.app, &s->base, "build", byoc_build_flow_task, job,
                                       byoc_build_flow_job_free);
     if (!t) {
@@ -225,7 +249,14 @@ static void start_build(build_screen *s, const tui_build_prepared *p)
         return;
     }
     set_running(s, t);
-    s->state = B_BUILDING;
+    s->in_flow = true;
+    if (s->snap.lint) {
+        clear_findings(s);
+        s->linted = false;
+        s->state = B_PREPARING;
+    } else {
+        s->state = B_BUILDING;
+    }
 }
 
 static void prepared(build_screen *s, const tui_build_prepared *p)
@@ -235,18 +266,8 @@ static void prepared(build_screen *s, const tui_build_prepared *p)
         s->form_dirty = s->saved_dirty = false;
         tui_app_message(a, "Saved the settings to byoc.json");
     }
-    if (p->linted) {
+    if (p->linted)
         fill_findings(s, &p->lint);
-        for (size_t i = 0; i < p->lint.n; i++) {
-            const byoc_finding *f = &p->lint.items[i];
-            if (f->severity == BYOC_LINT_INFO || s->lint_only)
-                continue;
-            char *line = byoc_xasprintf("lint %s: %s:%d: %s: %s", byoc_lint_severity_name(f->severity),
-                                        f->file ? f->file : "", f->line, f->rule, f->message);
-            log_line(s, line);
-            free(line);
-        }
-    }
     if (s->lint_only) {
         if (p->lint.n)
             s->show_findings = true;
@@ -254,17 +275,25 @@ static void prepared(build_screen *s, const tui_build_prepared *p)
                         s->lint_warnings, s->lint_warnings == 1 ? "" : "s");
         return;
     }
-    if (p->linted && s->lint_errors && s->snap.lint) {
-        s->state = B_LINT_FAILED;
-        s->end_ms = tui_now_ms();
-        s->show_findings = true;
-        return;
-    }
     start_build(s, p);
+}
+
+/* The flow's lint found errors: nothing was built. */
+static void lint_stopped(build_screen *s)
+{
+    s->state = B_LINT_FAILED;
+    s->end_ms = tui_now_ms();
+    s->show_findings = true;
 }
 
 static void built(build_screen *s, const byoc_build_flow_result *b)
 {
+    if (b->linted)
+        fill_findings(s, &b->lint); /* the whole lint, should an event have been dropped */
+    if (b->lint_stopped) {
+        lint_stopped(s);
+        return;
+    }
     s->state = B_DONE;
     s->end_ms = tui_now_ms();
     free(s->image_id);
@@ -321,6 +350,8 @@ static void on_event(tui_screen *base, const byoc_event *ev)
     }
     if (!s->running || ev->task_id != s->running_id)
         return;
+    if (s->in_flow && s->state == B_PREPARING && (ev->kind == BYOC_EV_LOG || ev->kind == BYOC_EV_PROGRESS))
+        s->state = B_BUILDING; /* the build began (its lint's end may have been dropped from a full queue) */
     switch (ev->kind) {
     case BYOC_EV_LOG: {
         log_line(s, ev->text ? ev->text : "");
@@ -342,11 +373,22 @@ static void on_event(tui_screen *base, const byoc_event *ev)
             s->ctx_total = ev->total;
         }
         break;
+    case BYOC_EV_CHECK: {
+        byoc_build_event be;
+        byoc_build_event_decode(ev, &be);
+        if (be.kind == BYOC_BUILD_EV_LINT) {
+            lint_finding(s, &be);
+        } else if (be.kind == BYOC_BUILD_EV_LINTED) {
+            s->linted = true;
+            if (be.current == 0 && s->state == B_PREPARING)
+                s->state = B_BUILDING;
+        }
+        break;
+    }
     case BYOC_EV_STATUS:
-    case BYOC_EV_CHECK:
         break;
     case BYOC_EV_DONE: {
-        bool was_prepare = s->state == B_PREPARING || s->lint_only;
+        bool was_prepare = !s->in_flow || s->lint_only;
         set_running(s, NULL);
         if (was_prepare)
             prepared(s, ev->result);

@@ -1,5 +1,5 @@
-/* byoc build: lint, then build the project's image on the Docker engine with
- * live output on stderr; the image id (and tags) on stdout. Defaults come
+/* byoc build: lint, then build the project's image on the Docker engine (both
+ * byoc/buildflow.h's task) with live output on stderr; the image id (and tags) on stdout. Defaults come
  * from the project's byoc.json (context, Dockerfile, tags, build args); the
  * image is also tagged <name>:<short-sha>[-dirty] and labelled with the git
  * revision, source and creation time. Ctrl-C cancels the build. */
@@ -12,7 +12,6 @@
 #include <jansson.h>
 
 #include "byoc/buildflow.h"
-#include "byoc/lint.h"
 #include "byoc/project.h"
 #include "core/buf.h"
 #include "cli_task.h"
@@ -41,7 +40,10 @@ static void print_event(void *ud, const byoc_event *ev)
     printer *p = ud;
     byoc_build_event be;
     byoc_build_event_decode(ev, &be);
-    if (be.kind == BYOC_BUILD_EV_LOG || be.kind == BYOC_BUILD_EV_STEP) {
+    if (be.kind == BYOC_BUILD_EV_LINT && be.severity != BYOC_LINT_INFO) {
+        fprintf(stderr, "%s: %s:%d: %s: %s\n", byoc_lint_severity_name(be.severity), be.file, be.line, be.rule,
+                be.text ? be.text : "");
+    } else if (be.kind == BYOC_BUILD_EV_LOG || be.kind == BYOC_BUILD_EV_STEP) {
         if (p->progress_open) {
             fputc('\n', stderr);
             p->progress_open = false;
@@ -58,11 +60,10 @@ static void print_event(void *ud, const byoc_event *ev)
     fflush(stderr);
 }
 
-static int run_build(const byoc_build_plan *plan, byoc_build_flow_result **res, byoc_err *err)
+static int run_build(const byoc_build_plan *plan, const char *lint_dir, const char *lint_dockerfile,
+                     byoc_build_flow_result **res, byoc_err *err)
 {
-    byoc_build_flow_job *job = byoc_build_flow_job_new(plan, err);
-    if (!job)
-        return -1;
+    byoc_build_flow_job *job = byoc_build_flow_job_new(plan, lint_dir, lint_dockerfile);
     printer p = {.tty = isatty(STDERR_FILENO)};
     void *result = NULL;
     int rc = byoc_cli_run_task("build", byoc_build_flow_task, job, byoc_build_flow_job_free, print_event, &p,
@@ -75,30 +76,16 @@ static int run_build(const byoc_build_plan *plan, byoc_build_flow_result **res, 
 
 /* ---- lint ---- */
 
-static int lint_first(const char *project_dir, const char *dockerfile_rel, byoc_err *err)
+/* The lint's errors stopped the flow: name the first, as the exit code 2's message. */
+static int lint_stopped(const byoc_lint_result *lr, byoc_err *err)
 {
-    byoc_lint_options lo = {.dir = project_dir, .dockerfile = dockerfile_rel};
-    byoc_lint_result lr = {0};
-    if (byoc_lint_project(&lo, &lr, err) != 0)
-        return -1;
-    byoc_lint_sort(&lr);
     const byoc_finding *first = NULL;
-    for (size_t i = 0; i < lr.n; i++) {
-        const byoc_finding *f = &lr.items[i];
-        if (f->severity == BYOC_LINT_INFO)
-            continue;
-        if (f->severity == BYOC_LINT_ERROR && !first)
-            first = f;
-        fprintf(stderr, "%s: %s:%d: %s: %s\n", byoc_lint_severity_name(f->severity), f->file, f->line, f->rule,
-                f->message);
-    }
-    int rc = 0;
-    if (lr.n_errors)
-        rc = byoc_err_set(err, BYOC_E_USAGE, "lint",
-                          "%zu error%s (first: %s:%d %s); fix them or build with --no-lint", lr.n_errors,
-                          lr.n_errors == 1 ? "" : "s", first->file, first->line, first->rule);
-    byoc_lint_result_clear(&lr);
-    return rc;
+    for (size_t i = 0; i < lr->n && !first; i++)
+        if (lr->items[i].severity == BYOC_LINT_ERROR)
+            first = &lr->items[i];
+    return byoc_err_set(err, BYOC_E_USAGE, "lint", "%zu error%s (first: %s:%d %s); fix them or build with --no-lint",
+                        lr->n_errors, lr->n_errors == 1 ? "" : "s", first ? first->file : "", first ? first->line : 0,
+                        first ? first->rule : "");
 }
 
 /* ---- the verb ---- */
@@ -170,19 +157,17 @@ int verb_build(const byoc_globals *g, int argc, char **argv, byoc_err *err)
 
     byoc_build_flow_result *res = NULL;
     char *df_rel = NULL;
-    /* Input first (exit 2, nothing sent), then the lint, then the engine (exit 3). */
+    /* Input first (exit 2, nothing sent), then the flow's lint (exit 2), then the engine (exit 3). */
     if (byoc_build_plan_check(&plan, project_dir, &df_rel, err) < 0) {
         rc = byoc_err_exit_code(err->kind);
         goto done;
     }
-    if (!no_lint) {
-        int lrc = lint_first(project_dir, df_rel, err);
-        if (lrc < 0) {
-            rc = byoc_err_exit_code(err->kind);
-            goto done;
-        }
+    if (run_build(&plan, no_lint ? NULL : project_dir, df_rel, &res, err) < 0) {
+        rc = byoc_err_exit_code(err->kind);
+        goto done;
     }
-    if (run_build(&plan, &res, err) < 0) {
+    if (res->lint_stopped) {
+        lint_stopped(&res->lint, err);
         rc = byoc_err_exit_code(err->kind);
         goto done;
     }
