@@ -160,6 +160,7 @@ void byoc_build_event_decode(const byoc_event *ev, byoc_build_event *out)
         out->kind = BYOC_BUILD_EV_IMAGE;
         out->image = ev->result;
         break;
-    case BYOC_EV_CHECK: break;
+    case BYOC_EV_CHECK:
+    case BYOC_EV_DATA: break;
     }
 }
