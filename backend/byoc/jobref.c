@@ -373,12 +373,6 @@ void byoc_job_info_free(byoc_job_info *j)
     j->events = NULL;
 }
 
-void byoc_job_info_copy(byoc_job_info *dst, const byoc_job_info *src)
-{
-    *dst = *src;
-    dst->events = src->events ? json_deep_copy(src->events) : json_array();
-}
-
 void byoc_job_info_printable(byoc_job_info *dst, const byoc_job_info *src)
 {
     *dst = *src;

@@ -89,7 +89,6 @@ typedef struct byoc_job_info {
 /* Fill from a GetJob reply. -1 if it lacks status, jobArn or jobName. */
 int byoc_job_info_from_json(const json_t *get_job, byoc_job_info *out, byoc_err *err);
 void byoc_job_info_free(byoc_job_info *j);
-void byoc_job_info_copy(byoc_job_info *dst, const byoc_job_info *src);
 /* A copy of src for lines and messages: every text field and event passed
  * through the printable pass (core/utf8.h). Never for calls: the name and
  * ARN are the service's keys as it gave them. Free with byoc_job_info_free. */
