@@ -107,4 +107,20 @@ static int64_t now_ms(void)
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+/* A RUNNING one-instance job named name, with an empty log stream (its name into stream) under
+ * CloudWatch's Braket jobs group, as a job's first instance writes it. NULL if CreateJob failed. */
+static char *create_logged_job(byoc_aws_client *c, const char *name, const char *run_id, char *stream,
+                               size_t size)
+{
+    char *arn = create_job(c, name, 1);
+    CHECK(arn != NULL);
+    if (!arn)
+        return NULL;
+    logs_call(c, "CreateLogGroup", json_pack("{s:s}", "logGroupName", BYOC_LOGS_BRAKET_JOBS_GROUP));
+    snprintf(stream, size, "%s/%s/algo-1-1700000000", name, run_id);
+    logs_call(c, "CreateLogStream",
+              json_pack("{s:s, s:s}", "logGroupName", BYOC_LOGS_BRAKET_JOBS_GROUP, "logStreamName", stream));
+    return arn;
+}
+
 #endif

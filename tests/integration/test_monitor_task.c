@@ -86,14 +86,9 @@ static void test_monitor(byoc_aws_client *c)
 {
     char name[64], stream[160];
     snprintf(name, sizeof name, "mon%s-task", run_id);
-    char *arn = create_job(c, name, 1);
-    CHECK(arn != NULL);
+    char *arn = create_logged_job(c, name, run_id, stream, sizeof stream);
     if (!arn)
         return;
-    logs_call(c, "CreateLogGroup", json_pack("{s:s}", "logGroupName", BYOC_LOGS_BRAKET_JOBS_GROUP));
-    snprintf(stream, sizeof stream, "%s/%s/algo-1-1700000000", name, run_id);
-    logs_call(c, "CreateLogStream",
-              json_pack("{s:s, s:s}", "logGroupName", BYOC_LOGS_BRAKET_JOBS_GROUP, "logStreamName", stream));
     int64_t t0 = now_ms() - 600000;
     put_lines(c, stream, 0, 6, t0);
 
