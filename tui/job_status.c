@@ -49,3 +49,11 @@ const char *tui_job_device_short(const char *device)
     const char *slash = strchr(d, '/');
     return slash && strchr(slash + 1, '/') ? slash + 1 : d;
 }
+
+void tui_mon_empty_text(size_t total, const char *filter, char *buf, size_t size)
+{
+    if (total == 0)
+        snprintf(buf, size, "No jobs yet: Run creates one");
+    else
+        snprintf(buf, size, "No %s jobs: the status filter hides all %zu (f cycles it back to all)", filter, total);
+}

@@ -1,6 +1,7 @@
 #include "job_view.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,7 @@
 #include "core/buf.h"
 #include "core/jsonout.h"
 #include "flow.h"
+#include "job_model.h"
 #include "job_status.h"
 #include "logview.h"
 #include "monitor_tasks.h"
@@ -31,15 +33,11 @@ typedef struct job_view {
     int tab;
     tui_page page;
     tui_logview log;
-    tui_mon_shared *shared;
+    byoc_jobs_shared *shared;
     uint64_t watch_id;           /* the watch task's id (0: not started) */
-    bool watching;               /* it runs: no DONE/ERROR event yet */
     uint64_t cancel_id, results_id;
-    json_t *job;                 /* the latest state (J) */
-    json_t *config;              /* the GetJob reply (C) */
-    bool ended;
+    tui_job_model m;             /* what the watch task reported */
     tui_metrics_tab metrics;
-    char *error;
     tui_progress download;
     bool downloading;
     char *results_note;
@@ -53,7 +51,7 @@ static const char *member(const json_t *o, const char *key)
 
 static const char *job_name(const job_view *v)
 {
-    const char *n = member(v->job, "job_name");
+    const char *n = member(v->m.job, "job_name");
     return *n ? n : v->arn;
 }
 
@@ -78,7 +76,7 @@ static void fill_overview(job_view *v)
     tui_page *p = &v->page;
     int top = p->top;
     tui_page_clear(p);
-    const json_t *j = v->job;
+    const json_t *j = v->m.job;
     char st[64];
     tui_job_status_text(member(j, "status"), st, sizeof st);
     tui_page_kv(p, "Job", job_name(v));
@@ -118,7 +116,7 @@ static void fill_overview(job_view *v)
             free(line);
         }
     }
-    const json_t *c = v->config;
+    const json_t *c = v->m.config;
     if (c) {
         const json_t *hp = json_object_get(c, "hyperParameters");
         tui_page_blank(p);
@@ -141,40 +139,15 @@ static void fill_overview(job_view *v)
 
 /* ---- events ---- */
 
+static void on_line(const char *line, double ts, void *ud)
+{
+    tui_logview_append(&((job_view *)ud)->log, line, ts);
+}
+
 static void on_watch_event(job_view *v, const byoc_event *ev)
 {
-    if (ev->kind == BYOC_EV_STATUS && ev->text && (ev->text[0] == 'J' || ev->text[0] == 'C')) {
-        json_t *doc = json_loads(ev->text + 1, 0, NULL);
-        if (!doc)
-            return;
-        json_t **slot = ev->text[0] == 'J' ? &v->job : &v->config;
-        json_decref(*slot);
-        *slot = doc;
+    if (tui_job_model_event(&v->m, ev, on_line, v))
         fill_overview(v);
-    } else if (ev->kind == BYOC_EV_LOG && ev->text) {
-        char *tab1 = strchr(ev->text, '\t');
-        char *tab2 = tab1 ? strchr(tab1 + 1, '\t') : NULL;
-        if (!tab2) {
-            tui_logview_append(&v->log, ev->text, (double)time(NULL));
-            return;
-        }
-        long long ms = strtoll(ev->text, NULL, 10);
-        double ts = ms > 0 ? (double)ms / 1000.0 : (double)time(NULL);
-        *tab2 = '\0';
-        char *line = tab1[1] ? byoc_xasprintf("[%s] %s", tab1 + 1, tab2 + 1) : byoc_xstrdup(tab2 + 1);
-        *tab2 = '\t';
-        tui_logview_append(&v->log, line, ts);
-        free(line);
-    } else if (ev->kind == BYOC_EV_DONE) {
-        v->ended = true;
-        v->watching = false;
-    } else if (ev->kind == BYOC_EV_ERROR) {
-        v->watching = false;
-        if (ev->err.kind != BYOC_E_CANCELLED) {
-            free(v->error);
-            v->error = byoc_xstrdup(ev->err.message);
-        }
-    }
 }
 
 static void start_watch(job_view *v);
@@ -212,12 +185,16 @@ static void on_event(tui_screen *base, const byoc_event *ev)
 
 static void start_watch(job_view *v)
 {
-    const byoc_globals *g = tui_app_globals(v->base.app);
-    tui_mon_args *a = tui_mon_args_new(g->profile, g->region, v->arn);
-    a->shared = tui_mon_shared_ref(v->shared);
-    byoc_task *t = tui_app_start_background_task(v->base.app, &v->base, "watch job", tui_mon_watch_task, a, tui_mon_args_free);
+    byoc_jobs_args *a = tui_mon_args(v->base.app, v->arn);
+    if (!a) {
+        v->watch_id = UINT64_MAX;   /* not again on every draw */
+        return;
+    }
+    a->shared = byoc_jobs_shared_ref(v->shared);
+    byoc_task *t = tui_app_start_background_task(v->base.app, &v->base, "watch job", byoc_jobs_watch_task, a,
+                                                 byoc_jobs_args_free);
     if (t) {
-        v->watching = true;
+        v->m.watching = true;
         v->watch_id = byoc_task_id(t);
     }
 }
@@ -229,9 +206,10 @@ static void cancel_answer(tui_app *a, bool yes, void *ud)
     job_view *v = ud;
     if (!yes)
         return;
-    const byoc_globals *g = tui_app_globals(a);
-    byoc_task *t = tui_app_start_task(a, &v->base, "cancel job", tui_mon_cancel_task,
-                                      tui_mon_args_new(g->profile, g->region, v->arn), tui_mon_args_free);
+    byoc_jobs_args *args = tui_mon_args(a, v->arn);
+    byoc_task *t = args ? tui_app_start_task(a, &v->base, "cancel job", byoc_jobs_cancel_task, args,
+                                             byoc_jobs_args_free)
+                        : NULL;
     if (t)
         v->cancel_id = byoc_task_id(t);
 }
@@ -252,23 +230,27 @@ static void download(job_view *v)
 {
     tui_app *a = v->base.app;
     if (v->local) {
-        tui_app_message(a, "A local job's files are in its output directory: %s", member(v->job, "output_dir"));
+        tui_app_message(a, "A local job's files are in its output directory: %s", member(v->m.job, "output_dir"));
         return;
     }
     if (v->downloading)
         return;
     char *parent = byoc_xasprintf("%s/results", tui_app_project(a));
     byoc_err err = {0};
-    char *dest = byoc_results_dest_for_job(parent, member(v->job, "job_name"), &err);
+    char *dest = byoc_results_dest_for_job(parent, member(v->m.job, "job_name"), &err);
     free(parent);
     if (!dest) {
         tui_app_error(a, "results: %s", err.message);
         return;
     }
-    const byoc_globals *g = tui_app_globals(a);
-    tui_mon_args *args = tui_mon_args_new(g->profile, g->region, v->arn);
+    byoc_jobs_args *args = tui_mon_args(a, v->arn);
+    if (!args) {
+        free(dest);
+        return;
+    }
     args->dest = dest;
-    byoc_task *t = tui_app_start_task(a, &v->base, "download results", tui_mon_results_task, args, tui_mon_args_free);
+    byoc_task *t = tui_app_start_task(a, &v->base, "download results", byoc_jobs_results_task, args,
+                                      byoc_jobs_args_free);
     if (t) {
         v->results_id = byoc_task_id(t);
         v->downloading = true;
@@ -387,15 +369,15 @@ static void draw(tui_screen *base, WINDOW *win, tui_rect r)
         snprintf(t, sizeof t, " %s ", tab_names[i]);
         x += tui_draw_text(win, r.y, x, r.x + r.w - x, i == v->tab ? TUI_STY_TAB_ACTIVE : TUI_STY_TAB, t) + 1;
     }
-    const char *status = member(v->job, "status");
+    const char *status = member(v->m.job, "status");
     char st[64];
     tui_job_status_text(status, st, sizeof st);
-    char *right = byoc_xasprintf("%s%s", *status ? st : "loading...", v->watching ? "" : v->ended ? "  (ended)" : "");
+    char *right = byoc_xasprintf("%s%s", *status ? st : "loading...", v->m.watching ? "" : v->m.ended ? "  (ended)" : "");
     tui_draw_fit(win, r.y, x + 1, r.x + r.w - x - 1, tui_job_status_style(status), right);
     free(right);
     int y = r.y + 1;
-    if (v->error) {
-        char *line = byoc_xasprintf("error: %s", v->error);
+    if (v->m.error) {
+        char *line = byoc_xasprintf("error: %s", v->m.error);
         tui_draw_fit(win, y++, r.x + 1, r.w - 1, TUI_STY_ERROR, line);
         free(line);
     }
@@ -430,15 +412,13 @@ static void title(tui_screen *base, char *buf, size_t size)
 static void destroy(tui_screen *base)
 {
     job_view *v = (job_view *)base;
-    if (v->watching)
+    if (v->m.watching)
         tui_app_cancel_task(v->base.app, v->watch_id);   /* not a handle: the app may have released it */
     tui_page_free(&v->page);
     tui_logview_free(&v->log);
-    tui_mon_shared_unref(v->shared);
-    json_decref(v->job);
-    json_decref(v->config);
+    byoc_jobs_shared_unref(v->shared);
+    tui_job_model_clear(&v->m);
     free(v->arn);
-    free(v->error);
     free(v->results_note);
     free(v);
 }
@@ -464,6 +444,6 @@ tui_screen *tui_job_view_new(tui_app *app, const char *arn)
     tui_page_init(&v->page);
     tui_page_text(&v->page, TUI_STY_DIM, "Asking the service...");
     tui_logview_init(&v->log, 20000, 8u << 20);
-    v->shared = tui_mon_shared_new();
+    v->shared = byoc_jobs_shared_new();
     return &v->base;
 }

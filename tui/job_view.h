@@ -7,7 +7,8 @@
  * one metric's line plot from the "Metrics -" lines, [ and ] choose the
  * metric, x switches between time and iteration).
  * c cancels (with a confirmation), d downloads the results with progress.
- * A watch task (monitor_tasks.h) feeds it until the job ended. */
+ * The jobs module's watch task (byoc/jobs.h) feeds its model (job_model.h) until
+ * the job ended. */
 #ifndef BYOC_TUI_JOB_VIEW_H
 #define BYOC_TUI_JOB_VIEW_H
 

@@ -34,11 +34,11 @@
 typedef struct monitor_screen {
     tui_screen base;
     tui_list jobs;                 /* row data: the ARN, pointing into rows or building */
-    tui_mon_rows rows;             /* the last complete listing */
-    tui_mon_rows building;         /* the listing under way */
+    byoc_job_rows rows;             /* the last complete listing */
+    byoc_job_rows building;         /* the listing under way */
     bool showing_building;         /* the first listing: its rows show as they arrive */
     bool any_active;               /* a row is QUEUED, RUNNING or CANCELLING */
-    tui_mon_lister *lister;
+    byoc_jobs_lister *lister;
     int status_filter;
     char empty_text[128];     /* the table's, for the rows and filter of the last fill */
     uint64_t list_task;
@@ -100,7 +100,7 @@ static void fmt_created(double t, char *buf, size_t size)
     strftime(buf, size, "%m-%d %H:%M", &tm);
 }
 
-static void fmt_duration(const tui_mon_row *row, char *buf, size_t size)
+static void fmt_duration(const byoc_job_row *row, char *buf, size_t size)
 {
     double end = isnan(row->ended) ? (double)time(NULL) : row->ended;
     if (!time_ok(row->started) || !time_ok(end)) {
@@ -110,7 +110,7 @@ static void fmt_duration(const tui_mon_row *row, char *buf, size_t size)
     tui_fmt_duration((int64_t)(end - row->started), buf, size);
 }
 
-static const tui_mon_rows *shown_rows(const monitor_screen *s)
+static const byoc_job_rows *shown_rows(const monitor_screen *s)
 {
     return s->showing_building ? &s->building : &s->rows;
 }
@@ -119,9 +119,9 @@ static const tui_mon_rows *shown_rows(const monitor_screen *s)
  * from Run) when it comes, else keep (the selection before a rebuild). */
 static void add_to_table(monitor_screen *s, size_t from, const char *keep)
 {
-    const tui_mon_rows *set = shown_rows(s);
+    const byoc_job_rows *set = shown_rows(s);
     for (size_t i = from; i < set->n; i++) {
-        const tui_mon_row *row = &set->items[i];
+        const byoc_job_row *row = &set->items[i];
         if (!passes(s, row->status))
             continue;
         char st[48], created[32], dur[32];
@@ -150,7 +150,7 @@ static void fill_table(monitor_screen *s)
     tui_mon_empty_text(shown_rows(s)->n, filters[s->status_filter], s->empty_text, sizeof s->empty_text);
 }
 
-static bool compute_any_active(const tui_mon_rows *rows)
+static bool compute_any_active(const byoc_job_rows *rows)
 {
     for (size_t i = 0; i < rows->n; i++)
         if (active(rows->items[i].status))
@@ -164,15 +164,14 @@ static void start_list(monitor_screen *s)
 {
     if (s->listing)
         return;
-    const byoc_globals *g = tui_app_globals(s->base.app);
-    tui_mon_args *a = tui_mon_args_new(g->profile, g->region, NULL);
-    a->lister = tui_mon_lister_ref(s->lister);
-    tui_mon_rows_free(&s->building);
+    byoc_jobs_args *a = tui_mon_args(s->base.app, NULL);
+    a->lister = byoc_jobs_lister_ref(s->lister);
+    byoc_job_rows_free(&s->building);
     s->showing_building = s->updated_ms == 0;
     if (s->showing_building)
         tui_list_clear(&s->jobs);
-    byoc_task *t = tui_app_start_background_task(s->base.app, &s->base, "list jobs", tui_mon_list_task, a,
-                                                 tui_mon_args_free);
+    byoc_task *t = tui_app_start_background_task(s->base.app, &s->base, "list jobs", byoc_jobs_list_task, a,
+                                                 byoc_jobs_args_free);
     s->last_try_ms = s->list_started_ms = tui_now_ms();
     if (t) {
         s->listing = true;
@@ -185,7 +184,7 @@ static void start_list(monitor_screen *s)
 static void take_rows(monitor_screen *s)
 {
     size_t from = s->building.n;
-    if (!tui_mon_lister_take(s->lister, &s->building))
+    if (!byoc_jobs_lister_take(s->lister, &s->building))
         return;
     if (s->showing_building) {
         add_to_table(s, from, NULL);
@@ -200,14 +199,14 @@ static void listed(monitor_screen *s, bool ok)
     s->listing = false;
     s->list_took_ms = tui_now_ms() - s->list_started_ms;
     if (!ok && !s->showing_building) {
-        tui_mon_rows_free(&s->building);   /* keep the last complete listing */
+        byoc_job_rows_free(&s->building);   /* keep the last complete listing */
         return;
     }
-    tui_mon_rows_swap(&s->rows, &s->building);
+    byoc_job_rows_swap(&s->rows, &s->building);
     if (!s->showing_building)
         fill_table(s);                     /* its ARNs pointed into the old rows */
     s->showing_building = false;
-    tui_mon_rows_free(&s->building);
+    byoc_job_rows_free(&s->building);
     s->any_active = compute_any_active(&s->rows);
     if (ok) {
         s->updated_ms = tui_now_ms();
@@ -261,9 +260,9 @@ static void cancel_answer(tui_app *a, bool yes, void *ud)
 {
     monitor_screen *s = ud;
     if (yes && s->cancel_arn) {
-        const byoc_globals *g = tui_app_globals(a);
-        tui_app_start_task(a, &s->base, "cancel job", tui_mon_cancel_task,
-                           tui_mon_args_new(g->profile, g->region, s->cancel_arn), tui_mon_args_free);
+        byoc_jobs_args *args = tui_mon_args(a, s->cancel_arn);
+        if (args)
+            tui_app_start_task(a, &s->base, "cancel job", byoc_jobs_cancel_task, args, byoc_jobs_args_free);
     }
     free(s->cancel_arn);
     s->cancel_arn = NULL;
@@ -421,9 +420,9 @@ static void destroy(tui_screen *base)
 {
     monitor_screen *s = (monitor_screen *)base;
     tui_list_free(&s->jobs);
-    tui_mon_rows_free(&s->rows);
-    tui_mon_rows_free(&s->building);
-    tui_mon_lister_unref(s->lister);
+    byoc_job_rows_free(&s->rows);
+    byoc_job_rows_free(&s->building);
+    byoc_jobs_lister_unref(s->lister);
     free(s->error);
     free(s->want_arn);
     free(s->cancel_arn);
@@ -451,9 +450,9 @@ tui_screen *tui_screen_monitor_new(tui_app *app)
     tui_list_init(&s->jobs, columns, NCOLS);
     tui_mon_empty_text(0, filters[0], s->empty_text, sizeof s->empty_text);
     s->jobs.empty_text = s->empty_text;
-    tui_mon_rows_init(&s->rows);
-    tui_mon_rows_init(&s->building);
-    s->lister = tui_mon_lister_new();
+    byoc_job_rows_init(&s->rows);
+    byoc_job_rows_init(&s->building);
+    s->lister = byoc_jobs_lister_new();
     s->shown_age = -2;
     return &s->base;
 }

@@ -213,5 +213,6 @@ void byoc_build_event_decode(const byoc_event *ev, byoc_build_event *out)
             out->current = out->total = 0;
         }
         break;
+    case BYOC_EV_DATA: break;
     }
 }

@@ -8,7 +8,6 @@
 #include "aws/braket.h"
 #include "aws/pager.h"
 #include "byoc/jobs_page.h"
-#include "byoc/metrics.h"
 #include "core/buf.h"
 #include "core/jsonprint.h"
 #include "core/log.h"
@@ -162,20 +161,29 @@ int byoc_jobref_resolve(byoc_aws_client *c, byoc_task *t, const char *ref, char 
     return rc;
 }
 
+char *byoc_jobref_region(const char *region, const char *ref)
+{
+    if (region)
+        return byoc_xstrdup(region);
+    if (!ref || !byoc_jobref_is_arn(ref) || strncmp(ref, "arn:", 4) != 0)
+        return NULL;
+    char *arn_region = byoc_braket_arn_region(ref);
+    if (!*arn_region) {
+        free(arn_region);
+        return NULL;
+    }
+    return arn_region;
+}
+
 int byoc_jobref_open(const char *profile, const char *region, const char *ref, byoc_task *t, byoc_aws_client **c,
                      char **arn, byoc_err *err)
 {
     *c = NULL;
     *arn = NULL;
-    char *arn_region = NULL;
-    if (!region && byoc_jobref_is_arn(ref) && strncmp(ref, "arn:", 4) == 0) {
-        arn_region = byoc_braket_arn_region(ref);
-        if (*arn_region)
-            region = arn_region;
-    }
-    byoc_aws_config_opts o = {.profile = profile, .region = region};
+    char *in_region = byoc_jobref_region(region, ref);
+    byoc_aws_config_opts o = {.profile = profile, .region = in_region};
     int rc = byoc_aws_client_new(&o, c, err);
-    free(arn_region);
+    free(in_region);
     if (rc != 0)
         return -1;
     if (byoc_jobref_resolve(*c, t, ref, arn, err) != 0) {
@@ -365,12 +373,6 @@ void byoc_job_info_free(byoc_job_info *j)
     j->events = NULL;
 }
 
-void byoc_job_info_copy(byoc_job_info *dst, const byoc_job_info *src)
-{
-    *dst = *src;
-    dst->events = src->events ? json_deep_copy(src->events) : json_array();
-}
-
 void byoc_job_info_printable(byoc_job_info *dst, const byoc_job_info *src)
 {
     *dst = *src;
@@ -473,99 +475,4 @@ int byoc_job_cancel(byoc_aws_client *c, byoc_task *t, const char *arn, char *sta
     }
     byoc_job_info_free(&j);
     return rc;
-}
-
-/* ---- tasks ------------------------------------------------------------------------------ */
-
-typedef struct job_task_arg {
-    byoc_aws_client *client;
-    char *arn;
-    byoc_job_query query;
-    char **statuses;             /* owned copies behind query.statuses */
-} job_task_arg;
-
-static void job_task_arg_free(void *p)
-{
-    job_task_arg *a = p;
-    for (size_t i = 0; i < a->query.n_statuses; i++)
-        free(a->statuses[i]);
-    free(a->statuses);
-    free(a->arn);
-    free(a);
-}
-
-static void decref(void *p) { json_decref(p); }
-
-static int list_task(byoc_task *t, void *arg, void **result, void (**result_free)(void *), byoc_err *err)
-{
-    job_task_arg *a = arg;
-    json_t *jobs;
-    if (byoc_jobs_list(a->client, t, &a->query, &jobs, err) != 0)
-        return -1;
-    *result = jobs;
-    *result_free = decref;
-    return 0;
-}
-
-byoc_task *byoc_jobs_list_start(byoc_evq *q, byoc_aws_client *c, const byoc_job_query *query)
-{
-    job_task_arg *a = byoc_xcalloc(1, sizeof *a);
-    a->client = c;
-    a->query = *query;
-    if (query->n_statuses) {
-        a->statuses = byoc_xcalloc(query->n_statuses, sizeof *a->statuses);
-        for (size_t i = 0; i < query->n_statuses; i++)
-            a->statuses[i] = byoc_xstrdup(query->statuses[i]);
-        a->query.statuses = (const char *const *)a->statuses;
-    }
-    return byoc_task_start(q, "jobs", list_task, a, job_task_arg_free);
-}
-
-static int status_task(byoc_task *t, void *arg, void **result, void (**result_free)(void *), byoc_err *err)
-{
-    job_task_arg *a = arg;
-    byoc_job_info job;
-    if (byoc_job_get(a->client, t, a->arn, &job, err) != 0)
-        return -1;
-    byoc_metrics *m = byoc_metrics_new(0, 0);
-    byoc_err merr;
-    byoc_err_clear(&merr);
-    int mrc = byoc_metrics_load_cwl(a->client, t, job.name, 0, m, NULL, &merr);
-    json_t *doc = byoc_job_status_json(&job, byoc_metrics_summary_json(m));
-    if (mrc != 0) {
-        char line[1024];
-        json_object_set_new(doc, "metrics_error", json_string(byoc_err_format(&merr, line, sizeof line)));
-    }
-    byoc_metrics_free(m);
-    byoc_job_info_free(&job);
-    *result = doc;
-    *result_free = decref;
-    return 0;
-}
-
-byoc_task *byoc_job_status_start(byoc_evq *q, byoc_aws_client *c, const char *arn)
-{
-    job_task_arg *a = byoc_xcalloc(1, sizeof *a);
-    a->client = c;
-    a->arn = byoc_xstrdup(arn);
-    return byoc_task_start(q, "status", status_task, a, job_task_arg_free);
-}
-
-static int cancel_task(byoc_task *t, void *arg, void **result, void (**result_free)(void *), byoc_err *err)
-{
-    job_task_arg *a = arg;
-    char status[32];
-    if (byoc_job_cancel(a->client, t, a->arn, status, err) != 0)
-        return -1;
-    *result = byoc_xstrdup(status);
-    *result_free = free;
-    return 0;
-}
-
-byoc_task *byoc_job_cancel_start(byoc_evq *q, byoc_aws_client *c, const char *arn)
-{
-    job_task_arg *a = byoc_xcalloc(1, sizeof *a);
-    a->client = c;
-    a->arn = byoc_xstrdup(arn);
-    return byoc_task_start(q, "cancel", cancel_task, a, job_task_arg_free);
 }

@@ -30,6 +30,10 @@
  * no such job or several (BYOC_E_FAILED, what "JOB"), service errors. */
 int byoc_jobref_resolve(byoc_aws_client *c, byoc_task *t, const char *ref, char **arn, byoc_err *err);
 
+/* The region to work on ref in (malloc'd): region (--region) when given, else an ARN's own;
+ * NULL: the profile's. */
+char *byoc_jobref_region(const char *region, const char *ref);
+
 /* A client for working on ref: in the ARN's region unless region (--region)
  * is given, then ref resolved. Both outputs are the caller's. */
 int byoc_jobref_open(const char *profile, const char *region, const char *ref, byoc_task *t, byoc_aws_client **c,
@@ -85,7 +89,6 @@ typedef struct byoc_job_info {
 /* Fill from a GetJob reply. -1 if it lacks status, jobArn or jobName. */
 int byoc_job_info_from_json(const json_t *get_job, byoc_job_info *out, byoc_err *err);
 void byoc_job_info_free(byoc_job_info *j);
-void byoc_job_info_copy(byoc_job_info *dst, const byoc_job_info *src);
 /* A copy of src for lines and messages: every text field and event passed
  * through the printable pass (core/utf8.h). Never for calls: the name and
  * ARN are the service's keys as it gave them. Free with byoc_job_info_free. */
@@ -105,15 +108,5 @@ json_t *byoc_job_status_json(const byoc_job_info *j, json_t *metrics);
  * "job X already ended (COMPLETED): nothing to cancel". *status gets
  * CANCELLING or CANCELLED (>= 32 bytes). */
 int byoc_job_cancel(byoc_aws_client *c, byoc_task *t, const char *arn, char *status, byoc_err *err);
-
-/* ---- the same as tasks, for screens (c must outlive the task) ------------------------ */
-
-/* DONE result: json_t * array as byoc_jobs_list gives it. */
-byoc_task *byoc_jobs_list_start(byoc_evq *q, byoc_aws_client *c, const byoc_job_query *query);
-/* DONE result: json_t * object as byoc_job_status_json gives it, metrics loaded from
- * CloudWatch (a log that cannot be read leaves "metrics" empty and adds "metrics_error"). */
-byoc_task *byoc_job_status_start(byoc_evq *q, byoc_aws_client *c, const char *arn);
-/* DONE result: char * status (CANCELLING or CANCELLED), free(). */
-byoc_task *byoc_job_cancel_start(byoc_evq *q, byoc_aws_client *c, const char *arn);
 
 #endif

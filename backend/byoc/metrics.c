@@ -399,11 +399,6 @@ static json_t *series_json(const byoc_metric_series *s, size_t max)
     return out;
 }
 
-json_t *byoc_metrics_summary_json(byoc_metrics *m)
-{
-    return byoc_metrics_json(m, 0);
-}
-
 json_t *byoc_metrics_json(byoc_metrics *m, size_t series_max)
 {
     json_t *out = json_object();

@@ -104,17 +104,14 @@ const byoc_metric_series *byoc_metrics_find(const byoc_metrics *m, const char *n
 const char *byoc_metrics_node(const byoc_metrics *m, int node);   /* NULL for -1 or out of range */
 uint64_t byoc_metrics_dropped(const byoc_metrics *m);             /* values of metrics beyond max_series */
 
-/* {"<name>": {"last", "min", "max", "count", "timestamp"?, "iteration"?}, ...}
- * (non-finite values as null). Takes the lock itself. */
-json_t *byoc_metrics_summary_json(byoc_metrics *m);
-
 /* What byoc status --json prints for a metric's points. */
 #define BYOC_METRICS_SERIES_MAX 1000
 
-/* The summary, and per metric "series": {"points": [{"timestamp",
- * "iteration", "value"}, ...], "count", "truncated", "stride"}: the last
- * series_max points the store kept, oldest first (a missing or non-finite
- * number as null); count is the points listed; truncated is true when they
+/* {"<name>": {"last", "min", "max", "count", "timestamp"?, "iteration"?}, ...}
+ * (non-finite values as null; it takes the lock itself), and per metric
+ * "series": {"points": [{"timestamp", "iteration", "value"}, ...], "count",
+ * "truncated", "stride"}: the last series_max points the store kept, oldest
+ * first (a missing or non-finite number as null); count is the points listed; truncated is true when they
  * are not every value the job logged (cut to series_max, or thinned by the
  * store, which keeps every stride-th value of a long run). series_max 0: no
  * series (the summary alone). */

@@ -1,6 +1,6 @@
 /* poller: how often to ask a service whether anything changed, and the job
- * watcher built on it (the backend of `byoc logs --follow` and of the TUI's
- * Monitor screen).
+ * watcher built on it (the backend of `byoc logs --follow` and of the jobs
+ * module's watch).
  *
  * byoc_backoff: the delay before the next poll. Starts at base (2 s), doubles
  * on every poll that saw no change up to max (60 s), drops back to base on a
@@ -18,10 +18,7 @@
  * failures (network, throttling, 5xx) are retried on the next tick, five in
  * a row end the watch.
  *
- * byoc_job_monitor: the same watch as a task for a screen: events on a
- * byoc_evq (STATUS on every change, LOG per line, DONE at the end), the
- * latest GetJob and the metrics readable from the UI thread at any time,
- * memory bounded by the log source and the metrics store. */
+ * The Monitor's watch task (jobs.h) runs it with the log tail and metrics store. */
 #ifndef BYOC_BYOC_POLLER_H
 #define BYOC_BYOC_POLLER_H
 
@@ -78,23 +75,5 @@ typedef struct byoc_job_watch {
 /* final (may be NULL) gets the last GetJob (free with byoc_job_info_free). */
 int byoc_job_watch_run(byoc_aws_client *c, byoc_task *t, const byoc_job_watch *w, byoc_job_info *final,
                        byoc_err *err);
-
-typedef struct byoc_job_monitor byoc_job_monitor;
-
-/* c must outlive the monitor; logs (may be NULL) is taken. */
-byoc_job_monitor *byoc_job_monitor_new(byoc_aws_client *c, const char *job_arn, byoc_log_source *logs);
-/* Start watching on q. Events: STATUS "<status>" or "QUEUED (position N)"
- * whenever the job changed; LOG per log line ("[algo-1] text" when the job has
- * several instances, else the text); DONE when the job ended (result: a
- * byoc_job_info *, released with the event); ERROR. One task at a time. */
-byoc_task *byoc_job_monitor_start(byoc_job_monitor *m, byoc_evq *q);
-/* A copy of the latest GetJob (free with byoc_job_info_free); false before the first. */
-bool byoc_job_monitor_snapshot(byoc_job_monitor *m, byoc_job_info *out);
-/* The metrics fed from the log; hold byoc_metrics_lock() while reading. */
-byoc_metrics *byoc_job_monitor_metrics(byoc_job_monitor *m);
-/* Poll now instead of waiting out the backoff (the user pressed refresh). */
-void byoc_job_monitor_poke(byoc_job_monitor *m);
-/* After the task ended (byoc_task_release it first). */
-void byoc_job_monitor_free(byoc_job_monitor *m);
 
 #endif

@@ -125,6 +125,7 @@ bool byoc_push_event_from(const byoc_event *ev, byoc_push_event *out)
         out->text = NULL;
         out->err = &ev->err;
         return true;
+    case BYOC_EV_DATA: return false;
     }
     return false;
 }

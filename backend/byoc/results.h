@@ -106,10 +106,4 @@ int byoc_results_read_json(const char *dir, json_t **out, byoc_err *err);
 int byoc_results_fetch(byoc_aws_client *c, byoc_task *t, const char *job_name, const char *s3_path,
                        const char *dest, byoc_unpacked *out, byoc_err *err);
 
-/* byoc_results_fetch as a task for screens (c must outlive it): STATUS
- * "downloading ..." / "unpacking ...", PROGRESS of the download, DONE result
- * a byoc_unpacked * (released with the event). */
-byoc_task *byoc_results_fetch_start(byoc_evq *q, byoc_aws_client *c, const char *job_name, const char *s3_path,
-                                    const char *dest);
-
 #endif

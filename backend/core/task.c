@@ -72,7 +72,10 @@ void byoc_event_release(byoc_event *ev)
     ev->result_free = NULL;
 }
 
-static bool throttled(byoc_ev_kind k) { return k == BYOC_EV_LOG || k == BYOC_EV_PROGRESS || k == BYOC_EV_CHECK; }
+static bool throttled(byoc_ev_kind k)
+{
+    return k == BYOC_EV_LOG || k == BYOC_EV_PROGRESS || k == BYOC_EV_CHECK || k == BYOC_EV_DATA;
+}
 
 static bool same_key(const char *a, const char *b)
 {
@@ -533,6 +536,17 @@ void byoc_task_check(byoc_task *t, const char *name, int status, const char *fin
         .detail = fix && *fix ? clean_dup(fix) : NULL,
         .current = status,
     };
+    post(t, &ev, false);
+}
+
+void byoc_task_data(byoc_task *t, int what, void *data, void (*data_free)(void *))
+{
+    if (!t) {
+        if (data && data_free)
+            data_free(data);
+        return;
+    }
+    byoc_event ev = {.kind = BYOC_EV_DATA, .current = what, .result = data, .result_free = data_free};
     post(t, &ev, false);
 }
 

@@ -49,6 +49,8 @@ typedef enum {
     BYOC_EV_ERROR,    /* err: why it failed (kind BYOC_E_CANCELLED when cancelled) */
     BYOC_EV_CHECK,    /* a finished check: key its name, current its status (the producer's enum),
                          text what it found, detail how to fix that (may be NULL) */
+    BYOC_EV_DATA,     /* a typed payload: current says what it is (the producer's enum), result
+                         holds it (freed with result_free unless taken) */
 } byoc_ev_kind;
 
 typedef struct byoc_event {
@@ -58,7 +60,7 @@ typedef struct byoc_event {
     char *text;                /* LOG/STATUS/PROGRESS/CHECK text, may be NULL */
     char *detail;              /* CHECK: how to fix what it found, may be NULL */
     int64_t current, total;    /* PROGRESS; total < 0 when unknown */
-    void *result;              /* DONE: task result */
+    void *result;              /* DONE: task result; DATA: the payload */
     void (*result_free)(void *);
     byoc_err err;              /* ERROR */
     bool verbatim;             /* LOG: the job's or the build's own output, not made printable */
@@ -138,6 +140,11 @@ void byoc_task_progress(byoc_task *t, const char *key, int64_t current, int64_t 
                         const char *text);
 /* A CHECK event (never coalesced, unlike PROGRESS). fix may be NULL. */
 void byoc_task_check(byoc_task *t, const char *name, int status, const char *finding, const char *fix);
+
+/* A DATA event carrying data (ownership moves to the event; freed with data_free when nobody
+ * takes it). what tells the consumer the payload's type (the producer's enum). Waits for room
+ * like LOG. The producer makes its text printable itself where it will be shown. */
+void byoc_task_data(byoc_task *t, int what, void *data, void (*data_free)(void *));
 
 /* Run fn synchronously on the calling thread with a task handle (so cancellation
  * and progress still work) and forward its events to `sink` as they come, for

@@ -160,7 +160,7 @@ static void test_store_bounded(void)
     CHECK(a && a->last_timestamp == 5.0);
     CHECK(isnan(a->last_iteration));
 
-    json_t *j = byoc_metrics_summary_json(m);
+    json_t *j = byoc_metrics_json(m, 0);
     CHECK(json_object_size(j) == 2);
     CHECK(json_real_value(json_object_get(json_object_get(j, "loss"), "last")) == 1.0);
     CHECK(json_integer_value(json_object_get(json_object_get(j, "loss"), "count")) == 100);
@@ -174,7 +174,7 @@ static void test_non_finite_summary(void)
     byoc_metrics *m = byoc_metrics_new(0, 0);
     const char *l = "Metrics - x=nan;";
     byoc_metrics_feed(m, l, strlen(l), 1);
-    json_t *j = byoc_metrics_summary_json(m);
+    json_t *j = byoc_metrics_json(m, 0);
     json_t *x = json_object_get(j, "x");
     CHECK(json_is_null(json_object_get(x, "last")));
     CHECK(json_is_null(json_object_get(x, "min")));
@@ -216,7 +216,7 @@ static void test_series_json(void)
     free(text);
     json_decref(j);
     /* the summary alone has no series */
-    j = byoc_metrics_summary_json(m);
+    j = byoc_metrics_json(m, 0);
     CHECK(json_object_get(json_object_get(j, "loss"), "series") == NULL);
     json_decref(j);
     byoc_metrics_free(m);

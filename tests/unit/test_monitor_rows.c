@@ -1,4 +1,4 @@
-/* The Monitor's compact rows (monitor_rows.h): copies that outlive their
+/* The Monitor's compact rows (byoc/jobs_rows.h): copies that outlive their
  * source, interned repeated values, growth past many thousands of rows,
  * swap/append; the ARN -> instance map; and the log view's search counts
  * ("/step 3 of 9"), kept up to date as lines come and the ring drops the
@@ -9,24 +9,25 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "byoc/jobs_rows.h"
 #include "check.h"
+#include "job_status.h"
 #include "logview.h"
-#include "monitor_rows.h"
 
 static void test_rows(void)
 {
-    tui_mon_rows r;
-    tui_mon_rows_init(&r);
+    byoc_job_rows r;
+    byoc_job_rows_init(&r);
     for (int i = 0; i < 20000; i++) {
         char arn[96], name[32];
         snprintf(arn, sizeof arn, "arn:aws:braket:us-east-1:123456789012:job/%08d", i);
         snprintf(name, sizeof name, "job-%d", i);
         char status[16];
         snprintf(status, sizeof status, "%s", i % 2 ? "COMPLETED" : "RUNNING");
-        tui_mon_row src = {.arn = arn, .name = name, .status = status, .device = "amazon/sv1",
+        byoc_job_row src = {.arn = arn, .name = name, .status = status, .device = "amazon/sv1",
                            .instance = i % 3 ? "ml.m5.large" : NULL, .created = i, .started = NAN,
                            .ended = NAN};
-        tui_mon_rows_add(&r, &src);
+        byoc_job_rows_add(&r, &src);
         memset(arn, 'x', 10);           /* the row has its own copy */
         memset(status, 0, sizeof status);
     }
@@ -40,59 +41,59 @@ static void test_rows(void)
     CHECK(r.items[1].instance == r.items[2].instance);
     CHECK(r.items[5].created == 5.0 && isnan(r.items[5].started));
 
-    tui_mon_rows more, empty;
-    tui_mon_rows_init(&more);
-    tui_mon_rows_init(&empty);
-    tui_mon_row extra = {.arn = "local:job/x", .name = "x", .status = "FAILED", .local = true};
-    tui_mon_rows_add(&more, &extra);
-    tui_mon_rows_append(&r, &more);
+    byoc_job_rows more, empty;
+    byoc_job_rows_init(&more);
+    byoc_job_rows_init(&empty);
+    byoc_job_row extra = {.arn = "local:job/x", .name = "x", .status = "FAILED", .local = true};
+    byoc_job_rows_add(&more, &extra);
+    byoc_job_rows_append(&r, &more);
     CHECK_INT(r.n, 20001);
-    tui_mon_rows_free(&more);
+    byoc_job_rows_free(&more);
     CHECK_STR(r.items[20000].arn, "local:job/x");  /* copied, not borrowed */
     CHECK(r.items[20000].local);
-    tui_mon_rows_swap(&r, &empty);
+    byoc_job_rows_swap(&r, &empty);
     CHECK_INT(r.n, 0);
     CHECK_INT(empty.n, 20001);
-    tui_mon_rows_free(&empty);
-    tui_mon_rows_free(&r);
+    byoc_job_rows_free(&empty);
+    byoc_job_rows_free(&r);
 
     /* move: into an empty set it takes the rows over; into a filled one it copies them */
-    tui_mon_rows a, b;
-    tui_mon_rows_init(&a);
-    tui_mon_rows_init(&b);
-    tui_mon_rows_add(&b, &extra);
-    tui_mon_rows_move(&a, &b);
+    byoc_job_rows a, b;
+    byoc_job_rows_init(&a);
+    byoc_job_rows_init(&b);
+    byoc_job_rows_add(&b, &extra);
+    byoc_job_rows_move(&a, &b);
     CHECK_INT(a.n, 1);
     CHECK_INT(b.n, 0);
-    tui_mon_row other = {.arn = "local:job/y", .name = "y", .status = "RUNNING", .local = true};
-    tui_mon_rows_add(&b, &other);
-    tui_mon_rows_move(&a, &b);
+    byoc_job_row other = {.arn = "local:job/y", .name = "y", .status = "RUNNING", .local = true};
+    byoc_job_rows_add(&b, &other);
+    byoc_job_rows_move(&a, &b);
     CHECK_INT(a.n, 2);
     CHECK_INT(b.n, 0);
     CHECK_STR(a.items[0].arn, "local:job/x");
     CHECK_STR(a.items[1].arn, "local:job/y");
-    tui_mon_rows_free(&b);
-    tui_mon_rows_free(&a);
+    byoc_job_rows_free(&b);
+    byoc_job_rows_free(&a);
 }
 
 static void test_known(void)
 {
-    tui_mon_known k;
-    tui_mon_known_init(&k);
-    CHECK(tui_mon_known_get(&k, "a") == NULL);
+    byoc_job_known k;
+    byoc_job_known_init(&k);
+    CHECK(byoc_job_known_get(&k, "a") == NULL);
     for (int i = 0; i < 5000; i++) {
         char arn[32];
         snprintf(arn, sizeof arn, "arn-%d", i);
-        tui_mon_known_put(&k, arn, i % 2 ? "ml.m5.large x2" : "ml.c5.xlarge");
+        byoc_job_known_put(&k, arn, i % 2 ? "ml.m5.large x2" : "ml.c5.xlarge");
     }
     CHECK_INT(k.n, 5000);
-    CHECK_STR(tui_mon_known_get(&k, "arn-4999"), "ml.m5.large x2");
-    CHECK_STR(tui_mon_known_get(&k, "arn-0"), "ml.c5.xlarge");
-    tui_mon_known_put(&k, "arn-0", "ml.p3.2xlarge");
+    CHECK_STR(byoc_job_known_get(&k, "arn-4999"), "ml.m5.large x2");
+    CHECK_STR(byoc_job_known_get(&k, "arn-0"), "ml.c5.xlarge");
+    byoc_job_known_put(&k, "arn-0", "ml.p3.2xlarge");
     CHECK_INT(k.n, 5000);
-    CHECK_STR(tui_mon_known_get(&k, "arn-0"), "ml.p3.2xlarge");
-    CHECK(tui_mon_known_get(&k, "arn-5000") == NULL);
-    tui_mon_known_free(&k);
+    CHECK_STR(byoc_job_known_get(&k, "arn-0"), "ml.p3.2xlarge");
+    CHECK(byoc_job_known_get(&k, "arn-5000") == NULL);
+    byoc_job_known_free(&k);
 }
 
 static void status(tui_logview *v, char *buf, size_t size)

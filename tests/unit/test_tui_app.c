@@ -58,7 +58,8 @@ static void probe_event(tui_screen *s, const byoc_event *ev)
     case BYOC_EV_PROGRESS: p->progress++; break;
     case BYOC_EV_DONE: p->done++; break;
     case BYOC_EV_ERROR: p->errors++; break;
-    case BYOC_EV_CHECK: break;
+    case BYOC_EV_CHECK:
+    case BYOC_EV_DATA: break;
     }
 }
 

@@ -386,6 +386,7 @@ static void on_event(tui_screen *base, const byoc_event *ev)
         break;
     }
     case BYOC_EV_STATUS:
+    case BYOC_EV_DATA:
         break;
     case BYOC_EV_DONE: {
         bool was_prepare = !s->in_flow || s->lint_only;

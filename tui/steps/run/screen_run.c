@@ -532,6 +532,7 @@ static void on_event(tui_screen *base, const byoc_event *ev)
         failed(s, &ev->err);
         break;
     case BYOC_EV_CHECK:      /* preflight's come through preflight_event */
+    case BYOC_EV_DATA:
         break;
     }
     tui_screen_dirty(base);

@@ -1,4 +1,4 @@
-#include "monitor_rows.h"
+#include "byoc/jobs_rows.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -9,8 +9,8 @@
 
 #define CHUNK_SIZE (64 * 1024)
 
-struct tui_mon_chunk {
-    tui_mon_chunk *next;
+struct byoc_job_chunk {
+    byoc_job_chunk *next;
     size_t used, size;
     char data[];
 };
@@ -23,10 +23,10 @@ static uint64_t hash_str(const char *s)
     return h;
 }
 
-static const char *arena_copy(tui_mon_strings *st, const char *s)
+static const char *arena_copy(byoc_job_strings *st, const char *s)
 {
     size_t n = strlen(s) + 1;
-    tui_mon_chunk *c = st->chunks;
+    byoc_job_chunk *c = st->chunks;
     if (!c || c->size - c->used < n) {
         size_t size = n > CHUNK_SIZE ? n : CHUNK_SIZE;
         c = byoc_xmalloc(sizeof *c + size);
@@ -41,7 +41,7 @@ static const char *arena_copy(tui_mon_strings *st, const char *s)
     return out;
 }
 
-static void intern_grow(tui_mon_strings *st)
+static void intern_grow(byoc_job_strings *st)
 {
     size_t cap = st->interned_cap ? st->interned_cap * 2 : 64;
     const char **slots = byoc_xcalloc(cap, sizeof *slots);
@@ -60,7 +60,7 @@ static void intern_grow(tui_mon_strings *st)
 }
 
 /* One copy per distinct value. */
-static const char *intern(tui_mon_strings *st, const char *s)
+static const char *intern(byoc_job_strings *st, const char *s)
 {
     if (!s || !*s)
         return "";
@@ -75,15 +75,15 @@ static const char *intern(tui_mon_strings *st, const char *s)
     return st->interned[j];
 }
 
-static const char *unique(tui_mon_strings *st, const char *s)
+static const char *unique(byoc_job_strings *st, const char *s)
 {
     return s && *s ? arena_copy(st, s) : "";
 }
 
-static void strings_clear(tui_mon_strings *st)
+static void strings_clear(byoc_job_strings *st)
 {
     while (st->chunks) {
-        tui_mon_chunk *next = st->chunks->next;
+        byoc_job_chunk *next = st->chunks->next;
         free(st->chunks);
         st->chunks = next;
     }
@@ -91,25 +91,25 @@ static void strings_clear(tui_mon_strings *st)
     memset(st, 0, sizeof *st);
 }
 
-void tui_mon_rows_init(tui_mon_rows *r)
+void byoc_job_rows_init(byoc_job_rows *r)
 {
     memset(r, 0, sizeof *r);
 }
 
-void tui_mon_rows_free(tui_mon_rows *r)
+void byoc_job_rows_free(byoc_job_rows *r)
 {
     free(r->items);
     strings_clear(&r->strings);
     memset(r, 0, sizeof *r);
 }
 
-tui_mon_row *tui_mon_rows_add(tui_mon_rows *r, const tui_mon_row *src)
+byoc_job_row *byoc_job_rows_add(byoc_job_rows *r, const byoc_job_row *src)
 {
     if (r->n == r->cap) {
         r->cap = r->cap ? r->cap * 2 : 128;
         r->items = byoc_xrealloc(r->items, r->cap * sizeof *r->items);
     }
-    tui_mon_row *row = &r->items[r->n++];
+    byoc_job_row *row = &r->items[r->n++];
     *row = *src;
     row->arn = unique(&r->strings, src->arn);
     row->name = unique(&r->strings, src->name);
@@ -120,36 +120,36 @@ tui_mon_row *tui_mon_rows_add(tui_mon_rows *r, const tui_mon_row *src)
     return row;
 }
 
-void tui_mon_rows_append(tui_mon_rows *r, const tui_mon_rows *src)
+void byoc_job_rows_append(byoc_job_rows *r, const byoc_job_rows *src)
 {
     for (size_t i = 0; i < src->n; i++)
-        tui_mon_rows_add(r, &src->items[i]);
+        byoc_job_rows_add(r, &src->items[i]);
 }
 
-void tui_mon_rows_swap(tui_mon_rows *a, tui_mon_rows *b)
+void byoc_job_rows_swap(byoc_job_rows *a, byoc_job_rows *b)
 {
-    tui_mon_rows t = *a;
+    byoc_job_rows t = *a;
     *a = *b;
     *b = t;
 }
 
-void tui_mon_rows_move(tui_mon_rows *dst, tui_mon_rows *src)
+void byoc_job_rows_move(byoc_job_rows *dst, byoc_job_rows *src)
 {
     if (dst->n == 0) {
-        tui_mon_rows_free(dst);
-        tui_mon_rows_swap(dst, src);
+        byoc_job_rows_free(dst);
+        byoc_job_rows_swap(dst, src);
     } else {
-        tui_mon_rows_append(dst, src);
-        tui_mon_rows_free(src);
+        byoc_job_rows_append(dst, src);
+        byoc_job_rows_free(src);
     }
 }
 
-void tui_mon_known_init(tui_mon_known *k)
+void byoc_job_known_init(byoc_job_known *k)
 {
     memset(k, 0, sizeof *k);
 }
 
-void tui_mon_known_free(tui_mon_known *k)
+void byoc_job_known_free(byoc_job_known *k)
 {
     free(k->keys);
     free(k->values);
@@ -165,7 +165,7 @@ static size_t known_slot(const char **keys, size_t cap, const char *arn)
     return j;
 }
 
-const char *tui_mon_known_get(const tui_mon_known *k, const char *arn)
+const char *byoc_job_known_get(const byoc_job_known *k, const char *arn)
 {
     if (!k->cap || !arn)
         return NULL;
@@ -173,7 +173,7 @@ const char *tui_mon_known_get(const tui_mon_known *k, const char *arn)
     return k->keys[j] ? k->values[j] : NULL;
 }
 
-void tui_mon_known_put(tui_mon_known *k, const char *arn, const char *instance)
+void byoc_job_known_put(byoc_job_known *k, const char *arn, const char *instance)
 {
     if (!arn || !*arn)
         return;
@@ -199,12 +199,4 @@ void tui_mon_known_put(tui_mon_known *k, const char *arn, const char *instance)
         k->n++;
     }
     k->values[j] = intern(&k->strings, instance ? instance : "");
-}
-
-void tui_mon_empty_text(size_t total, const char *filter, char *buf, size_t size)
-{
-    if (total == 0)
-        snprintf(buf, size, "No jobs yet: Run creates one");
-    else
-        snprintf(buf, size, "No %s jobs: the status filter hides all %zu (f cycles it back to all)", filter, total);
 }

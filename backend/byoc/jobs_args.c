@@ -1,0 +1,61 @@
+/* jobs_args: what the jobs tasks share with their starter (jobs.h): the
+ * arguments, with the task's own client reference, and the watch's metrics;
+ * and the job reference they resolve. */
+#include "byoc/jobs.h"
+
+#include <stdlib.h>
+
+#include "byoc/jobref.h"
+#include "core/str.h"
+
+byoc_jobs_shared *byoc_jobs_shared_new(void)
+{
+    byoc_jobs_shared *s = byoc_xcalloc(1, sizeof *s);
+    atomic_init(&s->refs, 1);
+    atomic_init(&s->poke, 0);
+    s->metrics = byoc_metrics_new(32, 2000);
+    return s;
+}
+
+byoc_jobs_shared *byoc_jobs_shared_ref(byoc_jobs_shared *s)
+{
+    atomic_fetch_add(&s->refs, 1);
+    return s;
+}
+
+void byoc_jobs_shared_unref(byoc_jobs_shared *s)
+{
+    if (s && atomic_fetch_sub(&s->refs, 1) == 1) {
+        byoc_metrics_free(s->metrics);
+        free(s);
+    }
+}
+
+byoc_jobs_args *byoc_jobs_args_new(byoc_aws_client *c, const char *job)
+{
+    byoc_jobs_args *a = byoc_xcalloc(1, sizeof *a);
+    a->client = c ? byoc_aws_client_ref(c) : NULL;
+    a->job = byoc_xstrdup_opt(job);
+    return a;
+}
+
+void byoc_jobs_args_free(void *args)
+{
+    byoc_jobs_args *a = args;
+    if (!a)
+        return;
+    byoc_aws_client_free(a->client);
+    free(a->job);
+    free(a->dest);
+    byoc_jobs_lister_unref(a->lister);
+    byoc_jobs_shared_unref(a->shared);
+    free(a);
+}
+
+int byoc_jobs_resolve(const byoc_jobs_args *a, byoc_task *t, const char *what, char **arn, byoc_err *err)
+{
+    *arn = NULL;
+    if (!a->client)
+        return byoc_err_set(err, BYOC_E_USAGE, what, "no AWS client");
+    return byoc_jobref_resolve(a->client, t, a->job, arn, err) == 0 ? 0 : -1;
+}
