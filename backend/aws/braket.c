@@ -170,13 +170,13 @@ static int search_all(byoc_aws_client *c, byoc_task *t, const char *op, const ch
         int more = byoc_aws_pager_next(&pager, next, err);
         json_decref(page);
         if (more == 0) {
-            byoc_aws_pager_free(&pager);
+            byoc_aws_pager_clear(&pager);
             return 0;
         }
         if (more < 0)
             break;
     }
-    byoc_aws_pager_free(&pager);
+    byoc_aws_pager_clear(&pager);
     json_decref(*items);
     *items = NULL;
     return -1;

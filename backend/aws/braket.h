@@ -40,7 +40,7 @@ json_t *byoc_braket_device_filter(const char *name, const char *const *values, s
  * service default; next_token may be NULL. *page = {"jobs": [...], "nextToken"?}. */
 int byoc_braket_search_jobs(byoc_aws_client *c, byoc_task *t, json_t *filters, int max_results,
                             const char *next_token, json_t **page, byoc_err *err);
-/* The same page as its reply, unparsed (0 on a 2xx; *reply to free with byoc_aws_response_free),
+/* The same page as its reply, unparsed (0 on a 2xx; *reply to free with byoc_aws_response_clear),
  * for a reader that streams it (byoc/jobs_page.h). */
 int byoc_braket_search_jobs_reply(byoc_aws_client *c, byoc_task *t, json_t *filters, int max_results,
                                   const char *next_token, byoc_aws_response *reply, byoc_err *err);

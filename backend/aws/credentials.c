@@ -138,7 +138,7 @@ static char *read_token_file(const char *profile, const char *path, byoc_err *er
     while (b.len && isspace((unsigned char)b.data[b.len - 1]))
         b.data[--b.len] = '\0';
     if (!b.len) {
-        byoc_buf_free(&b);
+        byoc_buf_clear(&b);
         byoc_err_set(err, BYOC_E_ENV, "credentials", "the web_identity_token_file %s is empty", path);
         return NULL;
     }
@@ -235,7 +235,7 @@ static int cycle_error(const chain *ch, const char *again, byoc_err *err)
         byoc_buf_printf(&path, "%s -> ", ch->visited[i]);
     byoc_buf_puts(&path, again);
     byoc_err_set(err, BYOC_E_ENV, "source_profile", "infinite loop in the source_profile chain: %s", path.data);
-    byoc_buf_free(&path);
+    byoc_buf_clear(&path);
     return -1;
 }
 

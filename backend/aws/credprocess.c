@@ -212,8 +212,8 @@ int byoc_aws_credential_process(const char *profile, const char *command_line, b
             byoc_err_set(err, BYOC_E_ENV, "credential_process", "profile %s: %s: %s", profile, words.v[0], why);
         }
     }
-    byoc_buf_free(&so);
-    byoc_buf_free(&se);
+    byoc_buf_clear(&so);
+    byoc_buf_clear(&se);
     byoc_strv_clear(&words);
     return rc;
 }

@@ -255,7 +255,7 @@ static int paged(byoc_aws_client *c, byoc_task *t, const char *op, const json_t 
         else if (more && byoc_task_cancelled(t))
             rc = byoc_err_set(err, BYOC_E_CANCELLED, "ecr", "%s: cancelled", op);
     } while (rc == 0 && more);
-    byoc_aws_pager_free(&pager);
+    byoc_aws_pager_clear(&pager);
     return rc;
 }
 

@@ -67,7 +67,7 @@ static int list_all(byoc_aws_client *c, byoc_task *t, const char *path_prefix, r
     do
         rc = list_page(c, t, path_prefix, &pager, visit, ud, &more, err);
     while (rc == 0 && more);
-    byoc_aws_pager_free(&pager);
+    byoc_aws_pager_clear(&pager);
     return rc;
 }
 

@@ -90,7 +90,7 @@ int byoc_iam_simulate_principal_policy(byoc_aws_client *c, byoc_task *t, const c
         if (more < 0)
             rc = -1;
     } while (rc == 0 && more);
-    byoc_aws_pager_free(&pager);
+    byoc_aws_pager_clear(&pager);
     byoc_aws_session_close(&sess);
     if (rc != 0) {
         byoc_iam_evals_free(items, len);
@@ -133,7 +133,7 @@ int byoc_iam_list_attached_role_policies(byoc_aws_client *c, byoc_task *t, const
         if (more < 0)
             rc = -1;
     } while (rc == 0 && more);
-    byoc_aws_pager_free(&pager);
+    byoc_aws_pager_clear(&pager);
     if (rc != 0) {
         byoc_strv_clear(&v);
         return -1;

@@ -226,12 +226,12 @@ int byoc_ini_load(const char *path, byoc_ini *out, bool *found, byoc_err *err)
     bool failed = ferror(f) != 0;
     fclose(f);
     if (failed) {
-        byoc_buf_free(&b);
+        byoc_buf_clear(&b);
         return byoc_err_set(err, BYOC_E_ENV, "aws config", "cannot read %s", path);
     }
     *found = true;
     int rc = byoc_ini_parse(byoc_buf_str(&b), path, out, err);
-    byoc_buf_free(&b);
+    byoc_buf_clear(&b);
     return rc;
 }
 

@@ -53,7 +53,7 @@ int byoc_aws_pager_next_xml(byoc_aws_pager *p, const byoc_aws_xml *result, const
     return more;
 }
 
-void byoc_aws_pager_free(byoc_aws_pager *p)
+void byoc_aws_pager_clear(byoc_aws_pager *p)
 {
     free(p->token);
     p->token = NULL;

@@ -36,6 +36,6 @@ int byoc_aws_pager_next(byoc_aws_pager *p, const char *next_token, byoc_err *err
  * result's token_element. result NULL: the listing is complete. */
 int byoc_aws_pager_next_xml(byoc_aws_pager *p, const byoc_aws_xml *result, const char *token_element,
                             byoc_err *err);
-void byoc_aws_pager_free(byoc_aws_pager *p);
+void byoc_aws_pager_clear(byoc_aws_pager *p);
 
 #endif

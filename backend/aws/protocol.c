@@ -43,7 +43,7 @@ int byoc_aws_json_do(const byoc_aws_ctx *ctx, const char *target, json_t *body, 
     byoc_free_secret(text); /* request bodies may carry policy text or tokens */
     if (rc == 0)
         rc = parse_json_reply(byoc_aws_service_name(ctx->endpoint->service), call.operation, &r, out, err);
-    byoc_aws_response_free(&r);
+    byoc_aws_response_clear(&r);
     return rc;
 }
 
@@ -70,7 +70,7 @@ int byoc_aws_rest_json_do(const byoc_aws_ctx *ctx, const char *operation, const 
         *status = r.status;
     if (rc == 0)
         rc = parse_json_reply(byoc_aws_service_name(ctx->endpoint->service), op, &r, out, err);
-    byoc_aws_response_free(&r);
+    byoc_aws_response_clear(&r);
     return rc;
 }
 
@@ -87,13 +87,13 @@ int byoc_aws_query_do(const byoc_aws_ctx *ctx, const char *action, const char *v
     byoc_aws_call call = {.protocol = BYOC_AWS_QUERY, .operation = action, .body = form.data, .body_len = form.len};
     byoc_aws_response r;
     int rc = byoc_aws_do(ctx, &call, &r, err);
-    byoc_buf_free(&form);
+    byoc_buf_clear(&form);
     if (rc == 0 && out) {
         *out = byoc_aws_xml_parse(r.body.data, r.body.len);
         if (!*out)
             rc = byoc_err_set(err, BYOC_E_FAILED, byoc_aws_service_name(ctx->endpoint->service),
                               "%s: the reply is not XML", action);
     }
-    byoc_aws_response_free(&r);
+    byoc_aws_response_clear(&r);
     return rc;
 }

@@ -35,12 +35,12 @@ void byoc_aws_creds_copy(byoc_aws_creds *dst, const byoc_aws_creds *src)
     dst->expiration = src->expiration;
 }
 
-void byoc_aws_response_free(byoc_aws_response *r)
+void byoc_aws_response_clear(byoc_aws_response *r)
 {
     if (!r)
         return;
     byoc_headers_clear(&r->headers);
-    byoc_buf_free(&r->body);
+    byoc_buf_clear(&r->body);
     memset(r, 0, sizeof *r);
 }
 
@@ -76,7 +76,7 @@ static int prepare_url(const byoc_aws_ctx *ctx, const byoc_aws_call *call, prepa
     }
     const char *scheme_end = strstr(u.data, "://");
     if (!scheme_end) {
-        byoc_buf_free(&u);
+        byoc_buf_clear(&u);
         return byoc_err_set(err, BYOC_E_USAGE, "aws", "invalid endpoint URL");
     }
     const char *auth = scheme_end + 3;
@@ -344,7 +344,7 @@ int byoc_aws_do(const byoc_aws_ctx *ctx, const byoc_aws_call *call, byoc_aws_res
             break;
         }
         *err = saved;
-        byoc_aws_response_free(resp);
+        byoc_aws_response_clear(resp);
     }
     if (rc != 0 && attempts > 1 && err && err->kind != BYOC_E_CANCELLED) {
         /* Say that retrying already happened, so nobody retries by hand at once. */
@@ -354,6 +354,6 @@ int byoc_aws_do(const byoc_aws_ctx *ctx, const byoc_aws_call *call, byoc_aws_res
     prepared_clear(&pu);
     resp->too_large = rc != 0 && too_large;
     if (resp == &local)
-        byoc_aws_response_free(&local);
+        byoc_aws_response_clear(&local);
     return rc;
 }

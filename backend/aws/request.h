@@ -125,7 +125,7 @@ typedef struct byoc_aws_response {
     bool too_large;                 /* the call failed on the body's size bound */
 } byoc_aws_response;
 
-void byoc_aws_response_free(byoc_aws_response *r);
+void byoc_aws_response_clear(byoc_aws_response *r);
 
 /* Perform the call. 0 on a 2xx (S3's "200 with <Error>" counts as a failure),
  * else -1 with err filled as described above. resp may be NULL; when given it

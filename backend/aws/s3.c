@@ -150,7 +150,7 @@ int byoc_s3_head_bucket(byoc_aws_client *c, byoc_task *t, const char *bucket, lo
         const char *v = byoc_headers_get(&resp.headers, "x-amz-bucket-region");
         byoc_utf8_copy(region, 64, v);
     }
-    byoc_aws_response_free(&resp);
+    byoc_aws_response_clear(&resp);
     if (rc == 0 || st == 301 || st == 403 || st == 404) {
         *status = st;
         byoc_err_clear(err);
@@ -249,7 +249,7 @@ int byoc_s3_put_object(byoc_aws_client *c, byoc_task *t, const char *bucket, con
     int rc = s3_do(c, t, &r, &resp, err);
     if (rc == 0)
         copy_etag(&resp, etag);
-    byoc_aws_response_free(&resp);
+    byoc_aws_response_clear(&resp);
     return rc;
 }
 
@@ -277,7 +277,7 @@ static int byoc_s3_multipart_create(byoc_aws_client *c, byoc_task *t, const char
             *upload_id = id;
         }
     }
-    byoc_aws_response_free(&resp);
+    byoc_aws_response_clear(&resp);
     return rc;
 }
 
@@ -314,7 +314,7 @@ static int byoc_s3_multipart_upload_part(byoc_aws_client *c, byoc_task *t, const
         if (etag && !*etag)
             rc = byoc_err_set(err, BYOC_E_FAILED, "s3", "UploadPart %d: the reply has no ETag", part_number);
     }
-    byoc_aws_response_free(&resp);
+    byoc_aws_response_clear(&resp);
     return rc;
 }
 
@@ -355,7 +355,7 @@ static int byoc_s3_multipart_complete(byoc_aws_client *c, byoc_task *t, const ch
                 .content_type = "application/xml"};
     int rc = s3_do(c, t, &r, NULL, err);
     free(q);
-    byoc_buf_free(&body);
+    byoc_buf_clear(&body);
     return rc;
 }
 
@@ -531,7 +531,7 @@ int byoc_s3_copy_object(byoc_aws_client *c, byoc_task *t, const char *src_bucket
     s3_req r = {.op = "CopyObject", .long_running = true, .method = "PUT", .bucket = dst_bucket, .key = dst_key, .headers = &h};
     int rc = s3_do(c, t, &r, NULL, err);
     byoc_headers_clear(&h);
-    byoc_buf_free(&src);
+    byoc_buf_clear(&src);
     return rc;
 }
 
@@ -569,13 +569,13 @@ int byoc_s3_list_objects(byoc_aws_client *c, byoc_task *t, const char *bucket, c
         byoc_aws_response resp;
         s3_req r = {.op = "ListObjectsV2", .method = "GET", .bucket = bucket, .query = q.data};
         rc = s3_do(c, t, &r, &resp, err);
-        byoc_buf_free(&q);
+        byoc_buf_clear(&q);
         if (rc != 0) {
-            byoc_aws_response_free(&resp);
+            byoc_aws_response_clear(&resp);
             break;
         }
         byoc_aws_xml *doc = byoc_aws_xml_parse(resp.body.data, resp.body.len);
-        byoc_aws_response_free(&resp);
+        byoc_aws_response_clear(&resp);
         byoc_aws_xml *root = doc ? byoc_aws_xml_root(doc) : NULL;
         if (!root) {
             if (doc)
@@ -608,7 +608,7 @@ int byoc_s3_list_objects(byoc_aws_client *c, byoc_task *t, const char *bucket, c
         if (more < 0)
             rc = -1;
     } while (rc == 0 && more);
-    byoc_aws_pager_free(&pager);
+    byoc_aws_pager_clear(&pager);
     if (rc != 0) {
         byoc_s3_objects_free(*out, *n);
         *out = NULL;
@@ -689,7 +689,7 @@ int byoc_s3_get_object_to_file(byoc_aws_client *c, byoc_task *t, const char *buc
                          "download was stopped and nothing kept",
                          pkey, path, (unsigned long long)max);
     }
-    byoc_aws_response_free(&resp);
+    byoc_aws_response_clear(&resp);
     if (close(fd) != 0 && rc == 0)
         rc = byoc_err_set(err, BYOC_E_FAILED, "s3", "cannot write %s: %s", path, strerror(errno));
     if (rc != 0)

@@ -57,7 +57,7 @@ int byoc_shlex_split(const char *s, byoc_strv *argv, byoc_err *err)
     }
     if (!why && in_word)
         byoc_strv_push_owned(&v, byoc_buf_steal(&word));
-    byoc_buf_free(&word);
+    byoc_buf_clear(&word);
     if (why) {
         byoc_strv_clear(&v);
         return byoc_err_set(err, BYOC_E_USAGE, "command line", "%s", why);

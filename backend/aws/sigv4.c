@@ -227,7 +227,7 @@ static void append_normalized_path(byoc_buf *out, const char *path, size_t n)
     if (tmp.len == 0)
         byoc_buf_putc(&tmp, '/');
     byoc_buf_append(out, tmp.data, tmp.len);
-    byoc_buf_free(&tmp);
+    byoc_buf_clear(&tmp);
     free(segs);
     free(lens);
 }
@@ -247,7 +247,7 @@ static void canonical_uri(byoc_buf *out, const byoc_sigv4_params *p, const char 
         byoc_buf_append(out, norm.data, norm.len);
     else
         byoc_sigv4_encode(out, norm.data, norm.len, true);
-    byoc_buf_free(&norm);
+    byoc_buf_clear(&norm);
 }
 
 typedef struct {
@@ -466,7 +466,7 @@ static void compute(const byoc_sigv4_params *p, const char *method, const char *
     canonical_headers(h, &block, &names);
     byoc_buf_append(&creq, byoc_buf_str(&block), block.len);
     byoc_buf_printf(&creq, "\n%s\n%s", byoc_buf_str(&names), payload_hash);
-    byoc_buf_free(&block);
+    byoc_buf_clear(&block);
 
     char creq_hash[65];
     byoc_sha256_hex(creq.data, creq.len, creq_hash);
@@ -556,7 +556,7 @@ int byoc_sigv4_presign(const byoc_sigv4_params *p, const char *method, const cha
     /* The signed-header list must be known before signing: compute it once. */
     byoc_buf block = BYOC_BUF_INIT, names = BYOC_BUF_INIT;
     canonical_headers(headers, &block, &names);
-    byoc_buf_free(&block);
+    byoc_buf_clear(&block);
 
     char credential[512], expires_s[24];
     snprintf(credential, sizeof credential, "%s/%s", p->access_key_id, r->scope);
@@ -572,7 +572,7 @@ int byoc_sigv4_presign(const byoc_sigv4_params *p, const char *method, const cha
     bool token_signed = has_token(p) && !p->omit_session_token;
     if (token_signed)
         qlist_add_raw(&added, "X-Amz-Security-Token", p->session_token);
-    byoc_buf_free(&names);
+    byoc_buf_clear(&names);
 
     compute(p, method, target, headers, payload_hash, &added, r);
 
@@ -628,7 +628,7 @@ void byoc_sigv4_chunk_sign(byoc_sigv4_chunker *c, const void *data, size_t n, ch
                     c->prev_signature, BYOC_SIGV4_EMPTY_SHA256, chunk_hash);
     unsigned char sig[32];
     hmac256(c->key, 32, sts.data, sts.len, sig);
-    byoc_buf_free(&sts);
+    byoc_buf_clear(&sts);
     to_hex(sig, 32, out);
     memcpy(c->prev_signature, out, 65);
 }

@@ -82,7 +82,7 @@ int byoc_baked_start_lookup(const char *project_dir, const char *jobs_file, byoc
     }
     if (have_project)
         byoc_project_clear(&p);
-    byoc_local_jobs_free(&jobs);
+    byoc_local_jobs_clear(&jobs);
     return found;
 }
 

@@ -155,7 +155,7 @@ int byoc_jobref_resolve(byoc_aws_client *c, byoc_task *t, const char *ref, char 
             byoc_buf_printf(&list, "%s%s", i ? ", " : "", found.v[i]);
         rc = byoc_err_set(err, BYOC_E_FAILED, "JOB", "%zu jobs are named '%s' (%s): pass the ARN", found.n, ref,
                           byoc_buf_str(&list));
-        byoc_buf_free(&list);
+        byoc_buf_clear(&list);
     }
     arns_free(&found);
     return rc;
@@ -251,7 +251,7 @@ static int list_pages(byoc_aws_client *c, byoc_task *t, json_t *filters, const b
         byoc_jobs_page page = {0};
         if (rc == 0)
             rc = byoc_jobs_page_parse(reply.body.data, reply.body.len, left, &page, err);
-        byoc_aws_response_free(&reply);
+        byoc_aws_response_clear(&reply);
         if (rc != 0)
             break;
         size_t i;
@@ -279,7 +279,7 @@ static int list_pages(byoc_aws_client *c, byoc_task *t, json_t *filters, const b
             break;
         }
     }
-    byoc_aws_pager_free(&pager);
+    byoc_aws_pager_clear(&pager);
     json_decref(kept);
     return rc;
 }
@@ -365,7 +365,7 @@ int byoc_job_info_from_json(const json_t *g, byoc_job_info *out, byoc_err *err)
     return 0;
 }
 
-void byoc_job_info_free(byoc_job_info *j)
+void byoc_job_info_clear(byoc_job_info *j)
 {
     if (!j)
         return;
@@ -469,10 +469,10 @@ int byoc_job_cancel(byoc_aws_client *c, byoc_task *t, const char *arn, char *sta
             rc = already_ended(&now, err);
         else
             *err = conflict, rc = -1;
-        byoc_job_info_free(&now);
+        byoc_job_info_clear(&now);
     } else {
         rc = -1;
     }
-    byoc_job_info_free(&j);
+    byoc_job_info_clear(&j);
     return rc;
 }

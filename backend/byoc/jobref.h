@@ -88,10 +88,10 @@ typedef struct byoc_job_info {
 
 /* Fill from a GetJob reply. -1 if it lacks status, jobArn or jobName. */
 int byoc_job_info_from_json(const json_t *get_job, byoc_job_info *out, byoc_err *err);
-void byoc_job_info_free(byoc_job_info *j);
+void byoc_job_info_clear(byoc_job_info *j);
 /* A copy of src for lines and messages: every text field and event passed
  * through the printable pass (core/utf8.h). Never for calls: the name and
- * ARN are the service's keys as it gave them. Free with byoc_job_info_free. */
+ * ARN are the service's keys as it gave them. Free with byoc_job_info_clear. */
 void byoc_job_info_printable(byoc_job_info *dst, const byoc_job_info *src);
 /* Status, event count, queue position or failure reason differ. */
 bool byoc_job_info_changed(const byoc_job_info *before, const byoc_job_info *after);

@@ -91,9 +91,9 @@ void byoc_jobs_lister_unref(byoc_jobs_lister *l)
 {
     if (!l || atomic_fetch_sub(&l->refs, 1) != 1)
         return;
-    byoc_job_rows_free(&l->handed);
-    byoc_job_known_free(&l->known);
-    byoc_job_rows_free(&l->local_rows);
+    byoc_job_rows_clear(&l->handed);
+    byoc_job_known_clear(&l->known);
+    byoc_job_rows_clear(&l->local_rows);
     pthread_mutex_destroy(&l->lock);
     free(l);
 }
@@ -128,10 +128,10 @@ static void refresh_local_rows(byoc_jobs_lister *l)
     int rc = byoc_localjobs_load_changed(NULL, &l->local_stamp, &jobs, &e);
     if (rc != 0) {
         if (rc < 0)
-            byoc_job_rows_free(&l->local_rows);
+            byoc_job_rows_clear(&l->local_rows);
         return;
     }
-    byoc_job_rows_free(&l->local_rows);
+    byoc_job_rows_clear(&l->local_rows);
     for (size_t i = 0; i < jobs.n; i++) {
         const byoc_local_job *j = &jobs.items[i];
         char *arn = byoc_local_job_arn(j->name);
@@ -151,7 +151,7 @@ static void refresh_local_rows(byoc_jobs_lister *l)
         byoc_job_rows_add(&l->local_rows, &r);
         free(arn);
     }
-    byoc_local_jobs_free(&jobs);
+    byoc_local_jobs_clear(&jobs);
     malloc_trim(0);
 }
 
@@ -237,7 +237,7 @@ int byoc_jobs_list_task(byoc_task *t, void *arg, void **result, void (**result_f
             if (more < 0)
                 rc = -1;
         } while (rc == 0 && more && !byoc_task_cancelled(t));
-        byoc_aws_pager_free(&pager);
+        byoc_aws_pager_clear(&pager);
         if (rc == 0 && byoc_task_cancelled(t))
             rc = byoc_err_set(err, BYOC_E_CANCELLED, "list jobs", "cancelled");
     }

@@ -7,11 +7,7 @@
 #include "byoc/results.h"
 #include "core/str.h"
 
-static void unpacked_free(void *p)
-{
-    byoc_unpacked_free(p);
-    free(p);
-}
+BYOC_TASK_FREE(unpacked_free, byoc_unpacked, byoc_unpacked_clear)
 
 int byoc_jobs_results_task(byoc_task *t, void *arg, void **result, void (**result_free)(void *), byoc_err *err)
 {
@@ -25,7 +21,7 @@ int byoc_jobs_results_task(byoc_task *t, void *arg, void **result, void (**resul
     byoc_unpacked *u = byoc_xcalloc(1, sizeof *u);
     if (rc == 0)
         rc = byoc_results_fetch(c, t, info.name, info.output_s3_path, a->dest, u, err);
-    byoc_job_info_free(&info);
+    byoc_job_info_clear(&info);
     free(arn);
     if (rc != 0) {
         unpacked_free(u);

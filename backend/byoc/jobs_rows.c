@@ -96,7 +96,7 @@ void byoc_job_rows_init(byoc_job_rows *r)
     memset(r, 0, sizeof *r);
 }
 
-void byoc_job_rows_free(byoc_job_rows *r)
+void byoc_job_rows_clear(byoc_job_rows *r)
 {
     free(r->items);
     strings_clear(&r->strings);
@@ -136,11 +136,11 @@ void byoc_job_rows_swap(byoc_job_rows *a, byoc_job_rows *b)
 void byoc_job_rows_move(byoc_job_rows *dst, byoc_job_rows *src)
 {
     if (dst->n == 0) {
-        byoc_job_rows_free(dst);
+        byoc_job_rows_clear(dst);
         byoc_job_rows_swap(dst, src);
     } else {
         byoc_job_rows_append(dst, src);
-        byoc_job_rows_free(src);
+        byoc_job_rows_clear(src);
     }
 }
 
@@ -149,7 +149,7 @@ void byoc_job_known_init(byoc_job_known *k)
     memset(k, 0, sizeof *k);
 }
 
-void byoc_job_known_free(byoc_job_known *k)
+void byoc_job_known_clear(byoc_job_known *k)
 {
     free(k->keys);
     free(k->values);

@@ -38,7 +38,7 @@ typedef struct byoc_job_rows {
 } byoc_job_rows;
 
 void byoc_job_rows_init(byoc_job_rows *r);
-void byoc_job_rows_free(byoc_job_rows *r);
+void byoc_job_rows_clear(byoc_job_rows *r);
 /* Append a copy of src (its strings copied into r; NULL strings become ""). */
 byoc_job_row *byoc_job_rows_add(byoc_job_rows *r, const byoc_job_row *src);
 /* Append copies of every row of src. */
@@ -55,7 +55,7 @@ typedef struct byoc_job_known {
 } byoc_job_known;
 
 void byoc_job_known_init(byoc_job_known *k);
-void byoc_job_known_free(byoc_job_known *k);
+void byoc_job_known_clear(byoc_job_known *k);
 /* The instance known for arn, or NULL. */
 const char *byoc_job_known_get(const byoc_job_known *k, const char *arn);
 void byoc_job_known_put(byoc_job_known *k, const char *arn, const char *instance);

@@ -75,7 +75,7 @@ static void batch_add(log_batch *b, long long ms, const char *instance, const ch
 
 static void batch_free(log_batch *b)
 {
-    byoc_buf_free(&b->text);
+    byoc_buf_clear(&b->text);
     free(b->instance);
 }
 
@@ -154,10 +154,10 @@ static int watch_aws(byoc_task *t, byoc_jobs_args *a, byoc_err *err)
         batch_free(&w.batch);
         if (rc == 0)
             post_doc(t, BYOC_JOBS_STATUS, byoc_job_status_json(&final, NULL));
-        byoc_job_info_free(&final);  /* filled on a cancelled watch too */
+        byoc_job_info_clear(&final);  /* filled on a cancelled watch too */
         byoc_log_source_free(watch.logs);
     }
-    byoc_job_info_free(&info);
+    byoc_job_info_clear(&info);
     free(arn);
     return rc;
 }
@@ -206,11 +206,11 @@ static int watch_local(byoc_task *t, byoc_jobs_args *a, byoc_err *err)
         }
         if (loaded == 0) {              /* the record changed: take this job's entry again */
             const byoc_local_job *j = byoc_localjobs_find(&l, a->job);
-            byoc_local_job_free(&job);
+            byoc_local_job_clear(&job);
             have = j != NULL;
             if (j)
                 byoc_local_job_copy(&job, j);
-            byoc_local_jobs_free(&l);
+            byoc_local_jobs_clear(&l);
             malloc_trim(0);
         }
         if (!have) {
@@ -243,7 +243,7 @@ static int watch_local(byoc_task *t, byoc_jobs_args *a, byoc_err *err)
             break;
         }
     }
-    byoc_local_job_free(&job);
+    byoc_local_job_clear(&job);
     byoc_log_source_free(log);
     free(last);
     return rc == 0 ? 0 : -1;

@@ -201,7 +201,7 @@ int byoc_job_resolve_entry_point(const char *source_module, const char *entry_po
             }
             if (rc == 0)
                 *resolved = byoc_buf_steal(&path);
-            byoc_buf_free(&path);
+            byoc_buf_clear(&path);
         }
     } else {
         snprintf(why, why_size, "the source module %s is neither a file nor a directory", source_module);

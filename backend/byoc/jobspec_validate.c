@@ -63,7 +63,7 @@ static const char *quoted(const char *v, char *buf, size_t size)
     else
         byoc_buf_putc(&b, '\'');
     snprintf(buf, size, "%s", byoc_buf_str(&b));
-    byoc_buf_free(&b);
+    byoc_buf_clear(&b);
     return buf;
 }
 

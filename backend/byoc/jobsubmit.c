@@ -86,7 +86,7 @@ static void add_warning(byoc_job_plan *p, byoc_task *t, const char *fmt, ...)
     p->warnings = byoc_xrealloc(p->warnings, (p->n_warnings + 1) * sizeof *p->warnings);
     p->warnings[p->n_warnings++] = byoc_xstrdup(byoc_buf_str(&b));
     byoc_task_log(t, "warning: %s", byoc_buf_str(&b));
-    byoc_buf_free(&b);
+    byoc_buf_clear(&b);
 }
 
 /* ---- step 2: resolving ------------------------------------------------------------------ */

@@ -21,7 +21,7 @@
 
 /* ---- one job -------------------------------------------------------------------------- */
 
-void byoc_local_job_free(byoc_local_job *j)
+void byoc_local_job_clear(byoc_local_job *j)
 {
     if (!j)
         return;
@@ -39,10 +39,10 @@ void byoc_local_job_free(byoc_local_job *j)
     memset(j, 0, sizeof *j);
 }
 
-void byoc_local_jobs_free(byoc_local_jobs *l)
+void byoc_local_jobs_clear(byoc_local_jobs *l)
 {
     for (size_t i = 0; i < l->n; i++)
-        byoc_local_job_free(&l->items[i]);
+        byoc_local_job_clear(&l->items[i]);
     free(l->items);
     l->items = NULL;
     l->n = 0;
@@ -169,7 +169,7 @@ int byoc_localjobs_get(const char *path, const char *ref, byoc_local_job *out, b
     else
         rc = byoc_err_set(err, BYOC_E_FAILED, "JOB", "no local job %s in the record (byoc jobs --local lists them)",
                           byoc_local_job_name_of(ref));
-    byoc_local_jobs_free(&l);
+    byoc_local_jobs_clear(&l);
     return rc;
 }
 
@@ -188,7 +188,7 @@ static int byoc_local_job_from_json(const json_t *o, byoc_local_job *out)
     out->name = get_str(o, "job_name");
     out->status = get_str(o, "status");
     if (!out->name || !out->status) {
-        byoc_local_job_free(out);
+        byoc_local_job_clear(out);
         return -1;
     }
     out->image = get_str(o, "image");
@@ -349,7 +349,7 @@ int byoc_localjobs_load_changed(const char *path, byoc_localjobs_stamp *stamp, b
         if (rc != 0 && stamp)
             stamp->valid = false;
     }
-    byoc_buf_free(&b);
+    byoc_buf_clear(&b);
     free(def);
     if (rc != 0)
         return -1;
@@ -461,14 +461,14 @@ static int change_record(const char *path, record_change change, void *ud, byoc_
             byoc_err_clear(err);
             rc = 0;
         }
-        byoc_buf_free(&b);
+        byoc_buf_clear(&b);
     }
     if (rc == 0) {
         change(&l, ud);
         qsort(l.items, l.n, sizeof *l.items, cmp_newest_first);
         rc = write_record(p, &l, err);
     }
-    byoc_local_jobs_free(&l);
+    byoc_local_jobs_clear(&l);
     if (lock >= 0)
         close(lock); /* releases the flock */
     free(lock_path);
@@ -482,7 +482,7 @@ static void put_job(byoc_local_jobs *l, void *ud)
     const byoc_local_job *job = ud;
     for (size_t i = 0; i < l->n; i++) {
         if (l->items[i].name && strcmp(l->items[i].name, job->name) == 0) {
-            byoc_local_job_free(&l->items[i]);
+            byoc_local_job_clear(&l->items[i]);
             byoc_local_job_copy(&l->items[i], job);
             return;
         }
@@ -508,7 +508,7 @@ static void remove_job(byoc_local_jobs *l, void *ud)
     remove_arg *a = ud;
     for (size_t i = 0; i < l->n; i++) {
         if (l->items[i].name && strcmp(l->items[i].name, a->name) == 0) {
-            byoc_local_job_free(&l->items[i]);
+            byoc_local_job_clear(&l->items[i]);
             memmove(&l->items[i], &l->items[i + 1], (l->n - i - 1) * sizeof *l->items);
             l->n--;
             a->found = true;
@@ -566,7 +566,7 @@ int byoc_local_job_cancel(byoc_engine *e, const char *path, const byoc_local_job
     free(done.failure_reason);
     done.failure_reason = NULL;
     int rc = byoc_localjobs_put(path, &done, err);
-    byoc_local_job_free(&done);
+    byoc_local_job_clear(&done);
     if (rc == 0)
         snprintf(status, 16, "CANCELLED");
     return rc;
@@ -584,6 +584,6 @@ int byoc_local_job_cancel_ref(const char *path, const char *ref, char *status, b
         rc = byoc_local_job_cancel(e, path, &j, status, err);
     if (e)
         byoc_engine_free(e);
-    byoc_local_job_free(&j);
+    byoc_local_job_clear(&j);
     return rc;
 }

@@ -53,8 +53,8 @@ typedef struct byoc_local_jobs {
     size_t n;
 } byoc_local_jobs;
 
-void byoc_local_job_free(byoc_local_job *j);
-void byoc_local_jobs_free(byoc_local_jobs *l);
+void byoc_local_job_clear(byoc_local_job *j);
+void byoc_local_jobs_clear(byoc_local_jobs *l);
 void byoc_local_job_copy(byoc_local_job *dst, const byoc_local_job *src);
 
 /* True when s is "local:job/<name>" (a JOB argument naming a local job). */

@@ -79,7 +79,7 @@ int byoc_local_job_results(const byoc_local_job *j, byoc_unpacked *out, byoc_err
     out->dir = byoc_xstrdup(j->output_dir);
     walk w = {.out = out, .err = err};
     if (list_dir(&w, fd, "", 0) != 0) {
-        byoc_unpacked_free(out);
+        byoc_unpacked_clear(out);
         return -1;
     }
     if (w.full)

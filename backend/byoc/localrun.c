@@ -87,14 +87,14 @@ static char *container_dir_path(const char *p)
         if (n == 0)
             break;
         if ((n == 1 && s[0] == '.') || (n == 2 && s[0] == '.' && s[1] == '.')) {
-            byoc_buf_free(&b);
+            byoc_buf_clear(&b);
             return NULL;
         }
         byoc_buf_putc(&b, '/');
         byoc_buf_append(&b, s, n);
         s += n;
     }
-    return b.len ? byoc_buf_steal(&b) : (byoc_buf_free(&b), NULL);
+    return b.len ? byoc_buf_steal(&b) : (byoc_buf_clear(&b), NULL);
 }
 
 size_t byoc_local_run_validate(const byoc_jobspec *s, bool upload, byoc_job_problems *out)
@@ -337,7 +337,7 @@ static void run_clear(run *r)
         byoc_wipe(r->env.v[i], strlen(r->env.v[i])); /* credentials may be among them */
     byoc_strv_clear(&r->env);
     byoc_put_list_clear(&r->files);
-    byoc_local_job_free(&r->record);
+    byoc_local_job_clear(&r->record);
     if (r->own_engine)
         byoc_engine_free(r->engine);
 }

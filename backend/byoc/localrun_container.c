@@ -276,7 +276,7 @@ void lr_run_container(run *r, run_outcome *o)
     for (int s = 1; s <= 2; s++) {
         if (ls.partial[s].len)
             emit_line(&ls, &ls.partial[s]);
-        byoc_buf_free(&ls.partial[s]);
+        byoc_buf_clear(&ls.partial[s]);
     }
     int64_t code = 0;
     int wrc = byoc_task_cancelled(r->t) ? -1 : byoc_container_wait(r->engine, r->t, id, "not-running", &code, &e);

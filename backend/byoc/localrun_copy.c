@@ -116,7 +116,7 @@ void lr_copy_out(run *r, const char *ctr_path, const char *as_name)
                 closedir(d);
         }
     }
-    byoc_unpacked_free(&u);
+    byoc_unpacked_clear(&u);
     byoc_remove_tree(tmp);
     free(unpacked_dir);
     free(tmp);

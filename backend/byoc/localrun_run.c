@@ -16,7 +16,7 @@ void lr_warn(run *r, const char *fmt, ...)
     va_end(ap);
     byoc_task_log(r->t, "warning: %s", byoc_buf_str(&b));
     byoc_strv_push(&r->out->warnings, byoc_buf_str(&b));
-    byoc_buf_free(&b);
+    byoc_buf_clear(&b);
 }
 
 void lr_record(run *r)

@@ -92,7 +92,7 @@ static int file_poll(byoc_log_source *src, byoc_task *t, bool final, byoc_log_li
 static void file_clear(byoc_log_source *src)
 {
     file_source *s = (file_source *)src;
-    byoc_buf_free(&s->partial);
+    byoc_buf_clear(&s->partial);
     free(s->path);
     free(s);
 }

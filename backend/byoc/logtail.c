@@ -188,7 +188,7 @@ static int discover(byoc_logtail *tl, byoc_task *t, byoc_err *err)
         if (more < 0)
             rc = -1;
     } while (rc == 0 && more);
-    byoc_aws_pager_free(&pager);
+    byoc_aws_pager_clear(&pager);
     return rc;
 }
 

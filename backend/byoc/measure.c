@@ -387,7 +387,7 @@ static void show_progress(byoc_engine *e, byoc_task *t, const char *id, double e
         line[120] = '\0';
     byoc_task_status(t, "installing (%.0f s): %s", elapsed, line);
     free(line);
-    byoc_buf_free(&s.all);
+    byoc_buf_clear(&s.all);
 }
 
 static void pass_env(byoc_strv *env)
@@ -531,11 +531,11 @@ static int read_outcome(run_state *r, byoc_measurement *m, byoc_err *err)
     byoc_logs_opts lo = {.tty = 0};
     out_sink s = {BYOC_BUF_INIT};
     if (byoc_container_logs(r->engine, r->t, r->id, &lo, on_output, &s, err) != 0) {
-        byoc_buf_free(&s.all);
+        byoc_buf_clear(&s.all);
         return -1;
     }
     char *text = byoc_xstrdup(byoc_buf_str(&s.all));
-    byoc_buf_free(&s.all);
+    byoc_buf_clear(&s.all);
     byoc_redact_inplace(text);
     for (char *line = text, *next; line && *line; line = next) {
         next = strchr(line, '\n');

@@ -113,7 +113,7 @@ int byoc_metrics_parse_float(const char *s, size_t len, double *out)
             rc = 0;
         }
     }
-    byoc_buf_free(&num);
+    byoc_buf_clear(&num);
     return rc;
 }
 
@@ -472,7 +472,7 @@ static int job_streams(byoc_aws_client *c, byoc_task *t, const char *prefix, cha
         if (more < 0)
             rc = -1;
     } while (rc == 0 && more);
-    byoc_aws_pager_free(&pager);
+    byoc_aws_pager_clear(&pager);
     if (rc != 0) {
         free_names(*names, *n);
         *names = NULL;
@@ -520,7 +520,7 @@ int byoc_metrics_load_cwl(byoc_aws_client *c, byoc_task *t, const char *job_name
             if (more < 0)
                 rc = -1;
         } while (rc == 0 && more);
-        byoc_aws_pager_free(&pager);
+        byoc_aws_pager_clear(&pager);
     }
     free_names(names, n);
     if (loaded)

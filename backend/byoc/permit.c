@@ -81,7 +81,7 @@ static void warn(byoc_permit_result *r, byoc_task *t, const char *fmt, ...)
     va_end(ap);
     byoc_task_log(t, "warning: %s", byoc_buf_str(&b));
     strv_add(&r->warnings, &r->n_warnings, byoc_buf_str(&b));
-    byoc_buf_free(&b);
+    byoc_buf_clear(&b);
 }
 
 /* ---- edit ---- */
@@ -298,7 +298,7 @@ static void add_check(byoc_pull_check *c, const char *method, const char *result
     va_end(ap);
     json_array_append_new(c->checks, json_pack("{s:s, s:s, s:s}", "method", method, "result", result, "detail",
                                                byoc_buf_str(&b)));
-    byoc_buf_free(&b);
+    byoc_buf_clear(&b);
 }
 
 static void answer(byoc_pull_check *c, bool yes, const char *method, const char *fmt, ...)
@@ -416,7 +416,7 @@ void byoc_permit_repository_pull(byoc_aws_client *cl, byoc_task *t, const char *
             out->principals = byoc_buf_steal(&b);
         else
             out->why = byoc_xstrdup("its policy grants no one pull");
-        byoc_buf_free(&b);
+        byoc_buf_clear(&b);
         byoc_strv_clear(&who);
     }
     byoc_policy_free(policy);
@@ -496,7 +496,7 @@ int byoc_permit_check_pull(byoc_aws_client *cl, byoc_task *t, const char *reposi
                    repository);
         else
             answer(c, false, "iam-simulation", "IAM SimulatePrincipalPolicy denies %s: %s", role, byoc_buf_str(&denied));
-        byoc_buf_free(&denied);
+        byoc_buf_clear(&denied);
     } else {
         char line[900];
         add_check(c, "iam-simulation", "unavailable", "%s",

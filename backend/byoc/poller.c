@@ -153,7 +153,7 @@ int byoc_job_watch_run(byoc_aws_client *c, byoc_task *t, const byoc_job_watch *w
         } else {
             job_failures = 0;
             changed = !have_last || byoc_job_info_changed(&last, &now);
-            byoc_job_info_free(&last);
+            byoc_job_info_clear(&last);
             last = now;
             have_last = true;
             if (w->on_job)
@@ -200,7 +200,7 @@ int byoc_job_watch_run(byoc_aws_client *c, byoc_task *t, const byoc_job_watch *w
     if (final && have_last)
         *final = last;
     else
-        byoc_job_info_free(&last);
+        byoc_job_info_clear(&last);
     if (final && !have_last)
         memset(final, 0, sizeof *final);
     return rc;

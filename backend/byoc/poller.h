@@ -72,7 +72,7 @@ typedef struct byoc_job_watch {
     atomic_int *poke;             /* may be NULL; set non-zero to poll now (reset to 0 when seen) */
 } byoc_job_watch;
 
-/* final (may be NULL) gets the last GetJob (free with byoc_job_info_free). */
+/* final (may be NULL) gets the last GetJob (free with byoc_job_info_clear). */
 int byoc_job_watch_run(byoc_aws_client *c, byoc_task *t, const byoc_job_watch *w, byoc_job_info *final,
                        byoc_err *err);
 

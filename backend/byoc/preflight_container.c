@@ -164,7 +164,7 @@ static int run_probe(pf_ctx *c, byoc_engine *e, const char *python, const char *
         byoc_container_remove(e, NULL, id, true, true, &ignored);
     }
     *out = rc == 0 ? byoc_buf_steal(&col.out) : NULL;
-    byoc_buf_free(&col.out);
+    byoc_buf_clear(&col.out);
     free(id);
     byoc_source_archive_remove(archive);
     return rc;

@@ -109,10 +109,10 @@ static void check_index(pf_ctx *c, const byoc_registry_target *reg, const char *
         pf_add(c, PF_ORD_IMAGE + 3, "image.architecture", BYOC_PF_FAIL,
                "rebuild for x86_64 (byoc build --platform linux/amd64) and push again",
                "the index has no linux/amd64 image (it holds %s): ml.* instances are x86_64", platforms);
-        byoc_buf_free(&present);
+        byoc_buf_clear(&present);
         return;
     }
-    byoc_buf_free(&present);
+    byoc_buf_clear(&present);
     const char *digest = json_string_value(json_object_get(entry, "digest"));
     byoc_registry_manifest em;
     byoc_err err;
@@ -220,7 +220,7 @@ static void check_local_digest(pf_ctx *c, const char *pushed)
         pf_add(c, PF_ORD_IMAGE + 4, "image.digest", BYOC_PF_FAIL, "push the local image again (byoc push)",
                "the local %s %s the pushed %s: the job would run other code than you tested", c->spec->image_uri,
                any ? "was pushed as another digest than" : "has never been pushed as", pushed);
-    byoc_buf_free(&want);
+    byoc_buf_clear(&want);
     json_decref(img);
     byoc_engine_free(own);
 }

@@ -157,9 +157,9 @@ static void check_s3(pf_ctx *c)
                    "allow iam:SimulatePrincipalPolicy, or check the role's S3 access by hand",
                    "cannot tell whether %s may use the S3 locations: IAM simulation unavailable (%s)%s", c->role_arn,
                    sim_error, known ? ", and the role lacks " MANAGED_POLICY : "");
-        byoc_buf_free(&outside);
+        byoc_buf_clear(&outside);
     }
-    byoc_buf_free(&denied);
+    byoc_buf_clear(&denied);
     for (size_t i = 0; i < n; i++) {
         free(places[i].bucket);
         free(places[i].key);
@@ -212,7 +212,7 @@ static void check_caller(pf_ctx *c)
     else
         pf_add(c, PF_ORD_PERMS + 3, "permissions.caller", BYOC_PF_PASS, NULL,
                "%s may iam:PassRole %s and braket:CreateJob", c->caller_arn, c->role_arn);
-    byoc_buf_free(&denied);
+    byoc_buf_clear(&denied);
     free(who);
 }
 

@@ -16,7 +16,7 @@ void pf_add(pf_ctx *c, int order, const char *name, byoc_pf_status st, const cha
     byoc_buf_vprintf(&msg, fmt, ap);
     va_end(ap);
     char *message = byoc_redact_dup(byoc_buf_str(&msg));
-    byoc_buf_free(&msg);
+    byoc_buf_clear(&msg);
     byoc_printable_inplace(message); /* findings quote the services, the image and the code: one clean line */
     pthread_mutex_lock(&c->lock);
     byoc_preflight_report *r = c->report;

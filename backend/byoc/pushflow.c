@@ -401,7 +401,7 @@ static void record_push(byoc_task *t, const byoc_push_opts *o, const byoc_push_r
     byoc_buf b = BYOC_BUF_INIT;
     byoc_buf_printf(&b, "byoc.json not updated: %s", perr.message);
     byoc_push_post(t, &(byoc_push_event){.kind = BYOC_PUSH_EV_WARNING, .text = byoc_buf_str(&b)});
-    byoc_buf_free(&b);
+    byoc_buf_clear(&b);
 }
 
 static int push_body(byoc_aws_client *aws, byoc_engine *engine, byoc_task *t,

@@ -247,7 +247,7 @@ void byoc_requirements_parse(const char *text, size_t len, byoc_requirements *ou
             classify(out, p, first_line);
         free(s);
     }
-    byoc_buf_free(&logical);
+    byoc_buf_clear(&logical);
 }
 
 void byoc_requirements_clear(byoc_requirements *r)

@@ -46,7 +46,7 @@ static char *clean_entry_path(const char *p, const char **why)
         const char *e = strchr(s, '/');
         size_t n = e ? (size_t)(e - s) : strlen(s);
         if (n == 2 && s[0] == '.' && s[1] == '.') {
-            byoc_buf_free(&out);
+            byoc_buf_clear(&out);
             *why = "has a '..' component";
             return NULL;
         }
@@ -527,7 +527,7 @@ bool byoc_results_link_inside(const char *root, const char *rel)
                 break;
             }
             target[n] = '\0';
-            byoc_buf_free(&todo);
+            byoc_buf_clear(&todo);
             byoc_buf_puts(&todo, target);
             pos = 0;
             target_queued = true;
@@ -565,11 +565,11 @@ bool byoc_results_link_inside(const char *root, const char *rel)
             byoc_buf_putc(&rest, '/');
             byoc_buf_append(&rest, todo.data + pos, todo.len - pos);
         }
-        byoc_buf_free(&todo);
+        byoc_buf_clear(&todo);
         todo = rest;
         pos = 0;
     }
-    byoc_buf_free(&todo);
+    byoc_buf_clear(&todo);
     close(w.fd);
     return inside;
 }
@@ -704,7 +704,7 @@ static int unpack_from(const char *tarball, int fd, const char *dest, const byoc
     }
     if (rc != 0) {
         byoc_remove_tree(u.tmp);
-        byoc_unpacked_free(out);
+        byoc_unpacked_clear(out);
     } else {
         out->dir = byoc_xstrdup(dest);
     }
@@ -726,7 +726,7 @@ int byoc_results_unpack_fd(int fd, const char *name, const char *dest, const byo
     return unpack_from(name, fd, dest, lim, t, out, err);
 }
 
-void byoc_unpacked_free(byoc_unpacked *u)
+void byoc_unpacked_clear(byoc_unpacked *u)
 {
     if (!u)
         return;

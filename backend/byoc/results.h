@@ -70,7 +70,7 @@ int byoc_results_unpack(const char *tarball, const char *dest, const byoc_unpack
  * spooled); name stands for it in messages. fd stays open. */
 int byoc_results_unpack_fd(int fd, const char *name, const char *dest, const byoc_unpack_limits *lim,
                            byoc_task *t, byoc_unpacked *out, byoc_err *err);
-void byoc_unpacked_free(byoc_unpacked *u);
+void byoc_unpacked_clear(byoc_unpacked *u);
 
 /* Does the symbolic link at rel (relative to root) resolve inside root when
  * followed as the kernel does, through any other links on the way? The rule

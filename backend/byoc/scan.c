@@ -758,8 +758,8 @@ void byoc_scan_apply(const byoc_scan *s, byoc_answers *a)
             byoc_buf_printf(&ev, "%s%s: %s", i ? "; " : "", s->languages.v[i], s->language_evidence.v[i]);
         }
         apply(a, BYOC_Q_LANGUAGES, byoc_buf_str(&v), byoc_buf_str(&ev));
-        byoc_buf_free(&v);
-        byoc_buf_free(&ev);
+        byoc_buf_clear(&v);
+        byoc_buf_clear(&ev);
     }
     if (s->python_spec)
         apply(a, BYOC_Q_PYTHON_VERSION, s->python_spec, s->python_evidence);

@@ -96,7 +96,7 @@ static void expand_braced(lexer *lx, byoc_buf *out, int depth)
     } else if (mod != '+') {
         lx->saw_unset = true;
     }
-    byoc_buf_free(&word);
+    byoc_buf_clear(&word);
 }
 
 static void expand_var(lexer *lx, byoc_buf *out, int depth)
@@ -239,6 +239,6 @@ bool byoc_sw_has_unset(const char *s, char escape, byoc_var_lookup lookup, void 
     byoc_buf b = BYOC_BUF_INIT;
     byoc_buf_reserve(&b, 1);
     process(&lx, &b, 0);
-    byoc_buf_free(&b);
+    byoc_buf_clear(&b);
     return lx.saw_unset;
 }

@@ -161,7 +161,7 @@ void byoc_buf_reset(byoc_buf *b)
         b->data[0] = '\0';
 }
 
-void byoc_buf_free(byoc_buf *b)
+void byoc_buf_clear(byoc_buf *b)
 {
     if (b->data) {
         byoc_wipe(b->data, b->cap);

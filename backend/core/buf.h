@@ -22,7 +22,7 @@ void byoc_buf_putc(byoc_buf *b, char c);
 void byoc_buf_printf(byoc_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void byoc_buf_vprintf(byoc_buf *b, const char *fmt, va_list ap);
 void byoc_buf_reset(byoc_buf *b);        /* len = 0, keeps the memory */
-void byoc_buf_free(byoc_buf *b);         /* releases; wipes first (may hold secrets) */
+void byoc_buf_clear(byoc_buf *b);         /* releases; wipes first (may hold secrets) */
 char *byoc_buf_steal(byoc_buf *b);       /* returns data (never NULL), leaves b empty */
 const char *byoc_buf_str(const byoc_buf *b); /* data or "" */
 

@@ -28,7 +28,7 @@ int byoc_err_vset(byoc_err *e, byoc_err_kind kind, const char *what, const char 
     byoc_redact_inplace(b.data);
     byoc_printable_inplace(b.data);
     byoc_utf8_copy(e->message, sizeof e->message, byoc_buf_str(&b)); /* never half a character: --json would drop it */
-    byoc_buf_free(&b);
+    byoc_buf_clear(&b);
     return -1;
 }
 
@@ -54,7 +54,7 @@ void byoc_err_prefix(byoc_err *e, const char *fmt, ...)
     byoc_redact_inplace(full.data); /* before cutting it to size */
     byoc_printable_inplace(full.data);
     byoc_utf8_copy(ctx, sizeof ctx, byoc_buf_str(&full));
-    byoc_buf_free(&full);
+    byoc_buf_clear(&full);
     memcpy(old, e->message, sizeof old);
     /* Truncation is fine here: the message is for people and stays bounded. */
     byoc_utf8_snprintf(e->message, sizeof e->message, "%s: %s", ctx, old);

@@ -43,7 +43,7 @@ int byoc_file_read(const char *path, size_t max, char **data, size_t *len, bool 
         if (n < 0) {
             int e = errno;
             close(fd);
-            byoc_buf_free(&b);
+            byoc_buf_clear(&b);
             return byoc_err_set(err, BYOC_E_FAILED, path, "cannot read: %s", strerror(e));
         }
         if (n == 0)

@@ -167,7 +167,7 @@ char *byoc_json_dumps(const json_t *doc, size_t flags)
 {
     byoc_buf b = BYOC_BUF_INIT;
     if (byoc_json_dump_callback(doc, to_buf, &b, flags) != 0) {
-        byoc_buf_free(&b);
+        byoc_buf_clear(&b);
         return NULL;
     }
     return byoc_buf_steal(&b);

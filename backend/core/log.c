@@ -229,5 +229,5 @@ void byoc_log(byoc_log_level level, const char *fmt, ...)
                 tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
                 ts.tv_nsec / 1000000, names[level], byoc_buf_str(&b));
     pthread_mutex_unlock(&lock);
-    byoc_buf_free(&b);
+    byoc_buf_clear(&b);
 }

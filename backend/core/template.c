@@ -194,7 +194,7 @@ int byoc_template_render(const char *name, const char *text, const byoc_template
     byoc_buf b = BYOC_BUF_INIT;
     byoc_buf_reserve(&b, 1);
     if (render(&r, name, text, &b) != 0) {
-        byoc_buf_free(&b);
+        byoc_buf_clear(&b);
         *out = NULL;
         return -1;
     }

@@ -44,7 +44,7 @@ int byoc_container_read_entry(byoc_engine *engine, byoc_task *t, const char *id,
         return -1;
     capped c = {.max = tar_max};
     if (byoc_container_archive_get(engine, t, id, path, capped_sink, &c, err) != 0) {
-        byoc_buf_free(&c.b);
+        byoc_buf_clear(&c.b);
         return -1;
     }
     struct archive *a = ar->archive_read_new();
@@ -70,7 +70,7 @@ int byoc_container_read_entry(byoc_engine *engine, byoc_task *t, const char *id,
         }
     }
     ar->archive_read_free(a);
-    byoc_buf_free(&c.b);
+    byoc_buf_clear(&c.b);
     return found;
 }
 
@@ -281,7 +281,7 @@ int byoc_container_put_list(byoc_engine *e, byoc_task *t, const char *id, const 
     if (ts.fd >= 0)
         close(ts.fd);
     ar->archive_write_free(ts.a);
-    byoc_buf_free(&ts.out);
+    byoc_buf_clear(&ts.out);
     return rc;
 }
 

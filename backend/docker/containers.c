@@ -74,7 +74,7 @@ int byoc_container_create(byoc_engine *e, byoc_task *t, const byoc_container_spe
     json_t *doc = NULL;
     int rc = byoc_engine_call(e, t, "POST", "/containers/create", q.data, body, &doc, "container", err);
     json_decref(body);
-    byoc_buf_free(&q);
+    byoc_buf_clear(&q);
     if (rc == 0) {
         const char *cid = json_string_value(json_object_get(doc, "Id"));
         if (cid)
@@ -109,7 +109,7 @@ int byoc_container_wait(byoc_engine *e, byoc_task *t, const char *id, const char
     json_t *doc = NULL;
     int rc = byoc_engine_call(e, t, "POST", path, q.data, NULL, &doc, "container", err);
     free(path);
-    byoc_buf_free(&q);
+    byoc_buf_clear(&q);
     if (rc == 0) {
         json_t *code = json_object_get(doc, "StatusCode");
         const char *msg = json_string_value(json_object_get(json_object_get(doc, "Error"), "Message"));
@@ -172,7 +172,7 @@ int byoc_container_logs(byoc_engine *e, byoc_task *t, const char *id, const byoc
     if (rc == 0 && !byoc_frames_complete(&st.frames))
         rc = byoc_err_set(err, BYOC_E_FAILED, "logs", "the log stream ended inside a frame");
     byoc_http_resp_clear(&resp);
-    byoc_buf_free(&q);
+    byoc_buf_clear(&q);
     free(path);
     return rc;
 }
@@ -189,7 +189,7 @@ int byoc_container_archive_get(byoc_engine *e, byoc_task *t, const char *id, con
     if (rc == 0)
         rc = byoc_engine_check(&resp, "archive", err);
     byoc_http_resp_clear(&resp);
-    byoc_buf_free(&q);
+    byoc_buf_clear(&q);
     free(p);
     return rc;
 }
@@ -215,7 +215,7 @@ int byoc_container_archive_put(byoc_engine *e, byoc_task *t, const char *id, con
     if (rc == 0)
         rc = byoc_engine_check(&resp, "archive", err);
     byoc_http_resp_clear(&resp);
-    byoc_buf_free(&q);
+    byoc_buf_clear(&q);
     free(p);
     return rc;
 }
@@ -227,7 +227,7 @@ int byoc_container_kill(byoc_engine *e, byoc_task *t, const char *id, const char
     if (signal)
         byoc_query_add(&q, "signal", signal);
     int rc = simple_post(e, t, id, "/kill", q.data, err);
-    byoc_buf_free(&q);
+    byoc_buf_clear(&q);
     return rc;
 }
 
@@ -242,7 +242,7 @@ int byoc_container_remove(byoc_engine *e, byoc_task *t, const char *id, bool for
     char *path = container_path(id, "");
     int rc = byoc_engine_call(e, t, "DELETE", path, q.data, NULL, NULL, "container", err);
     free(path);
-    byoc_buf_free(&q);
+    byoc_buf_clear(&q);
     return rc;
 }
 
@@ -266,6 +266,6 @@ int byoc_containers_list(byoc_engine *e, byoc_task *t, bool all, json_t *filters
         free(f);
     }
     int rc = byoc_engine_call(e, t, "GET", "/containers/json", q.data, NULL, out, "containers", err);
-    byoc_buf_free(&q);
+    byoc_buf_clear(&q);
     return rc;
 }

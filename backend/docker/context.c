@@ -207,7 +207,7 @@ static void walker_clear(walker *w)
     while (w->depth > 0)
         pop_frame(w);
     free(w->stack);
-    byoc_buf_free(&w->rel);
+    byoc_buf_clear(&w->rel);
     if (w->rootfd >= 0)
         close(w->rootfd);
 }
@@ -533,7 +533,7 @@ void byoc_context_tar_free(byoc_context_tar *t)
     if (t->links)
         ar->archive_entry_linkresolver_free(t->links);
     walker_clear(&t->w);
-    byoc_buf_free(&t->out);
+    byoc_buf_clear(&t->out);
     free(t->io);
     free(t);
 }

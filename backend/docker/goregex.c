@@ -608,7 +608,7 @@ byoc_goregex *byoc_goregex_compile(const char *go_re, char *why, unsigned long w
     int rc = translate(&x);
     free(x.groups);
     if (rc < 0) {
-        byoc_buf_free(&x.out);
+        byoc_buf_clear(&x.out);
         return NULL;
     }
     byoc_goregex *re = byoc_xcalloc(1, sizeof *re);

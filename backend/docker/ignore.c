@@ -499,12 +499,12 @@ byoc_ignore *byoc_ignore_load(const char *context_dir, const char *rel_dockerfil
         fclose(f);
         if (bad) {
             byoc_err_set(err, BYOC_E_USAGE, ".dockerignore", "cannot read %s", path);
-            byoc_buf_free(&b);
+            byoc_buf_clear(&b);
             free(path);
             return NULL;
         }
         int rc = byoc_ignore_read(byoc_buf_str(&b), b.len, &pats, err);
-        byoc_buf_free(&b);
+        byoc_buf_clear(&b);
         if (rc != 0) {
             byoc_strv_clear(&pats);
             free(path);

@@ -116,7 +116,7 @@ static int byoc_imagefs_lstat(byoc_imagefs *fs, const char *path, byoc_imagefs_i
         rc = byoc_err_set(err, BYOC_E_FAILED, "engine", "stat of %s in the image: HTTP %ld", path, resp.status);
     }
     byoc_http_resp_clear(&resp);
-    byoc_buf_free(&q);
+    byoc_buf_clear(&q);
     free(p);
     return rc;
 }

@@ -59,7 +59,7 @@ int byoc_images_list(byoc_engine *e, byoc_task *t, bool all, const char *referen
     }
     json_t *doc = NULL;
     int rc = byoc_engine_call(e, t, "GET", "/images/json", q.data, NULL, &doc, "images", err);
-    byoc_buf_free(&q);
+    byoc_buf_clear(&q);
     if (rc < 0)
         return -1;
     size_t n = json_is_array(doc) ? json_array_size(doc) : 0;
@@ -164,7 +164,7 @@ int byoc_image_tag(byoc_engine *e, byoc_task *t, const char *source, const char 
     char *path = image_path(source, "/tag");
     int rc = byoc_engine_call(e, t, "POST", path, q.data, NULL, NULL, "tag", err);
     free(path);
-    byoc_buf_free(&q);
+    byoc_buf_clear(&q);
     return rc;
 }
 
@@ -183,7 +183,7 @@ int byoc_image_remove(byoc_engine *e, byoc_task *t, const char *name, bool force
     json_t *doc = NULL;
     int rc = byoc_engine_call(e, t, "DELETE", path, q.data, NULL, &doc, "image", err);
     free(path);
-    byoc_buf_free(&q);
+    byoc_buf_clear(&q);
     if (rc == 0 && report) {
         size_t n = json_is_array(doc) ? json_array_size(doc) : 0;
         report->untagged = byoc_xcalloc(n + 1, sizeof *report->untagged);

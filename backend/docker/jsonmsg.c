@@ -13,7 +13,7 @@ void byoc_jsonmsg_init(byoc_jsonmsg_parser *p, byoc_jsonmsg_fn fn, void *ud)
 
 void byoc_jsonmsg_clear(byoc_jsonmsg_parser *p)
 {
-    byoc_buf_free(&p->buf);
+    byoc_buf_clear(&p->buf);
     p->pos = 0;
 }
 

@@ -58,5 +58,5 @@ void byoc_lines_flush(byoc_lines *l)
 
 void byoc_lines_clear(byoc_lines *l)
 {
-    byoc_buf_free(&l->partial);
+    byoc_buf_clear(&l->partial);
 }

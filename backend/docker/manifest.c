@@ -126,7 +126,7 @@ json_t *byoc_manifest_index_platforms(const json_t *index, size_t *attestations)
         platform_of(m, &one);
         json_array_append_new(list, json_stringn(one.data, one.len));
     }
-    byoc_buf_free(&one);
+    byoc_buf_clear(&one);
     if (attestations)
         *attestations = att;
     return list;
@@ -202,7 +202,7 @@ static int registry_get(const byoc_registry_target *r, byoc_task *t, const char 
         byoc_headers_add(&req.headers, "Authorization", value);
         byoc_free_secret(value);
         byoc_free_secret(b64);
-        byoc_buf_free(&cred);
+        byoc_buf_clear(&cred);
     }
     int rc = byoc_http_do(&req, resp, err);
     byoc_headers_clear(&req.headers);

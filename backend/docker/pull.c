@@ -92,6 +92,6 @@ int byoc_docker_pull(byoc_engine *e, byoc_task *t, const char *ref, const char *
     byoc_jsonmsg_clear(&rd.parser);
     byoc_http_resp_clear(&resp);
     byoc_headers_clear(&h);
-    byoc_buf_free(&q);
+    byoc_buf_clear(&q);
     return rc;
 }

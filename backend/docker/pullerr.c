@@ -82,6 +82,6 @@ char *byoc_pull_explain(const char *image, const char *engine_msg)
         break;
     }
     byoc_buf_printf(&b, " (engine: %s)", engine_msg ? engine_msg : "no message");
-    byoc_buf_free(&reg);
+    byoc_buf_clear(&reg);
     return byoc_buf_steal(&b);
 }

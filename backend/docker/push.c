@@ -173,7 +173,7 @@ static int stream_failed(const byoc_push_report *r, const char *ref, byoc_err *e
     }
     byoc_buf_puts(&b, "; run the push again to resume");
     byoc_err_set(err, BYOC_E_FAILED, "push", "%s", byoc_buf_str(&b));
-    byoc_buf_free(&b);
+    byoc_buf_clear(&b);
     return -1;
 }
 
@@ -222,7 +222,7 @@ int byoc_docker_push(byoc_engine *e, byoc_task *t, const char *repository, const
     byoc_jsonmsg_clear(&parser);
     byoc_http_resp_clear(&resp);
     byoc_headers_clear(&h);
-    byoc_buf_free(&q);
+    byoc_buf_clear(&q);
     free(path);
     return rc;
 }

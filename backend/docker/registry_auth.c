@@ -174,6 +174,6 @@ int byoc_docker_config_store_auth(const char *path, const char *server, const ch
     byoc_buf_putc(&b, '\n');
     byoc_free_secret(text);
     int rc = write_atomically(path, byoc_buf_str(&b), err);
-    byoc_buf_free(&b);
+    byoc_buf_clear(&b);
     return rc;
 }

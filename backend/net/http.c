@@ -687,7 +687,7 @@ void byoc_http_resp_clear(byoc_http_resp *resp)
     if (!resp)
         return;
     byoc_headers_clear(&resp->headers);
-    byoc_buf_free(&resp->body);
+    byoc_buf_clear(&resp->body);
 }
 
 void byoc_http_thread_done(void)

@@ -228,6 +228,6 @@ int byoc_sockget(const byoc_sockget_req *req, byoc_http_resp *resp, byoc_err *er
     close(fd);
     if (rc == 0)
         rc = byoc_sockget_parse(in.data ? in.data : "", in.len, resp, err);
-    byoc_buf_free(&in);
+    byoc_buf_clear(&in);
     return rc;
 }

@@ -100,8 +100,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         /* what came before the bad header was delivered intact */
         FUZZ_ASSERT(o.payload.len == want.len);
     }
-    byoc_buf_free(&want);
-    byoc_buf_free(&o.payload);
+    byoc_buf_clear(&want);
+    byoc_buf_clear(&o.payload);
     byoc_lines_clear(&o.lines);
     return 0;
 }

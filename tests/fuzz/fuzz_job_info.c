@@ -59,8 +59,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         fuzz_assert_printable(shown.queue_position);
         fuzz_assert_printable(shown.device);
         fuzz_assert_printable_json(shown.events);
-        byoc_job_info_free(&shown);
-        byoc_job_info_free(&info);
+        byoc_job_info_clear(&shown);
+        byoc_job_info_clear(&info);
     } else {
         FUZZ_ASSERT(err.kind != BYOC_OK);
     }

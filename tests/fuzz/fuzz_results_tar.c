@@ -268,14 +268,14 @@ static bool resolves_inside(const char *root, const char *relpath)
             byoc_buf_putc(&rest, '/');
             byoc_buf_append(&rest, todo.data + pos, todo.len - pos);
         }
-        byoc_buf_free(&todo);
+        byoc_buf_clear(&todo);
         todo = rest;
         pos = 0;
     }
     for (int i = 0; i <= depth; i++)
         if (fds[i] >= 0)
             close(fds[i]);
-    byoc_buf_free(&todo);
+    byoc_buf_clear(&todo);
     return inside;
 }
 
@@ -323,7 +323,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (tar.len)
         FUZZ_ASSERT(write(fd, tar.data, tar.len) == (ssize_t)tar.len);
     close(fd);
-    byoc_buf_free(&tar);
+    byoc_buf_clear(&tar);
 
     byoc_unpack_limits lim = {.max_bytes = 1 << 20, .max_entries = 64, .skip_unsafe = mode & 2, .strip_top = mode & 4};
     byoc_unpacked out;
@@ -356,7 +356,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         byoc_err_clear(&err);
         byoc_results_read_json(dest, &j, &err);
         json_decref(j);
-        byoc_unpacked_free(&out);
+        byoc_unpacked_clear(&out);
     } else {
         if (np != 0)
             fprintf(stderr, "left behind after a refusal: %s\n", names[0]);

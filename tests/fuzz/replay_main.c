@@ -104,11 +104,11 @@ static int replay_file(const char *path)
     fclose(f);
     if (bad) {
         perror(path);
-        byoc_buf_free(&b);
+        byoc_buf_clear(&b);
         return -1;
     }
     replay_bytes(path, (const uint8_t *)b.data, b.len);
-    byoc_buf_free(&b);
+    byoc_buf_clear(&b);
     return 0;
 }
 

@@ -367,7 +367,7 @@ static void test_service_errors(void)
     CHECK_STR(err.code, "NoSuchBucket");
     CHECK_INT(r.status, 404);
     CHECK(err.request_id[0] != '\0');
-    byoc_aws_response_free(&r);
+    byoc_aws_response_clear(&r);
     free(url);
     byoc_aws_client_free(c);
 }
@@ -402,20 +402,20 @@ static void test_s3_roundtrip(void)
     snprintf(bucket, sizeof bucket, "byoc-it-%d", (int)getpid());
     byoc_aws_response r;
     CHECK_INT(s3_call(c, "CreateBucket", "PUT", bucket, NULL, NULL, 0, NULL, &r, &err), 0);
-    byoc_aws_response_free(&r);
+    byoc_aws_response_clear(&r);
 
     const char *text = "hello from byoc";
     char hash[65];
     byoc_sha256_hex(text, strlen(text), hash);
     CHECK_INT(s3_call(c, "PutObject", "PUT", bucket, "jobs/source.txt", text, strlen(text), hash, &r, &err), 0);
     CHECK(byoc_headers_get(&r.headers, "ETag") != NULL);
-    byoc_aws_response_free(&r);
+    byoc_aws_response_clear(&r);
     CHECK_INT(s3_call(c, "PutObject", "PUT", bucket, "jobs/unsigned.txt", text, strlen(text),
                       BYOC_SIGV4_UNSIGNED_PAYLOAD, &r, &err), 0);
-    byoc_aws_response_free(&r);
+    byoc_aws_response_clear(&r);
     CHECK_INT(s3_call(c, "GetObject", "GET", bucket, "jobs/unsigned.txt", NULL, 0, NULL, &r, &err), 0);
     CHECK_STR(byoc_buf_str(&r.body), text);
-    byoc_aws_response_free(&r);
+    byoc_aws_response_clear(&r);
 
     /* aws-chunked: 70000 bytes in 64 KiB chunks. */
     size_t big_len = 70000;
@@ -446,18 +446,18 @@ static void test_s3_roundtrip(void)
     CHECK_INT(s3_call(c, "GetObject", "GET", bucket, "jobs/chunked.bin", NULL, 0, NULL, &r, &err), 0);
     CHECK_INT(r.body.len, big_len);
     CHECK(r.body.len == big_len && memcmp(r.body.data, big, big_len) == 0);
-    byoc_aws_response_free(&r);
+    byoc_aws_response_clear(&r);
     free(big);
 
     CHECK_INT(s3_call(c, "DeleteObject", "DELETE", bucket, "jobs/source.txt", NULL, 0, NULL, &r, &err), 0);
-    byoc_aws_response_free(&r);
+    byoc_aws_response_clear(&r);
     CHECK_INT(s3_call(c, "DeleteObject", "DELETE", bucket, "jobs/unsigned.txt", NULL, 0, NULL, &r, &err), 0);
-    byoc_aws_response_free(&r);
+    byoc_aws_response_clear(&r);
     CHECK_INT(s3_call(c, "DeleteObject", "DELETE", bucket, "jobs/chunked.bin", NULL, 0, NULL, &r, &err), 0);
-    byoc_aws_response_free(&r);
+    byoc_aws_response_clear(&r);
     CHECK_INT(s3_call(c, "DeleteBucket", "DELETE", bucket, NULL, NULL, 0, NULL, &r, &err), 0);
     CHECK_INT(r.status, 204);
-    byoc_aws_response_free(&r);
+    byoc_aws_response_clear(&r);
     byoc_aws_client_free(c);
 }
 

@@ -295,7 +295,7 @@ static void test_containers(byoc_engine *e)
     CHECK_INT(byoc_container_archive_put(e, NULL, id, "/", NULL, NULL, tar.data, tar.len, &err), 0);
     CHECK_INT(byoc_container_archive_put(e, NULL, id, "/no/such/dir", NULL, NULL, tar.data, tar.len, &err), -1);
     CHECK_INT(err.http_status, 404);
-    byoc_buf_free(&tar);
+    byoc_buf_clear(&tar);
 
     json_t *list = NULL;
     json_t *filters = json_pack("{s:[s]}", "label", "byoc.test=engine");
@@ -324,7 +324,7 @@ static void test_containers(byoc_engine *e)
     lo.tty = 0;
     CHECK_INT(byoc_container_logs(e, NULL, id, &lo, collect_stream, &out, &err), 0);
     CHECK_STR(out.data, "2:err\n");
-    byoc_buf_free(&out);
+    byoc_buf_clear(&out);
 
     byoc_buf got = BYOC_BUF_INIT;
     CHECK_INT(byoc_container_archive_get(e, NULL, id, "/work", collect_tar, &got, &err), 0);
@@ -342,10 +342,10 @@ static void test_containers(byoc_engine *e)
     }
     archive_read_free(a);
     CHECK(made);
-    byoc_buf_free(&got);
+    byoc_buf_clear(&got);
     CHECK_INT(byoc_container_archive_get(e, NULL, id, "/no/such/path", collect_tar, &got, &err), -1);
     CHECK_INT(err.http_status, 404);
-    byoc_buf_free(&got);
+    byoc_buf_clear(&got);
 
     CHECK_INT(byoc_container_remove(e, NULL, id, false, false, &err), 0);
     json_t *insp = NULL;
@@ -366,7 +366,7 @@ static void test_containers(byoc_engine *e)
     byoc_buf raw = BYOC_BUF_INIT;
     byoc_logs_opts tty = {.tty = -1};
     CHECK_INT(byoc_container_logs(e, NULL, id, &tty, collect_stream, &raw, &err), 0);
-    byoc_buf_free(&raw);
+    byoc_buf_clear(&raw);
     CHECK_INT(byoc_container_remove(e, NULL, id, true, true, &err), 0);
     free(id);
 

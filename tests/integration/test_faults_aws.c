@@ -246,7 +246,7 @@ static void test_stall(void)
             if (!strstr(err.message, "GetCallerIdentity"))
                 fk_print_err("stall", &err);
         }
-        byoc_aws_response_free(&resp);
+        byoc_aws_response_clear(&resp);
     }
     byoc_aws_client_free(c);
 }
@@ -312,7 +312,7 @@ static void test_multipart(void)
     byoc_aws_response resp;
     CHECK_INT(byoc_aws_call_do(c, NULL, BYOC_AWS_S3, &lu, &resp, &err), 0);
     CHECK(strstr(byoc_buf_str(&resp.body), "failed.bin") == NULL);
-    byoc_aws_response_free(&resp);
+    byoc_aws_response_clear(&resp);
     unlink(path);
     rmdir(dir);
     free(dir);

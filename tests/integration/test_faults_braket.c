@@ -236,7 +236,7 @@ static void test_stall(void)
             CHECK(strstr(err.message, "GetDevice") != NULL);
             CHECK(strstr(err.message, "gave up after 3 attempts") != NULL);
         }
-        byoc_aws_response_free(&resp);
+        byoc_aws_response_clear(&resp);
     }
     byoc_aws_client_free(c);
     fk_stop(&proxy);

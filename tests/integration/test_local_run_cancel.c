@@ -79,7 +79,7 @@ static const byoc_local_job *wait_for(byoc_local_jobs *l, const char *name, bool
 {
     for (int i = 0; i < 1200; i++) {
         byoc_err err;
-        byoc_local_jobs_free(l);
+        byoc_local_jobs_clear(l);
         if (byoc_localjobs_load(NULL, l, &err) == 0) {
             const byoc_local_job *j = byoc_localjobs_find(l, name);
             if (j && (!started || j->started))
@@ -168,7 +168,7 @@ static void test_live(byoc_engine *e)
     }
     free(text);
     free(log);
-    byoc_local_jobs_free(&l);
+    byoc_local_jobs_clear(&l);
     free(err_path);
     free(out);
     free(src);
@@ -221,8 +221,8 @@ static void test_stale(byoc_engine *e)
     CHECK(byoc_local_job_cancel(e, NULL, &rec, status, &err) != 0);
     CHECK_INT(err.kind, BYOC_E_USAGE);
 
-    byoc_local_jobs_free(&l);
-    byoc_local_job_free(&rec);
+    byoc_local_jobs_clear(&l);
+    byoc_local_job_clear(&rec);
     free(id);
     free(label);
 }

@@ -150,7 +150,7 @@ static void monitor_free(monitor *mon)
     for (int i = 0; i < mon->nlines; i++)
         free(mon->lines[i]);
     byoc_jobs_shared_unref(mon->shared);
-    byoc_job_rows_free(&mon->rows);
+    byoc_job_rows_clear(&mon->rows);
 }
 
 static const byoc_job_row *row_of(const monitor *mon, const char *arn)

@@ -177,7 +177,7 @@ static void test_cancel_monitor(byoc_aws_client *c)
     CHECK_INT(byoc_job_watch_run(c, NULL, &w, &final, &err), 0);
     CHECK_STR(final.status, "RUNNING");
     CHECK_INT(final.instance_count, 2);
-    byoc_job_info_free(&final);
+    byoc_job_info_clear(&final);
     free(arn);
 }
 
@@ -250,7 +250,7 @@ static void test_screen_tasks(byoc_aws_client *c)
         }
     }
     CHECK_INT(found, 2);
-    byoc_job_rows_free(&rows);
+    byoc_job_rows_clear(&rows);
     byoc_jobs_lister_unref(l);
 
     res = NULL;

@@ -200,13 +200,13 @@ def parse_json(p, label):
 
 # ---- checking a created job -------------------------------------------------------------------
 
-def timestamp_of(job_view, name_given):
+def timestamp_of(job_screen, name_given):
     import re
     if not name_given:
-        m = re.search(r"-(\d{13})$", job_view["jobName"])
+        m = re.search(r"-(\d{13})$", job_screen["jobName"])
         if m:
             return m.group(1)
-    m = re.search(r"/jobs/[^/]+/(\d{13})/", json.dumps(job_view))
+    m = re.search(r"/jobs/[^/]+/(\d{13})/", json.dumps(job_screen))
     return m.group(1) if m else "0"
 
 

@@ -185,7 +185,7 @@ static int count_uploads(void)
     } else {
         report("ListMultipartUploads", &err);
     }
-    byoc_aws_response_free(&resp);
+    byoc_aws_response_clear(&resp);
     free(url);
     free(base);
     return n;

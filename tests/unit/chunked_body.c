@@ -35,5 +35,5 @@ size_t chunked_body_read(char *dst, size_t n, void *ud)
 void chunked_body_free(chunked_body *cb)
 {
     byoc_sigv4_chunker_clear(&cb->ck);
-    byoc_buf_free(&cb->out);
+    byoc_buf_clear(&cb->out);
 }

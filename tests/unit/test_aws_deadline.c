@@ -165,7 +165,7 @@ static void test_attempt_deadline(void)
     CHECK_INT(byoc_aws_do(&ctx, &call, &resp, &err), 0);
     CHECK_INT(__atomic_load_n(&s.served, __ATOMIC_SEQ_CST), 2);
     CHECK_INT(resp.status, 200);
-    byoc_aws_response_free(&resp);
+    byoc_aws_response_clear(&resp);
     byoc_aws_endpoint_clear(&ep);
     server_stop(&s);
     setenv("BYOC_API_TIMEOUT", "1", 1);

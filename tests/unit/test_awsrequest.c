@@ -132,7 +132,7 @@ static void test_helpers(void)
     byoc_aws_form_add(&b, "Action", "AssumeRole");
     byoc_aws_form_add(&b, "RoleSessionName", "a b/c+d=e&f");
     CHECK_STR(b.data, "Action=AssumeRole&RoleSessionName=a%20b%2Fc%2Bd%3De%26f");
-    byoc_buf_free(&b);
+    byoc_buf_clear(&b);
     const char *xml = "<R xmlns=\"urn:x\"><A><B>text &amp; more</B></A></R>";
     byoc_aws_xml *doc = byoc_aws_xml_parse(xml, strlen(xml));
     char *s = byoc_aws_xml_text(byoc_aws_xml_root(doc), "A/B");
@@ -381,7 +381,7 @@ static void test_s3_stream_and_200_error(void)
         free(sha);
         CHECK(strstr(s.requests[i], "\r\n\r\nhello") != NULL);
     }
-    byoc_aws_response_free(&r);
+    byoc_aws_response_clear(&r);
 
     const char *xml = "<CompleteMultipartUpload/>";
     byoc_aws_call complete = {.protocol = BYOC_AWS_REST_XML, .operation = "CompleteMultipartUpload", .method = "POST",
@@ -391,7 +391,7 @@ static void test_s3_stream_and_200_error(void)
     CHECK_STR(err.code, "InvalidPart");
     CHECK_INT(err.http_status, 200);
     CHECK_INT(r.status, 200);
-    byoc_aws_response_free(&r);
+    byoc_aws_response_clear(&r);
     free(url);
     server_stop(&s);
     byoc_aws_endpoint_clear(&ep);
@@ -448,7 +448,7 @@ static void test_s3_chunked(void)
     CHECK(body && strcmp(body + 4, want.data) == 0);
     CHECK(strncmp(want.data, "40;chunk-signature=", 19) == 0);
     CHECK_INT(want.len, total);
-    byoc_buf_free(&want);
+    byoc_buf_clear(&want);
     byoc_sigv4_chunker_clear(&ck);
     chunked_body_free(&cb);
     free(cl);

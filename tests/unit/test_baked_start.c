@@ -42,7 +42,7 @@ static void write_record(const char *path, char **jobs, size_t n)
     }
     byoc_buf_puts(&b, "]}");
     write_file(path, b.data);
-    byoc_buf_free(&b);
+    byoc_buf_clear(&b);
 }
 
 int main(void)

@@ -88,7 +88,7 @@ static void test_shlex(void)
             byoc_buf_printf(&b, "%s%s", k ? "|" : "", argv.v[k]);
         CHECK_STR(byoc_buf_str(&b), cases[i].out);
         CHECK(argv.v[argv.n] == NULL);
-        byoc_buf_free(&b);
+        byoc_buf_clear(&b);
         byoc_strv_clear(&argv);
     }
     byoc_strv argv = BYOC_STRV_INIT;
@@ -446,7 +446,7 @@ int main(void)
              script, script, script, script, script, script, script, script, script, started, script, counter, script,
              counter, soon_s, script, counter, soon_s, dir);
     write_file(config_path, cfg.data, 0600);
-    byoc_buf_free(&cfg);
+    byoc_buf_clear(&cfg);
     write_file(creds_path,
                "[default]\naws_access_key_id = AKIDDEFAULT\naws_secret_access_key = default-secret-value\n"
                "[filed]\naws_access_key_id = AKIDFILED\naws_secret_access_key = filed-secret-value\n"

@@ -161,7 +161,7 @@ static void test_encoding(void)
     byoc_query_add(&q, "buildargs", "{\"A\":\"x y&z\"}");
     byoc_query_add_int(&q, "since", 42);
     CHECK_STR(q.data, "t=app%3A1&buildargs=%7B%22A%22%3A%22x%20y%26z%22%7D&since=42");
-    byoc_buf_free(&q);
+    byoc_buf_clear(&q);
     char *p = byoc_engine_path_escape("localhost:5000/a/b:1@sha256:ab c?#");
     CHECK_STR(p, "localhost:5000/a/b:1@sha256:ab%20c%3F%23");
     free(p);

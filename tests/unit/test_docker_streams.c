@@ -81,7 +81,7 @@ static void test_jsonmsg_splits(void)
         }
         CHECK_INT(p.count, 9);
         byoc_jsonmsg_clear(&p);
-        byoc_buf_free(&s.log);
+        byoc_buf_clear(&s.log);
     }
     /* one byte at a time */
     msgs s = {BYOC_BUF_INIT};
@@ -93,7 +93,7 @@ static void test_jsonmsg_splits(void)
     CHECK_INT(byoc_jsonmsg_finish(&p), 0);
     CHECK_STR(s.log.data, build_expect);
     byoc_jsonmsg_clear(&p);
-    byoc_buf_free(&s.log);
+    byoc_buf_clear(&s.log);
 }
 
 static void test_jsonmsg_edges(void)
@@ -129,7 +129,7 @@ static void test_jsonmsg_edges(void)
     CHECK_INT(byoc_jsonmsg_feed(&p, big, BYOC_JSONMSG_MAX + 16), -1);
     free(big);
     byoc_jsonmsg_clear(&p);
-    byoc_buf_free(&s.log);
+    byoc_buf_clear(&s.log);
 }
 
 /* ---- frames ---- */
@@ -191,8 +191,8 @@ static void test_frames(void)
                 check_fail(__FILE__, __LINE__, "frames split at %zu,%zu", a, b);
             else if (ok)
                 check_passed++;
-            byoc_buf_free(&d.out);
-            byoc_buf_free(&d.err);
+            byoc_buf_clear(&d.out);
+            byoc_buf_clear(&d.err);
         }
     }
     /* incomplete input is detected */
@@ -212,9 +212,9 @@ static void test_frames(void)
     byoc_buf_reset(&d.out);
     CHECK_INT(byoc_frames_feed(&f, "\x01\0raw", 5), 0);
     CHECK_INT(d.out.len, 5);
-    byoc_buf_free(&d.out);
-    byoc_buf_free(&d.err);
-    byoc_buf_free(&want_out);
+    byoc_buf_clear(&d.out);
+    byoc_buf_clear(&d.err);
+    byoc_buf_clear(&want_out);
 }
 
 /* ---- lines ---- */
@@ -242,7 +242,7 @@ static void test_lines(void)
         byoc_lines_flush(&l);
         CHECK_STR(got.data, want);
         byoc_lines_clear(&l);
-        byoc_buf_free(&got);
+        byoc_buf_clear(&got);
     }
 }
 

@@ -288,7 +288,7 @@ static void test_entries(void)
     CHECK(checked);
     archive_read_free(ar);
 
-    byoc_buf_free(&tar);
+    byoc_buf_clear(&tar);
     byoc_context_free(c);
     close(sfd);
     rm_rf(dir);

@@ -412,7 +412,7 @@ static void test_deep_nesting(void)
         CHECK_STR(w, levels <= 64 ? "x" : "");
         CHECK(byoc_sw_has_unset(b.data, '\\', vars, NULL) == (levels > 64));
         free(w);
-        byoc_buf_free(&b);
+        byoc_buf_clear(&b);
     }
     size_t levels = 200000;
     byoc_buf text = BYOC_BUF_INIT;
@@ -427,7 +427,7 @@ static void test_deep_nesting(void)
     parse_text(text.data, &df);
     CHECK_INT(df.n_instrs, 4);
     byoc_dockerfile_clear(&df);
-    byoc_buf_free(&text);
+    byoc_buf_clear(&text);
 }
 
 static bool has_diag(const byoc_dockerfile *df, bool error, const char *text)
@@ -456,7 +456,7 @@ static void test_large(void)
     CHECK_INT(df.n_errors, 0);
     byoc_dockerfile_clear(&df);
 
-    byoc_buf_free(&text);
+    byoc_buf_clear(&text);
     for (int i = 0; i < N; i++)
         byoc_buf_printf(&text, "FROM x:1 AS s%d\n", i);
     byoc_buf_puts(&text, "COPY --from=s0 /a /b\nCOPY --from=S7 /a /b\n");
@@ -467,7 +467,7 @@ static void test_large(void)
     byoc_dockerfile_clear(&df);
 
     /* one instruction with N flags, one with N pairs */
-    byoc_buf_free(&text);
+    byoc_buf_clear(&text);
     byoc_buf_puts(&text, "FROM x:1\nCOPY");
     for (int i = 0; i < N; i++)
         byoc_buf_printf(&text, " --chown=%d", i);
@@ -487,7 +487,7 @@ static void test_large(void)
 
     /* a chain of stages, each adding an ENV to its base's */
     enum { CHAIN = 2000 };
-    byoc_buf_free(&text);
+    byoc_buf_clear(&text);
     byoc_buf_puts(&text, "FROM x:1 AS s0\n");
     for (int i = 0; i < CHAIN; i++)
         byoc_buf_printf(&text, "ENV e%d=%d\nFROM s%d AS s%d\n", i, i, i, i + 1);
@@ -501,7 +501,7 @@ static void test_large(void)
     CHECK_STR(byoc_df_stage_env(&df.stages[400], "e0"), "0"); /* inherited while under the limit */
     CHECK_STR(byoc_df_stage_env(&df.stages[400], "e399"), "399");
     byoc_dockerfile_clear(&df);
-    byoc_buf_free(&text);
+    byoc_buf_clear(&text);
 }
 
 int main(void)

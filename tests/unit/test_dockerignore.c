@@ -398,14 +398,14 @@ static void run_matrix(void)
                        byoc_buf_str(&got), byoc_buf_str(&cases[i].expect));
         else
             check_passed++;
-        byoc_buf_free(&got);
+        byoc_buf_clear(&got);
         rm_rf(dir);
         free(dir);
     }
     for (size_t i = 0; i < ncases; i++) {
         free(cases[i].name);
-        byoc_buf_free(&cases[i].ignore);
-        byoc_buf_free(&cases[i].expect);
+        byoc_buf_clear(&cases[i].ignore);
+        byoc_buf_clear(&cases[i].expect);
     }
     free(tree);
     free(in), free(out), free(in_path), free(out_path);
@@ -437,7 +437,7 @@ static void test_build_files_kept(void)
     }
     free(l.v);
     CHECK_STR(byoc_buf_str(&got), ".dockerignore sub sub/Dockerfile.app ");
-    byoc_buf_free(&got);
+    byoc_buf_clear(&got);
     byoc_context_free(c);
     free(df);
     rm_rf(dir);

@@ -47,7 +47,7 @@ static void test_round_trip(const char *tmp)
     byoc_local_jobs l;
     CHECK_INT(byoc_localjobs_load(path, &l, &err), 0); /* missing file: empty */
     CHECK_INT(l.n, 0);
-    byoc_local_jobs_free(&l);
+    byoc_local_jobs_clear(&l);
 
     byoc_local_job a = make_job("job-a", "2026-01-01T00:00:00.000Z", "RUNNING");
     a.container_id = byoc_xstrdup("abc123");
@@ -88,7 +88,7 @@ static void test_round_trip(const char *tmp)
     CHECK_INT(json_integer_value(json_object_get(first, "exit_code")), 1);
     CHECK(json_is_null(json_object_get(json_array_get(arr, 1), "exit_code")));
     json_decref(arr);
-    byoc_local_jobs_free(&l);
+    byoc_local_jobs_clear(&l);
 
     /* the same name replaces the record */
     free(a.status);
@@ -101,7 +101,7 @@ static void test_round_trip(const char *tmp)
     CHECK_INT(l.n, 2);
     f = byoc_localjobs_find(&l, "job-a");
     CHECK(f && strcmp(f->status, "CANCELLED") == 0 && f->exit_code == 137);
-    byoc_local_jobs_free(&l);
+    byoc_local_jobs_clear(&l);
 
     bool found = false;
     CHECK_INT(byoc_localjobs_remove(path, "local:job/job-b", &found, &err), 0);
@@ -110,10 +110,10 @@ static void test_round_trip(const char *tmp)
     CHECK(!found);
     CHECK_INT(byoc_localjobs_load(path, &l, &err), 0);
     CHECK_INT(l.n, 1);
-    byoc_local_jobs_free(&l);
+    byoc_local_jobs_clear(&l);
 
-    byoc_local_job_free(&a);
-    byoc_local_job_free(&b);
+    byoc_local_job_clear(&a);
+    byoc_local_job_clear(&b);
     free(dir);
     free(path);
 }
@@ -132,8 +132,8 @@ static void test_default_path(const char *tmp)
     byoc_local_jobs l;
     CHECK_INT(byoc_localjobs_load(NULL, &l, &err), 0);
     CHECK_INT(l.n, 1);
-    byoc_local_jobs_free(&l);
-    byoc_local_job_free(&j);
+    byoc_local_jobs_clear(&l);
+    byoc_local_job_clear(&j);
     free(want);
     free(p);
     free(state);
@@ -153,7 +153,7 @@ static void test_stale(void)
     free(j.status);
     j.status = byoc_xstrdup("COMPLETED");
     CHECK(!byoc_local_job_stale(&j));
-    byoc_local_job_free(&j);
+    byoc_local_job_clear(&j);
 }
 
 static void test_unreadable_record(const char *tmp)
@@ -176,8 +176,8 @@ static void test_unreadable_record(const char *tmp)
     CHECK(access(aside, F_OK) == 0);
     CHECK_INT(byoc_localjobs_load(path, &l, &err), 0);
     CHECK_INT(l.n, 1);
-    byoc_local_jobs_free(&l);
-    byoc_local_job_free(&j);
+    byoc_local_jobs_clear(&l);
+    byoc_local_job_clear(&j);
     free(aside);
     free(dir);
     free(path);
@@ -196,7 +196,7 @@ static void test_limit(const char *tmp)
         free(j.created);
         j.created = byoc_xasprintf("2025-01-%02dT%02d:%02d:00.000Z", 1 + i / 1440, i / 60 % 24, i % 60);
         json_array_append_new(jobs, byoc_local_job_json(&j));
-        byoc_local_job_free(&j);
+        byoc_local_job_clear(&j);
     }
     json_t *doc = json_pack("{s:i,s:o}", "version", 1, "jobs", jobs);
     json_dump_file(doc, path, 0);
@@ -210,8 +210,8 @@ static void test_limit(const char *tmp)
     CHECK_STR(l.items[0].name, "job-newest");
     CHECK(byoc_localjobs_find(&l, "job-0000") == NULL); /* the oldest went */
     CHECK(byoc_localjobs_find(&l, "job-1004") != NULL);
-    byoc_local_jobs_free(&l);
-    byoc_local_job_free(&newest);
+    byoc_local_jobs_clear(&l);
+    byoc_local_job_clear(&newest);
     free(path);
 }
 
@@ -232,7 +232,7 @@ static void test_concurrent(const char *tmp)
                 byoc_local_job j = make_job(name, created, "COMPLETED");
                 byoc_err err;
                 bad += byoc_localjobs_put(path, &j, &err) != 0;
-                byoc_local_job_free(&j);
+                byoc_local_job_clear(&j);
             }
             free(path); /* the child's copy: leak checkers look at children too */
             _exit(bad ? 1 : 0);
@@ -249,7 +249,7 @@ static void test_concurrent(const char *tmp)
     byoc_local_jobs l;
     CHECK_INT(byoc_localjobs_load(path, &l, &err), 0);
     CHECK_INT(l.n, PROCS * EACH);
-    byoc_local_jobs_free(&l);
+    byoc_local_jobs_clear(&l);
     free(path);
 }
 

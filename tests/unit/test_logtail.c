@@ -480,7 +480,7 @@ static void test_names_and_format(void)
     byoc_buf_reset(&b);
     byoc_log_line_format(&l, false, false, &b);
     CHECK_STR(byoc_buf_str(&b), "hello");
-    byoc_buf_free(&b);
+    byoc_buf_clear(&b);
 }
 
 int main(void)

@@ -39,7 +39,7 @@ static void test_buildkit_index(void)
     CHECK_STR(json_string_value(json_object_get(e, "digest")), D2);
     CHECK_INT(att, 2);
     CHECK_STR(present.data, "linux/arm64/v8, linux/amd64");
-    byoc_buf_free(&present);
+    byoc_buf_clear(&present);
     size_t att2 = 0;
     json_t *list = byoc_manifest_index_platforms(doc, &att2);
     char *text = json_dumps(list, JSON_COMPACT);
@@ -63,7 +63,7 @@ static void test_no_match(void)
     CHECK(byoc_manifest_index_entry(doc, "linux", "amd64", &present, &att) == NULL);
     CHECK_INT(att, 0);
     CHECK(present.data && strstr(present.data, "linux/amd64") && strstr(present.data, "?/s390x"));
-    byoc_buf_free(&present);
+    byoc_buf_clear(&present);
     json_decref(doc);
 
     /* Not an index at all, or an empty one. */

@@ -48,14 +48,14 @@ static void test_rows(void)
     byoc_job_rows_add(&more, &extra);
     byoc_job_rows_append(&r, &more);
     CHECK_INT(r.n, 20001);
-    byoc_job_rows_free(&more);
+    byoc_job_rows_clear(&more);
     CHECK_STR(r.items[20000].arn, "local:job/x");  /* copied, not borrowed */
     CHECK(r.items[20000].local);
     byoc_job_rows_swap(&r, &empty);
     CHECK_INT(r.n, 0);
     CHECK_INT(empty.n, 20001);
-    byoc_job_rows_free(&empty);
-    byoc_job_rows_free(&r);
+    byoc_job_rows_clear(&empty);
+    byoc_job_rows_clear(&r);
 
     /* move: into an empty set it takes the rows over; into a filled one it copies them */
     byoc_job_rows a, b;
@@ -72,8 +72,8 @@ static void test_rows(void)
     CHECK_INT(b.n, 0);
     CHECK_STR(a.items[0].arn, "local:job/x");
     CHECK_STR(a.items[1].arn, "local:job/y");
-    byoc_job_rows_free(&b);
-    byoc_job_rows_free(&a);
+    byoc_job_rows_clear(&b);
+    byoc_job_rows_clear(&a);
 }
 
 static void test_known(void)
@@ -93,7 +93,7 @@ static void test_known(void)
     CHECK_INT(k.n, 5000);
     CHECK_STR(byoc_job_known_get(&k, "arn-0"), "ml.p3.2xlarge");
     CHECK(byoc_job_known_get(&k, "arn-5000") == NULL);
-    byoc_job_known_free(&k);
+    byoc_job_known_clear(&k);
 }
 
 static void status(tui_logview *v, char *buf, size_t size)

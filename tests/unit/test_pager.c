@@ -20,7 +20,7 @@ static void test_tokens(void)
     CHECK_STR(p.token, "b");
     CHECK_INT(byoc_aws_pager_next(&p, "", &err), 0);
     CHECK(p.token == NULL);
-    byoc_aws_pager_free(&p);
+    byoc_aws_pager_clear(&p);
 
     byoc_aws_pager_init(&p, "ListRoles");
     CHECK_INT(byoc_aws_pager_next(&p, NULL, &err), 0);
@@ -29,7 +29,7 @@ static void test_tokens(void)
     CHECK_INT(byoc_aws_pager_next(&p, "x", &err), -1);
     CHECK_STR(err.what, "ListRoles");
     CHECK(strstr(err.message, "same next token") != NULL);
-    byoc_aws_pager_free(&p);
+    byoc_aws_pager_clear(&p);
 
     /* a token full of escapes is quoted printable and short */
     byoc_err_clear(&err);
@@ -42,7 +42,7 @@ static void test_tokens(void)
     CHECK_INT(byoc_aws_pager_next(&p, evil, &err), -1);
     CHECK(strchr(err.message, '\x1b') == NULL && strchr(err.message, '\x07') == NULL);
     CHECK(strlen(err.message) < 200);
-    byoc_aws_pager_free(&p);
+    byoc_aws_pager_clear(&p);
 }
 
 static void test_bound(void)
@@ -63,7 +63,7 @@ static void test_bound(void)
     CHECK_INT(pages, BYOC_AWS_PAGES_MAX);
     CHECK(strstr(err.message, "1000 pages") != NULL);
     CHECK_STR(err.what, "DescribeImages");
-    byoc_aws_pager_free(&p);
+    byoc_aws_pager_clear(&p);
 
     byoc_aws_pager_init(&p, "DescribeLogStreams");
     p.max_pages = 3;
@@ -71,13 +71,13 @@ static void test_bound(void)
     CHECK_INT(byoc_aws_pager_next(&p, "b", &err), 1);
     CHECK_INT(byoc_aws_pager_next(&p, "c", &err), -1);
     CHECK(strstr(err.message, "3 pages") != NULL);
-    byoc_aws_pager_free(&p);
+    byoc_aws_pager_clear(&p);
     /* the last page may come at the bound */
     byoc_aws_pager_init(&p, "DescribeLogStreams");
     p.max_pages = 2;
     CHECK_INT(byoc_aws_pager_next(&p, "a", &err), 1);
     CHECK_INT(byoc_aws_pager_next(&p, NULL, &err), 0);
-    byoc_aws_pager_free(&p);
+    byoc_aws_pager_clear(&p);
 }
 
 static int next_xml(byoc_aws_pager *p, const char *xml, const char *element, byoc_err *err)
@@ -101,7 +101,7 @@ static void test_xml(void)
     CHECK_STR(p.token, "m1");
     CHECK_INT(next_xml(&p, "<X><R><IsTruncated>true</IsTruncated><Marker>m1</Marker></R></X>", "Marker", &err), -1);
     CHECK_STR(err.what, "ListAttachedRolePolicies");
-    byoc_aws_pager_free(&p);
+    byoc_aws_pager_clear(&p);
 
     byoc_aws_pager_init(&p, "ListObjectsV2");
     /* a marker without IsTruncated, IsTruncated without a marker, a mistyped IsTruncated: the end */
@@ -114,7 +114,7 @@ static void test_xml(void)
                        "NextContinuationToken", &err),
               1);
     CHECK_INT(byoc_aws_pager_next_xml(&p, NULL, "NextContinuationToken", &err), 0);
-    byoc_aws_pager_free(&p);
+    byoc_aws_pager_clear(&p);
 }
 
 int main(void)

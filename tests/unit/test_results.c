@@ -123,7 +123,7 @@ static void expect_refused(const char *label, const spec *entries, size_t n, con
     int rc = unpack_spec("hostile.tar.gz", entries, n, "out", dest, &u, &err);
     if (rc == 0) {
         check_fail(__FILE__, __LINE__, "%s: unpacked, want refused", label);
-        byoc_unpacked_free(&u);
+        byoc_unpacked_clear(&u);
         return;
     }
     check_passed++;
@@ -255,7 +255,7 @@ static void test_good_archive(void)
     CHECK(json_real_value(json_object_get(data, "energy")) == -0.2);
     CHECK(json_is_true(json_object_get(data, "converged")));
     json_decref(data);
-    byoc_unpacked_free(&u);
+    byoc_unpacked_clear(&u);
 
     /* a second unpack into the same place is refused before anything happens */
     byoc_err_clear(&err);
@@ -285,7 +285,7 @@ static void test_limits_and_garbage(void)
     CHECK_STR(err.what, "BYOC_RESULTS_MAX_BYTES");
     setenv("BYOC_RESULTS_MAX_BYTES", "1k", 1);
     CHECK_INT(byoc_results_unpack(tar, dest, NULL, NULL, &u, &err), 0);
-    byoc_unpacked_free(&u);
+    byoc_unpacked_clear(&u);
     byoc_remove_tree(dest);
     unsetenv("BYOC_RESULTS_MAX_BYTES");
     byoc_unpack_limits by_entries = {.max_entries = 1};
@@ -346,7 +346,7 @@ static long expect_unpacked(const char *label, const spec *entries, size_t n)
     } else {
         check_passed++;
         files = (long)u.files.n;
-        byoc_unpacked_free(&u);
+        byoc_unpacked_clear(&u);
     }
     byoc_remove_tree(dest);
     return files;
@@ -375,8 +375,8 @@ static void test_deep_links(void)
 
     spec escape[] = {{a, 'l', "."}, {b, 'l', up.data}};
     expect_refused("symlink chain escaping below PATH_MAX's depth", escape, 2, "through other links", NULL);
-    byoc_buf_free(&deep);
-    byoc_buf_free(&up);
+    byoc_buf_clear(&deep);
+    byoc_buf_clear(&up);
 }
 
 /* Links 100 levels down, with the descriptor limit lowered to 40 (a walk that
@@ -406,8 +406,8 @@ static void test_links_past_descriptor_limit(void)
     spec escape[] = {{"p", 'l', down.data}, {a, 'l', climb.data}, {"s", 'l', "p/a/.."}};
     expect_refused("symlink chain escaping 100 levels down", escape, 3, "through other links", NULL);
     CHECK_INT(setrlimit(RLIMIT_NOFILE, &old), 0);
-    byoc_buf_free(&down);
-    byoc_buf_free(&climb);
+    byoc_buf_clear(&down);
+    byoc_buf_clear(&climb);
 }
 
 /* The engine's archive of /opt/ml/model: everything below "model/". With
@@ -458,7 +458,7 @@ static void test_engine_layout(void)
     CHECK(!exists("engine/up1") && !exists("engine/sub/up2") && !exists("engine/pipe") && !exists("engine/null"));
     CHECK(!exists("engine/other") && !exists("engine/model"));
     CHECK(byoc_results_link_inside(dest, "sub/fine"));
-    byoc_unpacked_free(&u);
+    byoc_unpacked_clear(&u);
     byoc_remove_tree(dest);
 
     /* a chain that leads out only through another link: removed after the fact, and named */
@@ -470,7 +470,7 @@ static void test_engine_layout(void)
     CHECK(u.skipped.n == 1 && strcmp(u.skipped.v[0], "d/b") == 0);
     CHECK(strstr(u.skipped_why.v[0], "through other links") != NULL);
     CHECK(!exists("engine/d/b") && exists("engine/d/a"));
-    byoc_unpacked_free(&u);
+    byoc_unpacked_clear(&u);
     byoc_remove_tree(dest);
     CHECK_INT(leftovers(), 0);
     unlink(tar);
@@ -533,7 +533,7 @@ static void test_bombs_and_holes(void)
     struct stat st;
     snprintf(path, sizeof path, "%s/zeros.bin", dest);
     CHECK(stat(path, &st) == 0 && st.st_size == (1LL << 30) && st.st_blocks * 512LL < (1LL << 20));
-    byoc_unpacked_free(&u);
+    byoc_unpacked_clear(&u);
     byoc_remove_tree(dest);
     unlink(tar);
     free(tar);
@@ -550,7 +550,7 @@ static void test_bombs_and_holes(void)
     tar = zeros_tarball("zeros.tar", 4 << 20, false, false);
     CHECK_INT(byoc_results_unpack(tar, dest, NULL, NULL, &u, &err), 0);
     CHECK(stat(path, &st) == 0 && st.st_size == (4 << 20) && st.st_blocks * 512LL < (1 << 20));
-    byoc_unpacked_free(&u);
+    byoc_unpacked_clear(&u);
     byoc_remove_tree(dest);
     CHECK_INT(leftovers(), 0);
     unlink(tar);

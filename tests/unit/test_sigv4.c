@@ -84,8 +84,8 @@ static int raw_parse(const char *text, raw_request *r)
     }
     if (have)
         byoc_headers_add(&r->headers, cur_name.data, byoc_buf_str(&cur_value));
-    byoc_buf_free(&cur_name);
-    byoc_buf_free(&cur_value);
+    byoc_buf_clear(&cur_name);
+    byoc_buf_clear(&cur_value);
     r->body_len = strlen(s);
     r->body = strdup(s);
     return 0;
@@ -514,11 +514,11 @@ static bool s3_example(json_t *top, json_t *ex, const char *name)
         CHECK_INT(framed.len, strtoull(byoc_headers_get(&h, "Content-Length"), NULL, 10));
         CHECK_INT(byoc_sigv4_chunked_length(decoded, first_size), framed.len);
         CHECK_INT(decoded, strtoull(byoc_headers_get(&h, "x-amz-decoded-content-length"), NULL, 10));
-        byoc_buf_free(&framed);
+        byoc_buf_clear(&framed);
     }
     byoc_sigv4_result_clear(&r);
     byoc_headers_clear(&h);
-    byoc_buf_free(&target);
+    byoc_buf_clear(&target);
     return case_ok("s3-examples", name);
 }
 

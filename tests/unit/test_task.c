@@ -342,7 +342,7 @@ static void test_redaction_and_sync(void)
     CHECK(strstr(byoc_buf_str(&c.text), "wJalr") == NULL);
     CHECK_STR(byoc_buf_str(&c.text), "0::key=***|1:***:with ***|5:check ***:found ***|2:rotate ***|"
                                      "5:plain:fine|0:(none)|4::token *** rejected|");
-    byoc_buf_free(&c.text);
+    byoc_buf_clear(&c.text);
     byoc_secret_clear_all();
 
     c = (collected){BYOC_BUF_INIT, 0, 0};
@@ -354,7 +354,7 @@ static void test_redaction_and_sync(void)
         result_free(result);
     CHECK_INT(c.count, 13);
     CHECK_INT(c.last, BYOC_EV_DONE);
-    byoc_buf_free(&c.text);
+    byoc_buf_clear(&c.text);
 
     /* No sink, result not wanted: it is freed for us. */
     rc = byoc_task_run_sync("ordered", ordered_task, "z", NULL, NULL, NULL, NULL, NULL);
@@ -391,7 +391,7 @@ static void test_printable_events(void)
     CHECK_STR(byoc_buf_str(&c.text), "0::created arn?31m?|2::device is ONLINE?31m? next|1:layer?31m?:Pushing?31m?|"
                                      "5:image?31m?:found?31m?|1:fix?31m?|"
                                      "0::job line " EVIL "|0::a" EVIL "\nb|3::|");
-    byoc_buf_free(&c.text);
+    byoc_buf_clear(&c.text);
 }
 
 static void note_verbatim(const byoc_event *ev, void *ud)
@@ -408,7 +408,7 @@ static void test_verbatim_flag(void)
     void (*result_free)(void *) = NULL;
     byoc_task_run_sync("hostile", hostile_task, NULL, &result, &result_free, NULL, note_verbatim, &b);
     CHECK_STR(byoc_buf_str(&b), "pVV");
-    byoc_buf_free(&b);
+    byoc_buf_clear(&b);
 }
 
 int main(void)

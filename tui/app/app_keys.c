@@ -37,7 +37,7 @@ static void request_quit(tui_app *a)
             byoc_buf_printf(&b, "%s%s", n++ ? ", " : "", byoc_task_name(a->tasks[i].task));
     byoc_buf_puts(&b, "). Quitting cancels them. Quit byoc?");
     tui_app_confirm(a, "Quit byoc?", byoc_buf_str(&b), "Quit", quit_answer, NULL);
-    byoc_buf_free(&b);
+    byoc_buf_clear(&b);
 }
 
 static void open_help(tui_app *a)

@@ -171,7 +171,7 @@ void tui_help_build_filtered(tui_help *h, int width, const tui_ctx *first, size_
             }
             struct wrap_ctx w = {h, &cap, byoc_buf_str(&b), indent, true};
             tui_text_wrap(t[i].help, width - indent, wrap_line, &w);
-            byoc_buf_free(&b);
+            byoc_buf_clear(&b);
         }
     }
 }

@@ -134,7 +134,7 @@ static void sample_written(tui_app *a, const char *dir, const byoc_init_result *
                     tui_action_step_key(TUI_STEP_MONITOR, km, sizeof km));
     tui_app_alert(a, "Sample project", byoc_buf_str(&b));
     tui_app_message(a, "Working in the sample project: %s", dir);
-    byoc_buf_free(&b);
+    byoc_buf_clear(&b);
     free(abs);
 }
 
@@ -239,7 +239,7 @@ static int draw_steps(WINDOW *win, int y, int x, int w, bool one_line)
             byoc_buf_printf(&b, "  %s %s", tui_action_step_key(i, k, sizeof k), tui_step_title(i));
         }
         tui_draw_fit(win, y, x, w, TUI_STY_LABEL_FOCUS, byoc_buf_str(&b));
-        byoc_buf_free(&b);
+        byoc_buf_clear(&b);
         return 1;
     }
     for (int i = 0; i < TUI_STEP_COUNT; i++) {

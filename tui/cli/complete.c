@@ -346,7 +346,7 @@ static void job_names(const byoc_complete_what *w)
             put(arn, (void *)w->current);
             free(arn);
         }
-        byoc_local_jobs_free(&local);
+        byoc_local_jobs_clear(&local);
     }
     byoc_aws_client *c = aws_client(w);
     if (!c)

@@ -137,6 +137,6 @@ bool byoc_json_list_end(byoc_json_list *l, const json_t *error)
         byoc_buf_puts(&l->buf, "\n}\n");
     }
     flush(l);
-    byoc_buf_free(&l->buf);
+    byoc_buf_clear(&l->buf);
     return wrote;
 }

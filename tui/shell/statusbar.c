@@ -113,7 +113,7 @@ void tui_status_text(const tui_statusbar *sb, char *buf, size_t size)
         byoc_buf_printf(&b, "%s%s", i ? "  " : "", field);
     }
     snprintf(buf, size, "%s", byoc_buf_str(&b));
-    byoc_buf_free(&b);
+    byoc_buf_clear(&b);
 }
 
 #define FINE_MIN 6      /* columns of a fine value cut shorter than this say nothing */

@@ -55,7 +55,7 @@ static void draw_lines(tui_dialog *d, WINDOW *win, tui_rect r)
         if (*c == '\n')
             *c = ' ';
     tui_draw_fit(win, r.y, 1, r.w - 2, TUI_STY_DIALOG, byoc_buf_str(&b));
-    byoc_buf_free(&b);
+    byoc_buf_clear(&b);
     if (r.h < 2)
         return;
     int y = r.y + 1;

@@ -147,7 +147,7 @@ void tui_form_origins_text(const tui_form *f, char *buf, size_t size)
         }
     }
     snprintf(buf, size, "%s", byoc_buf_str(&b));
-    byoc_buf_free(&b);
+    byoc_buf_clear(&b);
 }
 
 tui_field *tui_form_field(tui_form *f, const char *key)

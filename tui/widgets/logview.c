@@ -324,5 +324,5 @@ void tui_logview_status(const tui_logview *v, char *buf, size_t size)
     if (v->note[0])
         byoc_buf_printf(&b, "  %s", v->note);
     snprintf(buf, size, "%s", byoc_buf_str(&b));
-    byoc_buf_free(&b);
+    byoc_buf_clear(&b);
 }

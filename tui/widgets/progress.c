@@ -116,7 +116,7 @@ char *tui_progress_text(const tui_progress *p, char *buf, size_t size)
             byoc_buf_printf(&b, "  ETA %s", tui_fmt_duration(e, eta, sizeof eta));
     }
     snprintf(buf, size, "%s", byoc_buf_str(&b));
-    byoc_buf_free(&b);
+    byoc_buf_clear(&b);
     return buf;
 }
 

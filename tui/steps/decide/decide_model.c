@@ -222,5 +222,5 @@ void tui_decide_page_fill(tui_page *p, const byoc_decision *d, const byoc_scan *
         tui_page_bullet(p, byoc_buf_str(&b));
         styled(p, TUI_STY_WARN);
     }
-    byoc_buf_free(&b);
+    byoc_buf_clear(&b);
 }

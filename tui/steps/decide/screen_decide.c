@@ -464,7 +464,7 @@ static void plan_done(decide_screen *s, const plan_result *r)
     char title[64];
     snprintf(title, sizeof title, "Write %zu files?", r->files.n);
     tui_app_confirm(s->base.app, title, byoc_buf_str(&b), "Write", write_answer, s);
-    byoc_buf_free(&b);
+    byoc_buf_clear(&b);
 }
 
 static void init_done(decide_screen *s, const byoc_init_result *res)
@@ -493,7 +493,7 @@ static void init_done(decide_screen *s, const byoc_init_result *res)
     byoc_buf_puts(&b, "Next: 2 Build lints and builds it.");
     tui_app_alert(s->base.app, "Scaffolded", byoc_buf_str(&b));
     tui_app_message(s->base.app, "Scaffolded %s into %s", byoc_recipe_name(s->pending.recipe), s->pending.dir);
-    byoc_buf_free(&b);
+    byoc_buf_clear(&b);
     if (strcmp(s->pending.dir, tui_app_project(s->base.app)) == 0)
         start_scan(s);                   /* the project has a Dockerfile and byoc.json now */
     init_job_clear(&s->pending);

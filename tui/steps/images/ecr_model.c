@@ -190,7 +190,7 @@ static tui_ecr_image_entry *image_entry(const char *repo_uri, const byoc_ecr_ima
     for (size_t k = 0; k < im->n_tags; k++)
         byoc_buf_printf(&tags, "%s%s", k ? ", " : "", im->tags[k]);
     e->tags = tags.len ? byoc_buf_steal(&tags) : byoc_xstrdup("<untagged>");
-    byoc_buf_free(&tags);
+    byoc_buf_clear(&tags);
     e->uri = im->n_tags ? byoc_xasprintf("%s:%s", repo_uri, im->tags[0]) : byoc_xasprintf("%s@%s", repo_uri, e->digest);
     e->size = im->size;
     e->pushed_at = im->pushed_at;

@@ -102,7 +102,7 @@ static void print_ecr_table(const json_t *images)
         printf("%-40s  %-20.20s  %-19.19s  %-10s  %s\n", tags.len ? byoc_buf_str(&tags) : "<untagged>",
                byoc_json_text(json_object_get(im, "digest"), ""), byoc_json_text(json_object_get(im, "created"), ""),
                size, byoc_json_text(json_object_get(im, "scan_status"), ""));
-        byoc_buf_free(&tags);
+        byoc_buf_clear(&tags);
         print_platforms(im);
     }
 }

@@ -173,7 +173,7 @@ char *tui_pf_view_failed_names(const tui_pf_view *v)
         if (v->items[i].status == BYOC_PF_FAIL)
             byoc_buf_printf(&b, "%s%s", b.len ? ", " : "", v->items[i].name);
     char *out = byoc_xstrdup(byoc_buf_str(&b));
-    byoc_buf_free(&b);
+    byoc_buf_clear(&b);
     return out;
 }
 

@@ -247,7 +247,7 @@ void tui_run_form_from_spec(tui_form *f, const byoc_jobspec *s, const byoc_job_o
         bool marked = b.len && (o == BYOC_JO_PROJECT || o == BYOC_JO_PUSH);
         tui_form_set_from(f, defs[i].key, byoc_buf_str(&b), marked ? byoc_job_origin_name(o) : NULL);
     }
-    byoc_buf_free(&b);
+    byoc_buf_clear(&b);
 }
 
 void tui_run_form_origins(const tui_form *f, byoc_job_origin *origin)

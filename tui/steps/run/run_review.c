@@ -54,7 +54,7 @@ static void origins(tui_page *p, const json_t *plan)
         snprintf(label, sizeof label, "From %s", name);
         if (b.len)
             tui_page_kv(p, label, byoc_buf_str(&b));
-        byoc_buf_free(&b);
+        byoc_buf_clear(&b);
     }
 }
 

@@ -38,7 +38,7 @@ static int aws_results(const byoc_globals *g, const char *ref, const char *out_d
         rc = dest ? byoc_results_fetch(client, NULL, job.name, job.output_s3_path, dest, u, err) : -1;
     }
     free(dest);
-    byoc_job_info_free(&job);
+    byoc_job_info_clear(&job);
     byoc_aws_client_free(client);
     return rc;
 }
@@ -50,7 +50,7 @@ static int local_results(const char *ref, byoc_unpacked *u, byoc_err *err)
     if (byoc_localjobs_get(NULL, ref, &job, err) != 0)
         return -1;
     int rc = byoc_local_job_results(&job, u, err);
-    byoc_local_job_free(&job);
+    byoc_local_job_clear(&job);
     return rc;
 }
 
@@ -110,6 +110,6 @@ int verb_results(const byoc_globals *g, int argc, char **argv, byoc_err *err)
         }
     }
     json_decref(results);
-    byoc_unpacked_free(&u);
+    byoc_unpacked_clear(&u);
     return rc == 0 ? 0 : byoc_err_exit_code(err->kind);
 }

@@ -7,12 +7,9 @@
 #include "byoc/jobs.h"
 #include "shell.h"
 
-/* The client for working on job (NULL: the job list) with the app's profile
- * and region (a job ARN's own region when no --region was given). The one
- * place the Monitor gets its client. */
-byoc_aws_client *tui_mon_client(tui_app *app, const char *job, byoc_err *err);
-
-/* Arguments for a jobs task on job (NULL: the list; free with byoc_jobs_args_free). A local job
+/* Arguments for a jobs task on job (NULL: the list; free with byoc_jobs_args_free), with the
+ * app's shared AWS client for the app's profile and region (a job ARN's own region when no
+ * --region was given). A local job
  * needs no client; the list goes without one (it reports why after the local jobs); for an AWS
  * job without a client the error is shown and the answer is NULL. */
 byoc_jobs_args *tui_mon_args(tui_app *app, const char *job);

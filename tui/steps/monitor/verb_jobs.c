@@ -63,7 +63,7 @@ static json_t *local_jobs(const char *const *statuses, size_t n_statuses, long m
         if (wanted)
             json_array_append_new(out, byoc_local_job_summary_json(&l.items[i]));
     }
-    byoc_local_jobs_free(&l);
+    byoc_local_jobs_clear(&l);
     return out;
 }
 

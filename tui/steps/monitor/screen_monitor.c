@@ -5,7 +5,7 @@
  * few seconds with "updated Ns ago" in view. Every page of SearchJobs is
  * listed in the background: the first listing fills the table page by page,
  * later ones replace it when complete (the head counts the rows meanwhile).
- * Enter opens a job (job_view.h); c cancels the selected job (AWS or local)
+ * Enter opens a job (screen_job.h); c cancels the selected job (AWS or local)
  * after a confirmation whose default is No. A job handed over by Run
  * (flow.h) is selected when it appears. */
 #include <math.h>
@@ -19,7 +19,7 @@
 #include "core/str.h"
 #include "flow.h"
 #include "job_status.h"
-#include "job_view.h"
+#include "screen_job.h"
 #include "list.h"
 #include "monitor_tasks.h"
 #include "progress.h"
@@ -166,7 +166,7 @@ static void start_list(monitor_screen *s)
         return;
     byoc_jobs_args *a = tui_mon_args(s->base.app, NULL);
     a->lister = byoc_jobs_lister_ref(s->lister);
-    byoc_job_rows_free(&s->building);
+    byoc_job_rows_clear(&s->building);
     s->showing_building = s->updated_ms == 0;
     if (s->showing_building)
         tui_list_clear(&s->jobs);
@@ -199,14 +199,14 @@ static void listed(monitor_screen *s, bool ok)
     s->listing = false;
     s->list_took_ms = tui_now_ms() - s->list_started_ms;
     if (!ok && !s->showing_building) {
-        byoc_job_rows_free(&s->building);   /* keep the last complete listing */
+        byoc_job_rows_clear(&s->building);   /* keep the last complete listing */
         return;
     }
     byoc_job_rows_swap(&s->rows, &s->building);
     if (!s->showing_building)
         fill_table(s);                     /* its ARNs pointed into the old rows */
     s->showing_building = false;
-    byoc_job_rows_free(&s->building);
+    byoc_job_rows_clear(&s->building);
     s->any_active = compute_any_active(&s->rows);
     if (ok) {
         s->updated_ms = tui_now_ms();
@@ -295,7 +295,7 @@ static void open_selected(monitor_screen *s)
         tui_app_message(s->base.app, "No job selected");
         return;
     }
-    tui_app_push(s->base.app, tui_job_view_new(s->base.app, arn));
+    tui_app_push(s->base.app, tui_screen_job_new(s->base.app, arn));
 }
 
 static bool key(tui_screen *base, const tui_keyev *ev)
@@ -420,8 +420,8 @@ static void destroy(tui_screen *base)
 {
     monitor_screen *s = (monitor_screen *)base;
     tui_list_free(&s->jobs);
-    byoc_job_rows_free(&s->rows);
-    byoc_job_rows_free(&s->building);
+    byoc_job_rows_clear(&s->rows);
+    byoc_job_rows_clear(&s->building);
     byoc_jobs_lister_unref(s->lister);
     free(s->error);
     free(s->want_arn);

@@ -122,7 +122,7 @@ static json_t *local_status(const char *ref, byoc_err *err)
     }
     json_t *doc = byoc_local_job_status_json(&job, byoc_metrics_json(m, BYOC_METRICS_SERIES_MAX));
     byoc_metrics_free(m);
-    byoc_local_job_free(&job);
+    byoc_local_job_clear(&job);
     return doc;
 }
 
@@ -160,6 +160,6 @@ int verb_status(const byoc_globals *g, int argc, char **argv, byoc_err *err)
     byoc_metrics_free(m);
     byoc_aws_client_free(client);
     json_t *doc = byoc_job_status_json(&job, metrics);
-    byoc_job_info_free(&job);
+    byoc_job_info_clear(&job);
     return print_doc(g, doc, err);
 }

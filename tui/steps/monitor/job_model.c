@@ -27,7 +27,7 @@ static void record_lines(const byoc_jobs_log *r, tui_job_line_fn on_line, void *
             break;
         p = nl + 1;
     }
-    byoc_buf_free(&line);
+    byoc_buf_clear(&line);
 }
 
 bool tui_job_model_event(tui_job_model *m, const byoc_event *ev, tui_job_line_fn on_line, void *ud)

@@ -1,4 +1,4 @@
-/* job_view: one job in detail, pushed above Monitor (q/Esc closes it).
+/* screen_job: one job in detail, pushed above Monitor (q/Esc closes it).
  *
  * Tabs (Tab cycles): Overview (status, queue position, failure reason, the
  * status timeline from the job's events, hyperparameters and config),
@@ -15,6 +15,6 @@
 #include "shell.h"
 
 /* arn: an AWS job ARN or local:job/<name>. */
-tui_screen *tui_job_view_new(tui_app *app, const char *arn);
+tui_screen *tui_screen_job_new(tui_app *app, const char *arn);
 
 #endif

@@ -1,4 +1,4 @@
-#include "job_view.h"
+#include "screen_job.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -26,7 +26,7 @@
 enum { TAB_OVERVIEW, TAB_LOGS, TAB_METRICS, TAB_COUNT };
 static const char *const tab_names[TAB_COUNT] = {"Overview", "Logs", "Metrics"};
 
-typedef struct job_view {
+typedef struct job_screen {
     tui_screen base;
     char *arn;
     bool local;
@@ -41,7 +41,7 @@ typedef struct job_view {
     tui_progress download;
     bool downloading;
     char *results_note;
-} job_view;
+} job_screen;
 
 static const char *member(const json_t *o, const char *key)
 {
@@ -49,7 +49,7 @@ static const char *member(const json_t *o, const char *key)
     return s ? s : "";
 }
 
-static const char *job_name(const job_view *v)
+static const char *job_name(const job_screen *v)
 {
     const char *n = member(v->m.job, "job_name");
     return *n ? n : v->arn;
@@ -71,7 +71,7 @@ static void kv_json(tui_page *p, const char *key, const json_t *v)
     free(text);
 }
 
-static void fill_overview(job_view *v)
+static void fill_overview(job_screen *v)
 {
     tui_page *p = &v->page;
     int top = p->top;
@@ -141,20 +141,20 @@ static void fill_overview(job_view *v)
 
 static void on_line(const char *line, double ts, void *ud)
 {
-    tui_logview_append(&((job_view *)ud)->log, line, ts);
+    tui_logview_append(&((job_screen *)ud)->log, line, ts);
 }
 
-static void on_watch_event(job_view *v, const byoc_event *ev)
+static void on_watch_event(job_screen *v, const byoc_event *ev)
 {
     if (tui_job_model_event(&v->m, ev, on_line, v))
         fill_overview(v);
 }
 
-static void start_watch(job_view *v);
+static void start_watch(job_screen *v);
 
 static void on_event(tui_screen *base, const byoc_event *ev)
 {
-    job_view *v = (job_view *)base;
+    job_screen *v = (job_screen *)base;
     if (ev->task_id == v->watch_id) {
         on_watch_event(v, ev);
     } else if (ev->task_id == v->cancel_id) {
@@ -183,7 +183,7 @@ static void on_event(tui_screen *base, const byoc_event *ev)
     tui_screen_dirty(base);
 }
 
-static void start_watch(job_view *v)
+static void start_watch(job_screen *v)
 {
     byoc_jobs_args *a = tui_mon_args(v->base.app, v->arn);
     if (!a) {
@@ -203,7 +203,7 @@ static void start_watch(job_view *v)
 
 static void cancel_answer(tui_app *a, bool yes, void *ud)
 {
-    job_view *v = ud;
+    job_screen *v = ud;
     if (!yes)
         return;
     byoc_jobs_args *args = tui_mon_args(a, v->arn);
@@ -214,7 +214,7 @@ static void cancel_answer(tui_app *a, bool yes, void *ud)
         v->cancel_id = byoc_task_id(t);
 }
 
-static void cancel_job(job_view *v)
+static void cancel_job(job_screen *v)
 {
     if (v->local) {
         tui_app_message(v->base.app, "A local job is cancelled where it runs (Run: c, or Ctrl-C in byoc run)");
@@ -226,7 +226,7 @@ static void cancel_job(job_view *v)
     free(text);
 }
 
-static void download(job_view *v)
+static void download(job_screen *v)
 {
     tui_app *a = v->base.app;
     if (v->local) {
@@ -261,7 +261,7 @@ static void download(job_view *v)
 
 static bool key(tui_screen *base, const tui_keyev *ev)
 {
-    job_view *v = (job_view *)base;
+    job_screen *v = (job_screen *)base;
     if (v->tab == TAB_LOGS && tui_logview_handle(&v->log, ev->key, ev->action))
         return true;
     if (v->tab == TAB_OVERVIEW && tui_page_handle(&v->page, ev->action))
@@ -290,7 +290,7 @@ static bool key(tui_screen *base, const tui_keyev *ev)
 
 static size_t contexts(tui_screen *base, tui_ctx *out, size_t max)
 {
-    job_view *v = (job_view *)base;
+    job_screen *v = (job_screen *)base;
     if (max < 4)
         return 0;
     size_t n = 0;
@@ -311,7 +311,7 @@ static size_t contexts(tui_screen *base, tui_ctx *out, size_t max)
 static bool tick(tui_screen *base, uint64_t now)
 {
     (void)now;
-    job_view *v = (job_view *)base;
+    job_screen *v = (job_screen *)base;
     if (!v->downloading)
         base->wants_tick = false;
     return v->downloading;
@@ -321,7 +321,7 @@ static bool tick(tui_screen *base, uint64_t now)
 
 /* Each instance's "[algo-N]" tag in its own style (the tag itself is the
  * cue without colour). */
-static void colour_instances(job_view *v, WINDOW *win, tui_rect r)
+static void colour_instances(job_screen *v, WINDOW *win, tui_rect r)
 {
     static const tui_style styles[] = {TUI_STY_TITLE, TUI_STY_OK, TUI_STY_WARN, TUI_STY_KEY, TUI_STY_ERROR};
     tui_logview *lv = &v->log;
@@ -354,7 +354,7 @@ static void colour_instances(job_view *v, WINDOW *win, tui_rect r)
 
 static void draw(tui_screen *base, WINDOW *win, tui_rect r)
 {
-    job_view *v = (job_view *)base;
+    job_screen *v = (job_screen *)base;
     if (!v->watch_id)
         start_watch(v);
     if (r.h < 5 || r.w < 30)
@@ -405,13 +405,13 @@ static void draw(tui_screen *base, WINDOW *win, tui_rect r)
 
 static void title(tui_screen *base, char *buf, size_t size)
 {
-    job_view *v = (job_view *)base;
+    job_screen *v = (job_screen *)base;
     snprintf(buf, size, "6 Monitor: %s", job_name(v));
 }
 
 static void destroy(tui_screen *base)
 {
-    job_view *v = (job_view *)base;
+    job_screen *v = (job_screen *)base;
     if (v->m.watching)
         tui_app_cancel_task(v->base.app, v->watch_id);   /* not a handle: the app may have released it */
     tui_page_free(&v->page);
@@ -434,9 +434,9 @@ static const tui_screen_ops ops = {
     .title = title,
 };
 
-tui_screen *tui_job_view_new(tui_app *app, const char *arn)
+tui_screen *tui_screen_job_new(tui_app *app, const char *arn)
 {
-    job_view *v = byoc_xcalloc(1, sizeof *v);
+    job_screen *v = byoc_xcalloc(1, sizeof *v);
     tui_screen_init(&v->base, &ops, app, TUI_CTX_JOB, -1);
     v->base.wide = true;
     v->arn = byoc_xstrdup(arn);

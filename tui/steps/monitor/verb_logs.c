@@ -51,7 +51,7 @@ static void on_job(const byoc_job_info *job, bool changed, void *ud)
     byoc_job_info_printable(&shown, job);
     fprintf(stderr, "byoc: %s: %s%s%s\n", shown.name, shown.status, shown.queue_position[0] ? ", queue position " : "",
             shown.queue_position);
-    byoc_job_info_free(&shown);
+    byoc_job_info_clear(&shown);
 }
 
 /* Everything there is now, with a final look for streams. */
@@ -66,7 +66,7 @@ static int read_all(byoc_log_source *src, printer *p, const byoc_job_info *job, 
         byoc_job_info shown;
         byoc_job_info_printable(&shown, job);
         fprintf(stderr, "byoc: %s: no log yet (the job is %s)\n", shown.name, shown.status);
-        byoc_job_info_free(&shown);
+        byoc_job_info_clear(&shown);
     }
     return 0;
 }
@@ -111,13 +111,13 @@ static int local_logs(const char *ref, printer *p, byoc_err *err)
         }
         const byoc_local_job *now = loaded == 0 ? byoc_localjobs_find(&l, ref) : NULL;
         if (now) {
-            byoc_local_job_free(&job);
+            byoc_local_job_clear(&job);
             byoc_local_job_copy(&job, now);
         }
-        byoc_local_jobs_free(&l);
+        byoc_local_jobs_clear(&l);
     }
     byoc_log_source_free(src);
-    byoc_local_job_free(&job);
+    byoc_local_job_clear(&job);
     return rc;
 }
 
@@ -142,7 +142,7 @@ int verb_logs(const byoc_globals *g, int argc, char **argv, byoc_err *err)
         printer lp = {.follow = follow, .terminal = isatty(STDOUT_FILENO) == 1};
         int lrc = local_logs(argv[optind], &lp, err);
         fflush(stdout);
-        byoc_buf_free(&lp.line);
+        byoc_buf_clear(&lp.line);
         return lrc == 0 ? 0 : byoc_err_exit_code(err->kind);
     }
     byoc_aws_client *client;
@@ -167,12 +167,12 @@ int verb_logs(const byoc_globals *g, int argc, char **argv, byoc_err *err)
                 byoc_err_set(err, BYOC_E_FAILED, "logs", "job %s ended %s", final.name, final.status);
             rc = -1;
         }
-        byoc_job_info_free(&final);
+        byoc_job_info_clear(&final);
     }
     fflush(stdout);
-    byoc_buf_free(&p.line);
+    byoc_buf_clear(&p.line);
     byoc_log_source_free(src);
-    byoc_job_info_free(&job);
+    byoc_job_info_clear(&job);
     byoc_aws_client_free(client);
     free(arn);
     return rc == 0 ? 0 : byoc_err_exit_code(err->kind);
