@@ -30,6 +30,7 @@
 #include "core/task.h"
 #include "docker/build.h"
 #include "docker/engine.h"
+#include "docker/engines.h"
 
 /* What git and the environment say about the project's source. */
 typedef struct byoc_build_git_facts {
@@ -106,10 +107,11 @@ int byoc_build_flow_run(byoc_engine *e, byoc_task *t, const byoc_build_opts *o, 
                         byoc_err *err);
 
 /* As a task: a copy of the plan's options and of the lint's (lint_dir NULL:
- * no lint; lint_dockerfile relative to it, NULL: byoc.json's); the task makes
- * an engine of its own from DOCKER_HOST once the lint has passed. */
+ * no lint; lint_dockerfile relative to it, NULL: byoc.json's); once the lint
+ * has passed the task takes its engine from engines (an app's, which must
+ * outlive the task; NULL: an engine of its own from DOCKER_HOST). */
 typedef struct byoc_build_flow_job byoc_build_flow_job;
-byoc_build_flow_job *byoc_build_flow_job_new(const byoc_build_plan *p, const char *lint_dir,
+byoc_build_flow_job *byoc_build_flow_job_new(byoc_engines *engines, const byoc_build_plan *p, const char *lint_dir,
                                              const char *lint_dockerfile);
 void byoc_build_flow_job_free(void *job);
 /* byoc_task_fn: arg a byoc_build_flow_job; the result a byoc_build_flow_result *. */

@@ -96,12 +96,14 @@ struct byoc_build_flow_job {
     byoc_build_job *build;   /* the options' copy */
     char *lint_dir;          /* NULL: no lint */
     char *lint_dockerfile;
+    byoc_engines *engines;   /* the app's, or NULL */
 };
 
-byoc_build_flow_job *byoc_build_flow_job_new(const byoc_build_plan *p, const char *lint_dir,
+byoc_build_flow_job *byoc_build_flow_job_new(byoc_engines *engines, const byoc_build_plan *p, const char *lint_dir,
                                              const char *lint_dockerfile)
 {
     byoc_build_flow_job *j = byoc_xcalloc(1, sizeof *j);
+    j->engines = engines;
     j->build = byoc_build_job_new(NULL, &p->opts); /* the engine is the task's, made after the lint */
     j->lint_dir = lint_dir ? byoc_xstrdup(lint_dir) : NULL;
     j->lint_dockerfile = lint_dockerfile ? byoc_xstrdup(lint_dockerfile) : NULL;
@@ -161,7 +163,7 @@ int byoc_build_flow_task(byoc_task *t, void *arg, void **result, void (**rfree)(
         r->size = -1;
     } else {
         byoc_engine *engine = NULL;
-        rc = byoc_engine_new(&engine, err);
+        rc = byoc_engines_get(j->engines, &engine, err);
         if (rc == 0)
             rc = byoc_build_flow_run(engine, t, byoc_build_job_opts(j->build), r, err);
         byoc_engine_free(engine);

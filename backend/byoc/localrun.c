@@ -392,8 +392,16 @@ BYOC_TASK_FREE(local_run_result_free, byoc_local_run_result, byoc_local_run_resu
 int byoc_local_run_task_fn(byoc_task *t, void *arg, void **result, void (**result_free)(void *), byoc_err *err)
 {
     byoc_local_run_args *a = arg;
+    byoc_local_run_opts o = a->opts;
+    byoc_engine *shared = NULL;
+    if (!o.engine && a->engines) {
+        if (byoc_engines_get(a->engines, &shared, err) != 0)
+            return -1;
+        o.engine = shared;
+    }
     byoc_local_run_result *res = byoc_xcalloc(1, sizeof *res);
-    int rc = byoc_local_run(&a->spec, &a->opts, t, res, err);
+    int rc = byoc_local_run(&a->spec, &o, t, res, err);
+    byoc_engine_free(shared);
     if (rc != 0 && !res->status) {
         local_run_result_free(res);
         return -1;

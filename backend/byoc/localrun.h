@@ -61,6 +61,7 @@
 #include "byoc/localrun_result.h"
 #include "core/err.h"
 #include "core/task.h"
+#include "docker/engines.h"
 
 /* The checks byoc_local_run makes of the spec before it touches anything: the
  * fields a local run uses (jobspec.h's rules), an image, a local source unless
@@ -82,6 +83,8 @@ int byoc_local_run(const byoc_jobspec *spec, const byoc_local_run_opts *opts, by
 typedef struct byoc_local_run_args {
     byoc_jobspec spec;           /* owned */
     byoc_local_run_opts opts;    /* its strings must outlive the task */
+    byoc_engines *engines;       /* with no opts.engine, the task's engine comes from here (an app's,
+                                    which must outlive the task); NULL: one of its own */
 } byoc_local_run_args;
 
 int byoc_local_run_task_fn(byoc_task *t, void *arg, void **result, void (**result_free)(void *), byoc_err *err);

@@ -374,8 +374,16 @@ int byoc_preflight(const byoc_jobspec *spec, const byoc_preflight_opts *opts, by
 int byoc_preflight_task_fn(byoc_task *t, void *arg, void **result, void (**result_free)(void *), byoc_err *err)
 {
     byoc_preflight_args *a = arg;
+    byoc_preflight_opts o = a->opts;
+    byoc_engine *shared = NULL;
+    byoc_err ignored;
+    /* A failure is left to the checks, which make their own engine then and report why it failed. */
+    if (!o.engine && a->engines && byoc_engines_get(a->engines, &shared, &ignored) == 0)
+        o.engine = shared;
     byoc_preflight_report *r = byoc_xcalloc(1, sizeof *r);
-    if (byoc_preflight(&a->spec, &a->opts, t, r, err) != 0) {
+    int rc = byoc_preflight(&a->spec, &o, t, r, err);
+    byoc_engine_free(shared);
+    if (rc != 0) {
         report_free(r);
         return -1;
     }

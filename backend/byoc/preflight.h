@@ -46,6 +46,7 @@
 #include "core/err.h"
 #include "core/task.h"
 #include "docker/engine.h"
+#include "docker/engines.h"
 
 typedef enum { BYOC_PF_PASS = 0, BYOC_PF_WARN = 1, BYOC_PF_FAIL = 2 } byoc_pf_status;
 
@@ -96,6 +97,8 @@ int byoc_preflight(const byoc_jobspec *spec, const byoc_preflight_opts *opts, by
 typedef struct byoc_preflight_args {
     byoc_jobspec spec;         /* owned */
     byoc_preflight_opts opts;  /* its strings must outlive the task */
+    byoc_engines *engines;     /* with no opts.engine, the checks share an engine from here (an app's,
+                                  which must outlive the task); NULL: each makes its own */
 } byoc_preflight_args;
 int byoc_preflight_task_fn(byoc_task *t, void *arg, void **result, void (**result_free)(void *), byoc_err *err);
 void byoc_preflight_args_free(void *args);

@@ -490,15 +490,20 @@ static int push_body(byoc_aws_client *aws, byoc_engine *engine, byoc_task *t,
 /* ---- as a task ---- */
 
 struct byoc_push_job {
+    byoc_aws_clients *clients;  /* the app's, or NULL */
+    byoc_engines *engines;      /* the app's, or NULL */
     const char *profile, *region;
     byoc_push_opts opts;
     byoc_ecr_tag *tags;
     byoc_strpool pool; /* everything the copy owns */
 };
 
-byoc_push_job *byoc_push_job_new(const char *profile, const char *region, const byoc_push_opts *o)
+byoc_push_job *byoc_push_job_new(byoc_aws_clients *clients, byoc_engines *engines, const char *profile,
+                                 const char *region, const byoc_push_opts *o)
 {
     byoc_push_job *j = byoc_xcalloc(1, sizeof *j);
+    j->clients = clients;
+    j->engines = engines;
     j->profile = byoc_strpool_dup(&j->pool, profile);
     j->region = byoc_strpool_dup(&j->pool, region);
     j->opts = *o;
@@ -541,9 +546,9 @@ int byoc_push_task(byoc_task *t, void *arg, void **result, void (**rfree)(void *
     byoc_engine *engine = NULL;
     if (check_input(&j->opts, err) < 0) /* a bad input needs neither AWS nor the engine */
         return -1;
-    if (byoc_aws_client_new(&co, &aws, err) != 0)
+    if (byoc_aws_clients_get(j->clients, &co, &aws, err) != 0)
         return -1;
-    if (byoc_engine_new(&engine, err) < 0) {
+    if (byoc_engines_get(j->engines, &engine, err) < 0) {
         byoc_aws_client_free(aws);
         return -1;
     }

@@ -37,10 +37,12 @@
 #include <jansson.h>
 
 #include "aws/client.h"
+#include "aws/clients.h"
 #include "aws/ecr.h"
 #include "core/err.h"
 #include "core/task.h"
 #include "docker/engine.h"
+#include "docker/engines.h"
 #include "docker/push.h"
 
 #define BYOC_BRAKET_REPOSITORY_PREFIX "amazon-braket"
@@ -124,10 +126,13 @@ bool byoc_push_event_from(const byoc_event *ev, byoc_push_event *out);
 json_t *byoc_push_result_json(const byoc_push_result *r);
 
 /* As a task: a deep copy of the options and the AWS profile and region (NULL:
- * the default chain's). The task makes its own AWS client and engine, so nothing
- * it uses can go away while it runs; its events read with byoc_push_event_from. */
+ * the default chain's). The task takes its AWS client from clients and its
+ * engine from engines (an app's, which must outlive the task; NULL: one of its
+ * own), each a reference of its own, so nothing it uses can go away while it
+ * runs; its events read with byoc_push_event_from. */
 typedef struct byoc_push_job byoc_push_job;
-byoc_push_job *byoc_push_job_new(const char *profile, const char *region, const byoc_push_opts *o);
+byoc_push_job *byoc_push_job_new(byoc_aws_clients *clients, byoc_engines *engines, const char *profile,
+                                 const char *region, const byoc_push_opts *o);
 void byoc_push_job_free(void *job);
 /* byoc_task_fn: arg is a byoc_push_job; the result a byoc_push_result* (freed by the event). */
 int byoc_push_task(byoc_task *t, void *arg, void **result, void (**result_free)(void *), byoc_err *err);

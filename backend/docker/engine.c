@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,7 +24,8 @@ struct byoc_engine {
     char *ca, *cert, *key;
     byoc_http_opts opts;
     char pinned[16];     /* DOCKER_API_VERSION */
-    pthread_mutex_t lock;
+    atomic_int refs;     /* byoc_engine_ref; the last free frees */
+    pthread_mutex_t lock; /* the negotiation: once, whoever asks first */
     bool connected;
     char api_version[16];
     char server_api_version[16];
@@ -47,6 +49,7 @@ int byoc_engine_new_host(const char *host, byoc_engine **out, byoc_err *err)
     if (!host || !*host)
         host = DEFAULT_HOST;
     byoc_engine *e = byoc_xcalloc(1, sizeof *e);
+    atomic_init(&e->refs, 1);
     pthread_mutex_init(&e->lock, NULL);
     e->host = byoc_xstrdup(host);
     const char *tlsv = getenv("DOCKER_TLS_VERIFY"), *tls = getenv("DOCKER_TLS");
@@ -130,9 +133,16 @@ int byoc_engine_new(byoc_engine **out, byoc_err *err)
     return byoc_engine_new_host(getenv("DOCKER_HOST"), out, err);
 }
 
+byoc_engine *byoc_engine_ref(byoc_engine *e)
+{
+    if (e)
+        atomic_fetch_add(&e->refs, 1);
+    return e;
+}
+
 void byoc_engine_free(byoc_engine *e)
 {
-    if (!e)
+    if (!e || atomic_fetch_sub(&e->refs, 1) != 1)
         return;
     pthread_mutex_destroy(&e->lock);
     free(e->host);

@@ -15,7 +15,11 @@
  * set DOCKER_HOST". Engine errors ({"message": ...}) become BYOC_E_FAILED with
  * that message and the HTTP status.
  *
- * A connected byoc_engine may be shared by tasks on several threads. */
+ * A byoc_engine may be shared by tasks on several threads: the negotiation
+ * runs once under a lock (later reads see its result), every exchange takes its
+ * own curl handle (net/http.h), and the rest is fixed when it is made. Each
+ * holder takes a reference (byoc_engine_ref) and drops it with byoc_engine_free;
+ * docker/engines.h hands out one shared engine. */
 #ifndef BYOC_DOCKER_ENGINE_H
 #define BYOC_DOCKER_ENGINE_H
 
@@ -37,6 +41,9 @@ typedef struct byoc_engine byoc_engine;
 int byoc_engine_new(byoc_engine **out, byoc_err *err);
 /* With an explicit host string in DOCKER_HOST syntax (TLS settings still from the environment). */
 int byoc_engine_new_host(const char *host, byoc_engine **out, byoc_err *err);
+/* Another reference to e (returned; NULL stays NULL). */
+byoc_engine *byoc_engine_ref(byoc_engine *e);
+/* Drops a reference: the last one frees. NULL is a no-op. */
 void byoc_engine_free(byoc_engine *e);
 
 const char *byoc_engine_host(const byoc_engine *e);        /* e.g. "unix:///var/run/docker.sock" */

@@ -68,7 +68,7 @@ static void test_lint_stops_the_flow(void)
     byoc_build_flags fl = {0};
     byoc_build_plan plan;
     byoc_build_plan_make(&p, dir, &fl, NULL, &plan);
-    byoc_build_flow_job *job = byoc_build_flow_job_new(&plan, dir, NULL);
+    byoc_build_flow_job *job = byoc_build_flow_job_new(NULL, &plan, dir, NULL);
     lint_seen ls = {0};
     void *result = NULL;
     void (*result_free)(void *) = NULL;

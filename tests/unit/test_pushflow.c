@@ -156,7 +156,7 @@ static void test_task_bad_input(void)
 {
     seen s = {0};
     byoc_push_opts o = {.source = "img:1", .repository = "Not A Name"};
-    byoc_push_job *j = byoc_push_job_new(NULL, "us-east-1", &o);
+    byoc_push_job *j = byoc_push_job_new(NULL, NULL, NULL, "us-east-1", &o);
     void *result = NULL;
     void (*result_free)(void *) = NULL;
     byoc_err err;

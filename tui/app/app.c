@@ -77,6 +77,7 @@ tui_app *app_new(const byoc_globals *g)
     a->prompt.max_len = 200;
     a->q = byoc_evq_new();
     a->aws = byoc_aws_clients_new();
+    a->engines = byoc_engines_new();
     make_steps(a);
     a->step = 0;
     a->dirty = DIRTY_ALL;
@@ -149,6 +150,7 @@ void app_delete(tui_app *a)
     tui_status_clear(&a->status);
     tui_flow_free(a->flow);
     byoc_aws_clients_free(a->aws);      /* after the tasks were joined and the screens went */
+    byoc_engines_free(a->engines);
     free(a->next_project);
     free(a->project);
     free(a);

@@ -20,6 +20,7 @@ typedef struct feed_result {
 
 typedef struct feed_args {
     byoc_aws_clients *clients;   /* the app's (outlives the task), or NULL */
+    byoc_engines *engines;       /* the app's (outlives the task), or NULL */
     char *profile, *region;      /* --profile / --region */
 } feed_args;
 
@@ -99,7 +100,7 @@ static int feed_task(byoc_task *t, void *arg, void **result, void (**result_free
     memset(&info, 0, sizeof info);
     byoc_err eerr;
     byoc_err_clear(&eerr);
-    bool new_failed = byoc_engine_new(&e, &eerr) != 0;
+    bool new_failed = byoc_engines_get(fa->engines, &e, &eerr) != 0;
     /* A plain socket rather than libcurl, whose loading would cost more than the exchange
      * and hold the loader's lock while the UI thread starts its first tasks. */
     int rc = new_failed ? -1 : byoc_engine_probe(e, t, (int)byoc_net_api_deadline_ms(), &info, &eerr);
@@ -160,6 +161,7 @@ void tui_status_feed_start(tui_app *a)
     const byoc_globals *g = tui_app_globals(a);
     feed_args *fa = byoc_xcalloc(1, sizeof *fa);
     fa->clients = tui_app_aws(a);
+    fa->engines = tui_app_engines(a);
     fa->profile = g && g->profile ? byoc_xstrdup(g->profile) : NULL;
     fa->region = g && g->region ? byoc_xstrdup(g->region) : NULL;
     tui_app_start_background_feed(a, "status", feed_task, fa, feed_args_free, feed_event);

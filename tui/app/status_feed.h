@@ -23,7 +23,7 @@ void tui_status_feed_start(tui_app *a);
  *   no engine answered          "none (start dockerd)"
  *   DOCKER_HOST unusable        "unusable DOCKER_HOST"
  *   the engine answered badly   "error (HTTP 500)" / "error"
- * new_failed: byoc_engine_new failed (the DOCKER_HOST itself). */
+ * new_failed: no engine could be made (byoc_engines_get: the DOCKER_HOST itself). */
 void tui_status_engine_text(int rc, bool new_failed, const byoc_engine_info *info, const byoc_err *err, char *buf,
                             size_t size);
 

@@ -37,6 +37,11 @@ byoc_aws_clients *tui_app_aws(const tui_app *a)
     return a->aws;
 }
 
+byoc_engines *tui_app_engines(const tui_app *a)
+{
+    return a->engines;
+}
+
 const char *tui_app_project(const tui_app *a)
 {
     return a->project;

@@ -68,6 +68,7 @@ struct tui_app {
 
     struct tui_flow *flow;              /* what the steps hand on (flow.h), or NULL until set */
     byoc_aws_clients *aws;              /* the AWS clients the tasks share (tui_app_aws) */
+    byoc_engines *engines;              /* the Docker engine they share (tui_app_engines) */
     char *next_project;                 /* tui_app_open_project's directory, until it is applied */
 
     bool quit;

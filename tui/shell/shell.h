@@ -30,6 +30,7 @@
 
 #include "action.h"
 #include "aws/clients.h"
+#include "docker/engines.h"
 #include "cli.h"
 #include "core/task.h"
 #include "dialog.h"
@@ -88,6 +89,10 @@ const byoc_globals *tui_app_globals(const tui_app *a);
  * (aws/clients.h): hand it to a task's arguments and take a client from it in
  * the task. It outlives every task of the app (they are joined before it goes). */
 byoc_aws_clients *tui_app_aws(const tui_app *a);
+/* The app's Docker engine holder (docker/engines.h), shared by its tasks the
+ * same way: a task takes an engine from it, made afresh when DOCKER_HOST or
+ * the TLS settings changed. It outlives every task of the app. */
+byoc_engines *tui_app_engines(const tui_app *a);
 /* The project directory the app works on (absolute when it exists). */
 const char *tui_app_project(const tui_app *a);
 /* Show s above the current screen (q/Esc pops it); the app owns it then. */

@@ -239,7 +239,8 @@ static void start_build(build_screen *s, const tui_build_prepared *p)
 {
     const char *project = tui_app_project(s->base.app);
     char *df = s->snap.lint ? tui_build_lint_dockerfile(s->snap.dockerfile, project) : NULL;
-    byoc_build_flow_job *job = byoc_build_flow_job_new(&p->plan, s->snap.lint ? project : NULL, df);
+    byoc_build_flow_job *job =
+        byoc_build_flow_job_new(tui_app_engines(s->base.app), &p->plan, s->snap.lint ? project : NULL, df);
     free(df);
     byoc_task *t = tui_app_start_task(s->base.app, &s->base, "build", byoc_build_flow_task, job,
                                       byoc_build_flow_job_free);

@@ -63,7 +63,7 @@ static void print_event(void *ud, const byoc_event *ev)
 static int run_build(const byoc_build_plan *plan, const char *lint_dir, const char *lint_dockerfile,
                      byoc_build_flow_result **res, byoc_err *err)
 {
-    byoc_build_flow_job *job = byoc_build_flow_job_new(plan, lint_dir, lint_dockerfile);
+    byoc_build_flow_job *job = byoc_build_flow_job_new(NULL, plan, lint_dir, lint_dockerfile);
     printer p = {.tty = isatty(STDERR_FILENO)};
     void *result = NULL;
     int rc = byoc_cli_run_task("build", byoc_build_flow_task, job, byoc_build_flow_job_free, print_event, &p,

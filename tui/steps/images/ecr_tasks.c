@@ -130,13 +130,13 @@ static void images_result_free(void *p)
     free(r);
 }
 
-static void read_local(byoc_task *t, tui_ecr_images_result *r)
+static void read_local(byoc_engines *engines, byoc_task *t, tui_ecr_images_result *r)
 {
     byoc_engine *e = NULL;
     byoc_err err;
     byoc_err_clear(&err);
     byoc_image_list l = {0};
-    if (byoc_engine_new(&e, &err) == 0 && byoc_images_list(e, t, false, NULL, &l, &err) == 0) {
+    if (byoc_engines_get(engines, &e, &err) == 0 && byoc_images_list(e, t, false, NULL, &l, &err) == 0) {
         tui_ecr_local_refs(&l, &r->local);
         byoc_image_list_clear(&l);
     } else {
@@ -160,7 +160,7 @@ int tui_ecr_images_task(byoc_task *t, void *arg, void **result, void (**result_f
         images_result_free(r);
         return -1;
     }
-    read_local(t, r);
+    read_local(a->engines, t, r);
     *result = r;
     *result_free = images_result_free;
     return 0;

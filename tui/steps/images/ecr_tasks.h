@@ -1,7 +1,8 @@
 /* ecr_tasks: the image browser's ECR work as tasks for tui_app_start_task.
  * Each task takes its AWS clients for the profile and region in its
  * tui_ecr_args from the app's pool (tui_app_aws; NULL: clients of its own),
- * which outlives the app's tasks, and makes its own engine.
+ * which outlives the app's tasks, and its engine from args->engines (the
+ * app's, tui_app_engines; NULL: an engine of its own).
  *
  *   repos    DescribeRepositories over every page. DONE: tui_ecr_repos_result *.
  *   counts   the image count (distinct digests of ListImages, every page) of
@@ -35,6 +36,7 @@
 #include "aws/clients.h"
 #include "aws/ecr.h"
 #include "core/task.h"
+#include "docker/engines.h"
 #include "ecr_model.h"
 
 #define TUI_ECR_COUNT_MAX 50
@@ -42,6 +44,7 @@
 
 typedef struct tui_ecr_args {
     byoc_aws_clients *clients;   /* borrowed, or NULL */
+    byoc_engines *engines;       /* borrowed, or NULL (images: the local marks) */
     char *profile, *region;
     char *repository;        /* images, delete */
     char *uri;               /* images: the repository's URI */

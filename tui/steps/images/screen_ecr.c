@@ -39,7 +39,9 @@ typedef struct ecr_screen {
 static tui_ecr_args *args_for(ecr_screen *s)
 {
     const byoc_globals *g = tui_app_globals(s->base.app);
-    return tui_ecr_args_new(tui_app_aws(s->base.app), g ? g->profile : NULL, g ? g->region : NULL);
+    tui_ecr_args *a = tui_ecr_args_new(tui_app_aws(s->base.app), g ? g->profile : NULL, g ? g->region : NULL);
+    a->engines = tui_app_engines(s->base.app);
+    return a;
 }
 
 static uint64_t start(ecr_screen *s, const char *name, byoc_task_fn fn, tui_ecr_args *args, bool background)

@@ -27,6 +27,7 @@
 typedef enum { JOB_LIST, JOB_HISTORY, JOB_TAG, JOB_REMOVE } job_kind;
 
 typedef struct image_job {
+    byoc_engines *engines;   /* the app's (outlives the task) */
     job_kind kind;
     char *name;          /* HISTORY, TAG, REMOVE: the image (reference or id) */
     char *target;        /* TAG: the new reference */
@@ -64,7 +65,7 @@ static int image_task(byoc_task *t, void *arg, void **result, void (**rfree)(voi
 {
     const image_job *j = arg;
     byoc_engine *e;
-    if (byoc_engine_new(&e, err) < 0)
+    if (byoc_engines_get(j->engines, &e, err) < 0)
         return -1;
     image_result *r = byoc_xcalloc(1, sizeof *r);
     r->kind = j->kind;
@@ -117,6 +118,7 @@ static uint64_t start_job(images_screen *s, job_kind kind, const char *name, con
 {
     static const char *const names[] = {"images", "layers", "tag", "delete"};
     image_job *j = byoc_xcalloc(1, sizeof *j);
+    j->engines = tui_app_engines(s->base.app);
     j->kind = kind;
     j->name = name ? byoc_xstrdup(name) : NULL;
     j->target = target ? byoc_xstrdup(target) : NULL;

@@ -271,8 +271,8 @@ static void start_push(push_screen *s)
         .create = strcmp(tui_form_value(&s->form, "create"), "true") == 0,
         .project_dir = tui_app_project(a),
     };
-    byoc_task *t = tui_app_start_task(a, &s->base, "push", byoc_push_task, byoc_push_job_new(g->profile, g->region, &o),
-                                      byoc_push_job_free);
+    byoc_push_job *job = byoc_push_job_new(tui_app_aws(a), tui_app_engines(a), g->profile, g->region, &o);
+    byoc_task *t = tui_app_start_task(a, &s->base, "push", byoc_push_task, job, byoc_push_job_free);
     if (!t) {
         tui_app_error(a, "could not start a task");
         return;

@@ -104,7 +104,7 @@ static int run_push(const byoc_globals *g, const byoc_push_opts *o, byoc_push_re
 {
     printer p = {.tty = isatty(STDERR_FILENO)};
     void *result = NULL;
-    int rc = byoc_cli_run_task("push", byoc_push_task, byoc_push_job_new(g->profile, g->region, o),
+    int rc = byoc_cli_run_task("push", byoc_push_task, byoc_push_job_new(NULL, NULL, g->profile, g->region, o),
                                byoc_push_job_free, on_task_event, &p, &result, err);
     close_line(&p);
     free(p.layers);

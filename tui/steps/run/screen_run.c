@@ -176,6 +176,7 @@ static void start_preflight(run_screen *s, bool smoke)
     args->opts.project_dir = tui_app_project(a);
     args->opts.local = s->pending_local;
     args->opts.smoke = smoke;
+    args->engines = tui_app_engines(a);
     byoc_task *t = tui_app_start_task(a, &s->base, "preflight", byoc_preflight_task_fn, args,
                                       byoc_preflight_args_free);
     if (!t) {
@@ -382,6 +383,7 @@ static void send_pending(tui_app *a, void *ud)
         s->have_pending = false;
         args->opts.aws = aws_opts(s);
         args->opts.output_parent = tui_app_project(a);
+        args->engines = tui_app_engines(a);
         byoc_task *t = tui_app_start_task(a, &s->base, "local run", byoc_local_run_task_fn, args,
                                           byoc_local_run_args_free);
         if (!t) {
