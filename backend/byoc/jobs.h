@@ -19,13 +19,19 @@
  *   cancel   CancelJob, or for a local job byoc_local_job_cancel_ref (the byoc
  *            process running it stops it; a stale one's container is removed
  *            here); DONE result: the new status (char *).
- *   results  GetJob, then the results download (results.h); PROGRESS of the
- *            download; DONE result: a byoc_unpacked * (results.h).
+ *   results  GetJob, then, once the job ended, the results download
+ *            (results.h); PROGRESS of the download; for a local job, the files
+ *            of its output directory; DONE result: a byoc_unpacked *
+ *            (results.h).
  *
  * Every task holds its own reference to the client it was given (released
  * with the args), so the caller may drop its own at once. The metrics store
  * is shared between a watch task and its screen through a reference-counted
- * holder, so either may go first. */
+ * holder, so either may go first.
+ *
+ * The plain calls at the end are what the verbs (`byoc jobs`, `status`,
+ * `logs`, `cancel`, `results`) ask, for AWS and local jobs alike; the cancel
+ * and results tasks run the same calls. */
 #ifndef BYOC_BYOC_JOBS_H
 #define BYOC_BYOC_JOBS_H
 
@@ -34,7 +40,10 @@
 #include <stdbool.h>
 
 #include "aws/client.h"
+#include "byoc/jobref.h"
 #include "byoc/jobs_rows.h"
+#include "byoc/localjobs.h"
+#include "byoc/logtail.h"
 #include "byoc/metrics.h"
 #include "core/err.h"
 #include "core/task.h"
@@ -99,5 +108,52 @@ int byoc_jobs_list_task(byoc_task *t, void *arg, void **result, void (**result_f
 int byoc_jobs_watch_task(byoc_task *t, void *arg, void **result, void (**result_free)(void *), byoc_err *err);
 int byoc_jobs_cancel_task(byoc_task *t, void *arg, void **result, void (**result_free)(void *), byoc_err *err);
 int byoc_jobs_results_task(byoc_task *t, void *arg, void **result, void (**result_free)(void *), byoc_err *err);
+
+/* ---- plain calls -------------------------------------------------------------------- */
+
+/* The args for working on ref as a verb does: a local job's (local:job/<name>) have no client;
+ * else a client in the job's region (the ARN's own unless region, --region, is given) and
+ * a->job is ref resolved to its ARN (byoc_jobref_open). ref NULL: the client alone. */
+int byoc_jobs_open(const char *profile, const char *region, const char *ref, byoc_jobs_args **out, byoc_err *err);
+
+/* What `byoc status --json` prints of a->job: GetJob and the metrics its CloudWatch log holds
+ * (byoc_job_status_json), or a local job's entry in the record and the metrics of its log.txt
+ * (byoc_local_job_status_json). Metrics that cannot be read do not hide the status: *warn says
+ * why (kind BYOC_OK when they were read). NULL: the error in err. */
+json_t *byoc_jobs_status(const byoc_jobs_args *a, byoc_task *t, byoc_err *warn, byoc_err *err);
+
+/* Cancel a->job (what the cancel task does): *status (>= 32 bytes) gets CANCELLING or CANCELLED. */
+int byoc_jobs_cancel(const byoc_jobs_args *a, byoc_task *t, char *status, byoc_err *err);
+
+/* a->job's results into *u (byoc_unpacked_clear): an AWS job's model.tar.gz, once the job
+ * ended, downloaded and unpacked into a->dest (NULL: ./<job name>); a local job's, listed in
+ * its output directory (byoc_local_job_results), where a->dest has no place. */
+struct byoc_unpacked;
+int byoc_jobs_results(const byoc_jobs_args *a, byoc_task *t, struct byoc_unpacked *u, byoc_err *err);
+
+/* The local jobs of the record (newest first) as `byoc jobs --json` prints them
+ * (byoc_local_job_summary_json), by their shown status (none: all), at most max. NULL: err. */
+json_t *byoc_jobs_local_summaries(const char *const *statuses, size_t n_statuses, long max, byoc_err *err);
+
+/* Who gets a job's log (byoc_jobs_logs). */
+typedef struct byoc_jobs_reader {
+    byoc_log_line_fn on_line;
+    /* an AWS job: once before its first line (changed false), then after every look while following */
+    void (*on_job)(const byoc_job_info *job, bool changed, void *ud);
+    /* not following, and the job has no log yet: its name and status */
+    void (*on_no_log)(const char *name, const char *status, void *ud);
+    void *ud;
+} byoc_jobs_reader;
+
+/* a->job's log, AWS (CloudWatch, its instances merged by time) or local (log.txt): what there is
+ * now, or with follow until the job ended; a job that then ended FAILED or CANCELLED is
+ * BYOC_E_FAILED (what "logs"). */
+int byoc_jobs_logs(const byoc_jobs_args *a, byoc_task *t, bool follow, const byoc_jobs_reader *r, byoc_err *err);
+
+/* For the module's followers of a local job: *job (its entry for ref, or cleared) taken again
+ * when the record changed since *stamp; returns 1 when it was, 0 when the record is unchanged,
+ * -1 on error; *have: the record holds the job. */
+int byoc_jobs_local_reload(const char *ref, byoc_localjobs_stamp *stamp, byoc_local_job *job, bool *have,
+                           byoc_err *err);
 
 #endif

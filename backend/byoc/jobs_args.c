@@ -1,6 +1,6 @@
 /* jobs_args: what the jobs tasks share with their starter (jobs.h): the
  * arguments, with the task's own client reference, and the watch's metrics;
- * and the job reference they resolve. */
+ * and the job reference they resolve, or open for a verb. */
 #include "byoc/jobs.h"
 
 #include <stdlib.h>
@@ -58,4 +58,28 @@ int byoc_jobs_resolve(const byoc_jobs_args *a, byoc_task *t, const char *what, c
     if (!a->client)
         return byoc_err_set(err, BYOC_E_USAGE, what, "no AWS client");
     return byoc_jobref_resolve(a->client, t, a->job, arn, err) == 0 ? 0 : -1;
+}
+
+int byoc_jobs_open(const char *profile, const char *region, const char *ref, byoc_jobs_args **out, byoc_err *err)
+{
+    *out = NULL;
+    if (ref && byoc_local_job_is_ref(ref)) {
+        *out = byoc_jobs_args_new(NULL, ref);
+        return 0;
+    }
+    byoc_aws_client *c = NULL;
+    char *arn = NULL;
+    int rc;
+    if (ref) {
+        rc = byoc_jobref_open(profile, region, ref, NULL, &c, &arn, err);
+    } else {
+        byoc_aws_config_opts o = {.profile = profile, .region = region};
+        rc = byoc_aws_client_new(&o, &c, err);
+    }
+    if (rc != 0)
+        return -1;
+    *out = byoc_jobs_args_new(c, arn);
+    byoc_aws_client_free(c);   /* the args hold their own */
+    free(arn);
+    return 0;
 }

@@ -1,5 +1,6 @@
 /* jobs_list: the list task (jobs.h): SearchJobs page by page and the local
- * jobs record, as rows handed to the screen through a byoc_jobs_lister. */
+ * jobs record, as rows handed to the screen through a byoc_jobs_lister; and
+ * the local jobs as `byoc jobs` lists them. */
 #include "byoc/jobs.h"
 
 #include <malloc.h>
@@ -245,3 +246,21 @@ int byoc_jobs_list_task(byoc_task *t, void *arg, void **result, void (**result_f
     return rc == 0 ? 0 : -1;
 }
 
+
+json_t *byoc_jobs_local_summaries(const char *const *statuses, size_t n_statuses, long max, byoc_err *err)
+{
+    byoc_local_jobs l = {0};
+    if (byoc_localjobs_load(NULL, &l, err) != 0)
+        return NULL;
+    json_t *out = json_array();
+    for (size_t i = 0; i < l.n && (long)json_array_size(out) < max; i++) {
+        const char *status = byoc_local_job_shown_status(&l.items[i], NULL);
+        bool wanted = n_statuses == 0;
+        for (size_t k = 0; k < n_statuses && !wanted; k++)
+            wanted = status && strcmp(status, statuses[k]) == 0;
+        if (wanted)
+            json_array_append_new(out, byoc_local_job_summary_json(&l.items[i]));
+    }
+    byoc_local_jobs_clear(&l);
+    return out;
+}

@@ -2,7 +2,6 @@
  * it ended, its state, log and metrics reported as typed DATA events. */
 #include "byoc/jobs.h"
 
-#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -198,20 +197,9 @@ static int watch_local(byoc_task *t, byoc_jobs_args *a, byoc_err *err)
     bool have = false;
     int rc = 0;
     for (;;) {
-        byoc_local_jobs l = {0};
-        int loaded = byoc_localjobs_load_changed(NULL, &stamp, &l, err);
-        if (loaded < 0) {
+        if (byoc_jobs_local_reload(a->job, &stamp, &job, &have, err) < 0) {
             rc = -1;
             break;
-        }
-        if (loaded == 0) {              /* the record changed: take this job's entry again */
-            const byoc_local_job *j = byoc_localjobs_find(&l, a->job);
-            byoc_local_job_clear(&job);
-            have = j != NULL;
-            if (j)
-                byoc_local_job_copy(&job, j);
-            byoc_local_jobs_clear(&l);
-            malloc_trim(0);
         }
         if (!have) {
             rc = byoc_err_set(err, BYOC_E_FAILED, "JOB", "no local job %s in the record", a->job);

@@ -10,9 +10,7 @@
 
 #include <jansson.h>
 
-#include "aws/client.h"
-#include "byoc/localjobs.h"
-#include "byoc/jobref.h"
+#include "byoc/jobs.h"
 #include "core/buf.h"
 #include "core/jsonprint.h"
 #include "verbs.h"
@@ -27,22 +25,14 @@ int verb_cancel(const byoc_globals *g, int argc, char **argv, byoc_err *err)
     if (argc - optind != 1)
         return byoc_cli_usage(err, "cancel", "takes one JOB (a job ARN or name)");
     const char *ref = argv[optind];
+    byoc_jobs_args *a;
+    if (byoc_jobs_open(g->profile, g->region, ref, &a, err) != 0)
+        return byoc_err_exit_code(err->kind);
     char status[32];
-    char *arn;
-    int rc;
-    if (byoc_local_job_is_ref(ref)) {
-        arn = byoc_xstrdup(ref);
-        rc = byoc_local_job_cancel_ref(NULL, ref, status, err);
-    } else {
-        byoc_aws_client *client;
-        if (byoc_jobref_open(g->profile, g->region, ref, NULL, &client, &arn, err) != 0)
-            return byoc_err_exit_code(err->kind);
-        rc = byoc_job_cancel(client, NULL, arn, status, err);
-        byoc_aws_client_free(client);
-    }
+    int rc = byoc_jobs_cancel(a, NULL, status, err);
     if (rc == 0) {
         json_t *doc = json_object();
-        json_object_set_new(doc, "job_arn", json_string(arn));
+        json_object_set_new(doc, "job_arn", json_string(a->job));
         json_object_set_new(doc, "status", json_string(status));
         if (g->json) {
             byoc_cli_print_json(doc);
@@ -54,6 +44,6 @@ int verb_cancel(const byoc_globals *g, int argc, char **argv, byoc_err *err)
             json_decref(doc);
         }
     }
-    free(arn);
+    byoc_jobs_args_free(a);
     return rc == 0 ? 0 : byoc_err_exit_code(err->kind);
 }

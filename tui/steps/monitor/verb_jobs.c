@@ -11,9 +11,7 @@
 
 #include <jansson.h>
 
-#include "aws/client.h"
-#include "byoc/jobref.h"
-#include "byoc/localjobs.h"
+#include "byoc/jobs.h"
 #include "cli_json.h"
 #include "core/jsonprint.h"
 #include "verbs.h"
@@ -46,25 +44,6 @@ static void print_table(const json_t *jobs)
                byoc_json_text(json_object_get(j, "status"), "-"), byoc_json_text(json_object_get(j, "created"), ""),
                byoc_json_text(json_object_get(j, "device"), ""));
     }
-}
-
-/* The local jobs of the record (newest first), by their shown status, at most max. */
-static json_t *local_jobs(const char *const *statuses, size_t n_statuses, long max, byoc_err *err)
-{
-    byoc_local_jobs l = {0};
-    if (byoc_localjobs_load(NULL, &l, err) != 0)
-        return NULL;
-    json_t *out = json_array();
-    for (size_t i = 0; i < l.n && (long)json_array_size(out) < max; i++) {
-        const char *status = byoc_local_job_shown_status(&l.items[i], NULL);
-        bool wanted = n_statuses == 0;
-        for (size_t k = 0; k < n_statuses && !wanted; k++)
-            wanted = status && strcmp(status, statuses[k]) == 0;
-        if (wanted)
-            json_array_append_new(out, byoc_local_job_summary_json(&l.items[i]));
-    }
-    byoc_local_jobs_clear(&l);
-    return out;
 }
 
 /* --json goes out a page at a time as SearchJobs pages arrive (cli_json.h). */
@@ -131,12 +110,12 @@ int verb_jobs(const byoc_globals *g, int argc, char **argv, byoc_err *err)
     if (optind < argc)
         return byoc_cli_usage(err, "jobs", "takes no arguments (got '%s')", argv[optind]);
 
-    json_t *local = local_jobs(statuses, n_statuses, max, err);
+    json_t *local = byoc_jobs_local_summaries(statuses, n_statuses, max, err);
     if (!local)
         return byoc_err_exit_code(err->kind);
-    byoc_aws_client *client = NULL;
-    byoc_aws_config_opts o = {.profile = g->profile, .region = g->region};
-    int rc = local_only ? 0 : byoc_aws_client_new(&o, &client, err);
+    byoc_jobs_args *a = NULL;
+    int rc = local_only ? 0 : byoc_jobs_open(g->profile, g->region, NULL, &a, err);
+    byoc_aws_client *client = a ? a->client : NULL;
     byoc_job_query q = {.statuses = statuses, .n_statuses = n_statuses, .max = (size_t)max};
     if (g->json) {
         byoc_json_list out;
@@ -163,6 +142,6 @@ int verb_jobs(const byoc_globals *g, int argc, char **argv, byoc_err *err)
         json_decref(jobs);
     }
     json_decref(local);
-    byoc_aws_client_free(client);
+    byoc_jobs_args_free(a);
     return rc != 0 ? byoc_err_exit_code(err->kind) : 0;
 }

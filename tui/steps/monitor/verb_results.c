@@ -8,51 +8,13 @@
 
 #include <jansson.h>
 
-#include "aws/braket.h"
-#include "aws/client.h"
-#include "byoc/jobref.h"
-#include "byoc/localjobs.h"
+#include "byoc/jobs.h"
 #include "byoc/results.h"
 #include "core/buf.h"
 #include "core/jsonout.h"
+#include "core/str.h"
 #include "core/utf8.h"
 #include "verbs.h"
-
-/* An AWS job's model.tar.gz, downloaded and unpacked into out_dir or ./<job name>. */
-static int aws_results(const byoc_globals *g, const char *ref, const char *out_dir, byoc_unpacked *u, byoc_err *err)
-{
-    byoc_aws_client *client;
-    char *arn;
-    if (byoc_jobref_open(g->profile, g->region, ref, NULL, &client, &arn, err) != 0)
-        return -1;
-    byoc_job_info job;
-    int rc = byoc_job_get(client, NULL, arn, &job, err);
-    free(arn);
-    char *dest = NULL;
-    if (rc == 0 && !byoc_braket_status_terminal(job.status)) {
-        rc = byoc_err_set(err, BYOC_E_FAILED, "results",
-                          "job %s is %s: results are written when it ends (wait with: byoc logs --follow %s)",
-                          job.name, job.status, job.name);
-    } else if (rc == 0) {
-        dest = out_dir ? byoc_xstrdup(out_dir) : byoc_results_dest_for_job(NULL, job.name, err);
-        rc = dest ? byoc_results_fetch(client, NULL, job.name, job.output_s3_path, dest, u, err) : -1;
-    }
-    free(dest);
-    byoc_job_info_clear(&job);
-    byoc_aws_client_free(client);
-    return rc;
-}
-
-/* A local job's results: in its output directory already, listed. */
-static int local_results(const char *ref, byoc_unpacked *u, byoc_err *err)
-{
-    byoc_local_job job;
-    if (byoc_localjobs_get(NULL, ref, &job, err) != 0)
-        return -1;
-    int rc = byoc_local_job_results(&job, u, err);
-    byoc_local_job_clear(&job);
-    return rc;
-}
 
 int verb_results(const byoc_globals *g, int argc, char **argv, byoc_err *err)
 {
@@ -79,8 +41,13 @@ int verb_results(const byoc_globals *g, int argc, char **argv, byoc_err *err)
                               "names it); -o is for jobs of Amazon Braket", ref);
     if (out_dir && byoc_results_check_dest(out_dir, err) != 0)
         return byoc_err_exit_code(err->kind);
+    byoc_jobs_args *a;
+    if (byoc_jobs_open(g->profile, g->region, ref, &a, err) != 0)
+        return byoc_err_exit_code(err->kind);
+    a->dest = byoc_xstrdup_opt(out_dir);
     byoc_unpacked u = {0};
-    int rc = byoc_local_job_is_ref(ref) ? local_results(ref, &u, err) : aws_results(g, ref, out_dir, &u, err);
+    int rc = byoc_jobs_results(a, NULL, &u, err);
+    byoc_jobs_args_free(a);
     json_t *results = NULL;
     if (rc == 0)
         rc = byoc_results_read_json(u.dir, &results, err);

@@ -1,7 +1,9 @@
 /* byoc status JOB: GetJob (with queue info) and the metrics the job logged;
  * a summary, or {"job_arn", "job_name", "status", "events", "failure_reason",
  * "metrics": {...}, ...} with --json, each metric with its last points
- * (byoc_metrics_json). */
+ * (byoc_metrics_json). A local job (local:job/<name>): its record's entry and
+ * the metrics of its log.txt. The document is the jobs module's
+ * (byoc_jobs_status); here, the printing. */
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -10,11 +12,7 @@
 
 #include <jansson.h>
 
-#include "aws/client.h"
-#include "byoc/jobref.h"
-#include "byoc/localjobs.h"
-#include "byoc/logfile.h"
-#include "byoc/metrics.h"
+#include "byoc/jobs.h"
 #include "core/jsonprint.h"
 #include "verbs.h"
 
@@ -102,30 +100,6 @@ static int print_doc(const byoc_globals *g, json_t *doc, byoc_err *err)
     return 0;
 }
 
-/* A local job: the record's entry, with the metrics its log.txt holds. */
-static json_t *local_status(const char *ref, byoc_err *err)
-{
-    byoc_local_job job;
-    if (byoc_localjobs_get(NULL, ref, &job, err) != 0)
-        return NULL;
-    byoc_metrics *m = byoc_metrics_new(0, 0);
-    char *path = byoc_local_job_log_path(&job);
-    if (path) {
-        byoc_log_source *src = byoc_log_source_file(path);
-        byoc_err merr;
-        if (byoc_metrics_load_log(src, NULL, m, NULL, &merr) != 0) {
-            char line[1024];
-            fprintf(stderr, "byoc: warning: metrics not read: %s\n", byoc_err_format(&merr, line, sizeof line));
-        }
-        byoc_log_source_free(src);
-        free(path);
-    }
-    json_t *doc = byoc_local_job_status_json(&job, byoc_metrics_json(m, BYOC_METRICS_SERIES_MAX));
-    byoc_metrics_free(m);
-    byoc_local_job_clear(&job);
-    return doc;
-}
-
 int verb_status(const byoc_globals *g, int argc, char **argv, byoc_err *err)
 {
     static const struct option opts[] = {{NULL, 0, NULL, 0}};
@@ -135,31 +109,15 @@ int verb_status(const byoc_globals *g, int argc, char **argv, byoc_err *err)
         return byoc_cli_usage(err, "status", "unknown flag '%s' (see byoc status --help)", argv[optind - 1]);
     if (argc - optind != 1)
         return byoc_cli_usage(err, "status", "takes one JOB (a job ARN or name)");
-    if (byoc_local_job_is_ref(argv[optind]))
-        return print_doc(g, local_status(argv[optind], err), err);
-    byoc_aws_client *client;
-    char *arn;
-    if (byoc_jobref_open(g->profile, g->region, argv[optind], NULL, &client, &arn, err) != 0)
+    byoc_jobs_args *a;
+    if (byoc_jobs_open(g->profile, g->region, argv[optind], &a, err) != 0)
         return byoc_err_exit_code(err->kind);
-    byoc_job_info job;
-    int rc = byoc_job_get(client, NULL, arn, &job, err);
-    free(arn);
-    if (rc != 0) {
-        byoc_aws_client_free(client);
-        return byoc_err_exit_code(err->kind);
-    }
-    /* Metrics come from the job's log; a log we cannot read does not hide the status. */
-    byoc_metrics *m = byoc_metrics_new(0, 0);
-    byoc_err merr;
-    byoc_err_clear(&merr);
-    if (byoc_metrics_load_cwl(client, NULL, job.name, 0, m, NULL, &merr) != 0) {
+    byoc_err warn;
+    json_t *doc = byoc_jobs_status(a, NULL, &warn, err);
+    byoc_jobs_args_free(a);
+    if (warn.kind != BYOC_OK) {
         char line[1024];
-        fprintf(stderr, "byoc: warning: metrics not read: %s\n", byoc_err_format(&merr, line, sizeof line));
+        fprintf(stderr, "byoc: warning: metrics not read: %s\n", byoc_err_format(&warn, line, sizeof line));
     }
-    json_t *metrics = byoc_metrics_json(m, BYOC_METRICS_SERIES_MAX);
-    byoc_metrics_free(m);
-    byoc_aws_client_free(client);
-    json_t *doc = byoc_job_status_json(&job, metrics);
-    byoc_job_info_clear(&job);
     return print_doc(g, doc, err);
 }
