@@ -21,6 +21,13 @@ struct byoc_aws_client {
     atomic_int refs;              /* byoc_aws_client_ref; the last free frees */
 };
 
+static atomic_ulong made;
+
+unsigned long byoc_aws_client_count_made(void)
+{
+    return atomic_load(&made);
+}
+
 int byoc_aws_client_new(const byoc_aws_config_opts *opts, byoc_aws_client **out, byoc_err *err)
 {
     *out = NULL;
@@ -50,6 +57,7 @@ int byoc_aws_client_new(const byoc_aws_config_opts *opts, byoc_aws_client **out,
                                  .max_attempts = attempts};
     c->provider = byoc_aws_creds_provider_new(cfg, &chain);
     c->sign_cache = byoc_sigv4_cache_new();
+    atomic_fetch_add(&made, 1);
     *out = c;
     return 0;
 }

@@ -32,6 +32,9 @@ typedef struct byoc_aws_client byoc_aws_client;
  * profile, bad retry settings). Credentials and a missing region are only
  * reported when a call needs them. opts may be NULL. */
 int byoc_aws_client_new(const byoc_aws_config_opts *opts, byoc_aws_client **out, byoc_err *err);
+/* How many clients this process has made so far: the tests compare it with a pool's count
+ * (aws/clients.h) to tell that every task took its client from the pool. */
+unsigned long byoc_aws_client_count_made(void);
 /* Another reference, for a task that may outlive the one who made the client;
  * each reference is dropped with byoc_aws_client_free (the last one frees). */
 byoc_aws_client *byoc_aws_client_ref(byoc_aws_client *c);

@@ -4,9 +4,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "core/buf.h"
+#include "core/fs.h"
 #include "core/str.h"
 
 extern char **environ;
@@ -21,6 +21,7 @@ struct byoc_aws_clients {
     pthread_mutex_t lock;
     entry *items;
     size_t n;
+    size_t made;
 };
 
 byoc_aws_clients *byoc_aws_clients_new(void)
@@ -51,41 +52,27 @@ void byoc_aws_clients_free(byoc_aws_clients *p)
     free(p);
 }
 
-/* FNV-1a */
-static uint64_t mix(uint64_t h, const void *data, size_t n)
-{
-    const unsigned char *b = data;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ b[i]) * 1099511628211ULL;
-    return h;
-}
-
-static uint64_t mix_file(uint64_t h, const char *path)
-{
-    struct stat st;
-    if (!path || stat(path, &st) != 0)
-        return mix(h, "-", 1);
-    uint64_t v[] = {(uint64_t)st.st_dev, (uint64_t)st.st_ino, (uint64_t)st.st_size, (uint64_t)st.st_mtim.tv_sec,
-                    (uint64_t)st.st_mtim.tv_nsec};
-    return mix(h, v, sizeof v);
-}
-
-/* What a client for opts is made from, as one number: the two files' identity
- * and every variable that can change the profile, region, endpoints, retries or
- * credentials. Each variable is hashed alone and summed, so that the order of
- * environ does not matter. Only the hash is kept: no secret is stored. */
+/* What a client for opts is made from, as one number: the two files'
+ * identity and every variable that can change the profile, region, endpoints,
+ * retries or credentials. Each variable is hashed alone and summed, so that
+ * the order of environ does not matter. Only the hash is kept: no secret is stored. */
 static uint64_t fingerprint(const byoc_aws_config_opts *opts)
 {
     char *config = NULL, *credentials = NULL;
     byoc_aws_config_files(opts, &config, &credentials);
-    uint64_t h = mix_file(mix_file(14695981039346656037ULL, config), credentials);
+    byoc_buf files = BYOC_BUF_INIT;
+    byoc_fs_identity(&files, config);
+    byoc_buf_putc(&files, '\n');
+    byoc_fs_identity(&files, credentials);
     free(config);
     free(credentials);
     uint64_t env = 0;
     for (char **v = environ; v && *v; v++)
         if (strncmp(*v, "AWS_", 4) == 0 || strncmp(*v, "HOME=", 5) == 0)
-            env += mix(14695981039346656037ULL, *v, strlen(*v));
-    return mix(h, &env, sizeof env);
+            env += byoc_fnv1a(BYOC_FNV1A_SEED, *v, strlen(*v));
+    uint64_t h = byoc_fnv1a(BYOC_FNV1A_SEED, files.data, files.len);
+    byoc_buf_clear(&files);
+    return byoc_fnv1a(h, &env, sizeof env);
 }
 
 static bool same(const char *a, const char *b)
@@ -138,7 +125,16 @@ int byoc_aws_clients_get(byoc_aws_clients *p, const byoc_aws_config_opts *opts, 
     }
     e->client = c;
     e->made_from = now;
+    p->made++;
     *out = byoc_aws_client_ref(c);
     pthread_mutex_unlock(&p->lock);
     return 0;
+}
+
+size_t byoc_aws_clients_made(byoc_aws_clients *p)
+{
+    pthread_mutex_lock(&p->lock);
+    size_t n = p->made;
+    pthread_mutex_unlock(&p->lock);
+    return n;
 }

@@ -38,4 +38,8 @@ void byoc_aws_clients_free(byoc_aws_clients *p);
 int byoc_aws_clients_get(byoc_aws_clients *p, const byoc_aws_config_opts *opts, byoc_aws_client **out,
                          byoc_err *err);
 
+/* How many clients the pool has made since it was created: what the tests count to tell that
+ * tasks share their clients. */
+size_t byoc_aws_clients_made(byoc_aws_clients *p);
+
 #endif

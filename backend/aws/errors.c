@@ -1,12 +1,16 @@
 /* AWS error replies -> byoc_err: the code, message and request id wherever
- * the protocol puts them, and a message that says what to do (request.h). */
-#include "aws/request.h"
-#include "core/utf8.h"
+ * the protocol puts them, and a message that says what to do (errors.h). */
+#include "aws/errors.h"
 
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <jansson.h>
+
+#include "aws/xml.h"
+#include "core/utf8.h"
 
 void byoc_aws_clean_error_code(char *code)
 {

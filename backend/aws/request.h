@@ -8,14 +8,8 @@
  *   QUERY     POST / form body Action=...&Version=..., XML reply (STS, IAM)
  *   REST_XML  method + path + query, raw or streamed body, XML reply (S3;
  *             S3 signing rules, x-amz-content-sha256, UNSIGNED-PAYLOAD allowed)
- * Errors: code from x-amzn-ErrorType / "__type" / "code" (a `ns#` prefix and
- * a `:suffix` stripped) or XML <Code>; message from "message"/"Message" or
- * <Message>; request id from x-amzn-RequestId, x-amz-request-id or
- * <RequestId>. Kinds: authentication failures (unknown key id, signature
- * mismatch, expired token, clock skew) are BYOC_E_ENV (exit 3: the
- * credentials, not the operation, need fixing); AccessDenied and every other
- * service error are BYOC_E_FAILED; transport failures BYOC_E_NET. Each message
- * says what to do, and err->code/http_status/request_id keep the service's words.
+ * Errors: aws/errors.h reads a failed reply into a byoc_err; transport
+ * failures are BYOC_E_NET.
  *
  * Service modules normally use aws/client.h; this layer is for code that has
  * its own credentials and endpoint (the credential chain's STS calls). */
@@ -28,6 +22,7 @@
 #include <time.h>
 
 #include "aws/endpoints.h"
+#include "aws/errors.h"
 #include "aws/sigv4.h"
 #include "aws/xml.h"
 #include "core/err.h"
@@ -142,22 +137,6 @@ int byoc_aws_rest_json_do(const byoc_aws_ctx *ctx, const char *operation, const 
                           const char *query, json_t *body, json_t **out, long *status, byoc_err *err);
 int byoc_aws_query_do(const byoc_aws_ctx *ctx, const char *action, const char *version,
                       const char *const *params, byoc_aws_xml **out, byoc_err *err);
-
-/* Fill err from a failed exchange (status >= 300, or an S3 200 <Error>):
- * parses code, message and request id as described above. Exposed for tests
- * and for callers that see error bodies elsewhere. */
-void byoc_aws_error_from_response(const char *service, const char *operation, long status,
-                                  const byoc_headers *headers, const char *body, size_t body_len,
-                                  const char *creds_origin, byoc_err *err);
-
-/* The request id header of a reply (x-amzn-RequestId, x-amz-request-id), or NULL. */
-const char *byoc_aws_header_request_id(const byoc_headers *h);
-
-/* True for error codes that mean "these credentials are not accepted". */
-bool byoc_aws_is_auth_error(const char *code);
-
-/* Strip a "ns#" prefix and a ":suffix" from an error code, in place. */
-void byoc_aws_clean_error_code(char *code);
 
 /* ---- helpers for replies ------------------------------------------------------ */
 

@@ -3,12 +3,11 @@
  * GetCallerIdentity answers who the credentials belong to (no permission
  * needed). AssumeRole / AssumeRoleWithWebIdentity return temporary
  * credentials; their secrets are registered with the redactor on receipt.
- * The *_ctx forms take an explicit context (the credential chain uses them
- * before any client exists); the others go through a client. */
+ * These take an explicit context: the credential chain uses them before any
+ * client exists. The same calls on a client are sts_client.h's. */
 #ifndef BYOC_AWS_STS_H
 #define BYOC_AWS_STS_H
 
-#include "aws/client.h"
 #include "aws/request.h"
 #include "core/err.h"
 #include "core/task.h"
@@ -27,12 +26,9 @@ typedef struct byoc_sts_assume_role_params {
     const char *web_identity_token;/* AssumeRoleWithWebIdentity only */
 } byoc_sts_assume_role_params;
 
-int byoc_sts_get_caller_identity(byoc_aws_client *c, byoc_task *t, byoc_sts_identity *out, byoc_err *err);
 int byoc_sts_get_caller_identity_ctx(const byoc_aws_ctx *ctx, byoc_sts_identity *out, byoc_err *err);
 
 /* assumed_arn (may be NULL, 512 bytes) gets the assumed-role ARN. */
-int byoc_sts_assume_role(byoc_aws_client *c, byoc_task *t, const byoc_sts_assume_role_params *p,
-                         byoc_aws_creds *out, char *assumed_arn, byoc_err *err);
 int byoc_sts_assume_role_ctx(const byoc_aws_ctx *ctx, const byoc_sts_assume_role_params *p, byoc_aws_creds *out,
                              char *assumed_arn, byoc_err *err);
 /* Unsigned: ctx->creds should be NULL. */

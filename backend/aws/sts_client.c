@@ -2,11 +2,9 @@
  * from sts.c, whose calls on a bare context serve the credential chain that
  * clients are made of: sts.c -> request, client.c -> credentials.c -> sts.c,
  * and only this file -> client.c. */
-#include "aws/sts.h"
+#include "aws/sts_client.h"
 
 #include <string.h>
-
-#include "aws/client.h"
 
 int byoc_sts_get_caller_identity(byoc_aws_client *c, byoc_task *t, byoc_sts_identity *out, byoc_err *err)
 {

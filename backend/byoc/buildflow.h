@@ -117,6 +117,12 @@ void byoc_build_flow_job_free(void *job);
 /* byoc_task_fn: arg a byoc_build_flow_job; the result a byoc_build_flow_result *. */
 int byoc_build_flow_task(byoc_task *t, void *arg, void **result, void (**result_free)(void *), byoc_err *err);
 
+/* What the task's BYOC_EV_DATA events carry (the event's `current`). */
+typedef enum byoc_build_data {
+    BYOC_BUILD_DATA_FINDING = 1,     /* byoc_finding *: a lint finding, its file and message printable */
+    BYOC_BUILD_DATA_LINTED,          /* size_t *: the lint is over, with this many errors */
+} byoc_build_data;
+
 /* The task's events, typed. STEP is a log line that starts a step
  * ("Step 3/9 : RUN make"): print it as a LOG. */
 typedef enum {

@@ -8,6 +8,7 @@
 
 #include "byoc/buildflow.h"
 #include "core/buf.h"
+#include "core/utf8.h"
 #include "docker/context.h"
 #include "docker/images.h"
 #include "docker/platforms.h"
@@ -123,13 +124,28 @@ void byoc_build_flow_job_free(void *job)
 
 BYOC_TASK_FREE(result_free, byoc_build_flow_result, byoc_build_flow_result_clear)
 
-/* ---- the lint step, and its findings on the task's wire ----
- * A finding is a CHECK keyed LINT_KEY + its rule, its message the text, its
- * file the detail, its severity plus four times its line the status; the
- * lint's end a CHECK keyed LINTED_KEY, its errors the status. */
+/* ---- the lint step, and its findings on the task's wire (BYOC_EV_DATA, byoc_build_data) ---- */
 
-#define LINT_KEY "byoc.build.lint:"
-#define LINTED_KEY "byoc.build.linted"
+static void finding_free(void *p)
+{
+    byoc_finding *f = p;
+    free(f->file);
+    free(f->message);
+    free(f);
+}
+
+/* A copy for the event: the project's file names and what the lint quotes of its files are
+ * outside text, made printable here once for every reader. */
+static byoc_finding *finding_copy(const byoc_finding *from)
+{
+    byoc_finding *f = byoc_xcalloc(1, sizeof *f);
+    f->severity = from->severity;
+    f->rule = from->rule;
+    f->file = byoc_printable_dup(from->file);
+    f->message = byoc_printable_dup(from->message);
+    f->line = from->line;
+    return f;
+}
 
 static int lint_step(byoc_task *t, const byoc_build_flow_job *j, byoc_lint_result *out, byoc_err *err)
 {
@@ -138,13 +154,11 @@ static int lint_step(byoc_task *t, const byoc_build_flow_job *j, byoc_lint_resul
     if (byoc_lint_project(&lo, out, err) != 0)
         return -1;
     byoc_lint_sort(out);
-    for (size_t i = 0; i < out->n; i++) {
-        const byoc_finding *f = &out->items[i];
-        char *key = byoc_xasprintf(LINT_KEY "%s", f->rule);
-        byoc_task_check(t, key, (int)f->severity + 4 * (f->line > 0 ? f->line : 0), f->message, f->file);
-        free(key);
-    }
-    byoc_task_check(t, LINTED_KEY, (int)out->n_errors, "", NULL);
+    for (size_t i = 0; i < out->n; i++)
+        byoc_task_data(t, BYOC_BUILD_DATA_FINDING, finding_copy(&out->items[i]), finding_free);
+    size_t *errors = byoc_xmalloc(sizeof *errors);
+    *errors = out->n_errors;
+    byoc_task_data(t, BYOC_BUILD_DATA_LINTED, errors, free);
     return 0;
 }
 
@@ -203,18 +217,21 @@ void byoc_build_event_decode(const byoc_event *ev, byoc_build_event *out)
         out->kind = BYOC_BUILD_EV_IMAGE;
         out->image = ev->result;
         break;
-    case BYOC_EV_CHECK:
-        if (ev->key && strcmp(ev->key, LINTED_KEY) == 0) {
-            out->kind = BYOC_BUILD_EV_LINTED;
-        } else if (ev->key && strncmp(ev->key, LINT_KEY, strlen(LINT_KEY)) == 0 && ev->current >= 0) {
+    case BYOC_EV_CHECK: break;
+    case BYOC_EV_DATA:
+        out->current = out->total = 0;
+        if (ev->current == BYOC_BUILD_DATA_FINDING && ev->result) {
+            const byoc_finding *f = ev->result;
             out->kind = BYOC_BUILD_EV_LINT;
-            out->rule = ev->key + strlen(LINT_KEY);
-            out->file = ev->detail ? ev->detail : "";
-            out->severity = (byoc_lint_severity)(ev->current % 4);
-            out->line = (int)(ev->current / 4);
-            out->current = out->total = 0;
+            out->severity = f->severity;
+            out->rule = f->rule;
+            out->file = f->file ? f->file : "";
+            out->line = f->line;
+            out->text = f->message;
+        } else if (ev->current == BYOC_BUILD_DATA_LINTED && ev->result) {
+            out->kind = BYOC_BUILD_EV_LINTED;
+            out->current = (int64_t)*(const size_t *)ev->result;
         }
         break;
-    case BYOC_EV_DATA: break;
     }
 }

@@ -90,7 +90,6 @@ bool byoc_ecr_image_uri_parse(const char *uri, byoc_ecr_image_uri *out, char *wh
 int byoc_ecr_image_check(void *ud, byoc_task *t, const byoc_aws_config_opts *aws, const char *account,
                          const char *image_uri, char *note, size_t note_size, byoc_err *err)
 {
-    (void)ud;
     if (note && note_size)
         note[0] = 0;
     byoc_ecr_image_uri u;
@@ -109,7 +108,7 @@ int byoc_ecr_image_check(void *ud, byoc_task *t, const byoc_aws_config_opts *aws
     byoc_aws_config_opts o = aws ? *aws : (byoc_aws_config_opts){0};
     o.region = u.region;
     byoc_aws_client *c;
-    if (byoc_aws_client_new(&o, &c, err) != 0) {
+    if (byoc_aws_clients_get(ud, &o, &c, err) != 0) {
         byoc_ecr_image_uri_clear(&u);
         return -1;
     }

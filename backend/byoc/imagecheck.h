@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "aws/clients.h"
 #include "aws/config.h"
 #include "core/err.h"
 #include "core/task.h"
@@ -33,7 +34,8 @@ void byoc_ecr_image_uri_clear(byoc_ecr_image_uri *u);
  * region. 0: the image exists. -1 with err: its repository or its tag/digest
  * does not (BYOC_E_USAGE naming --image-uri), or the call failed. 1, with
  * note saying why: not verified (not an ECR URI, another account's registry
- * than account, or DescribeImages not allowed). ud is unused. */
+ * than account, or DescribeImages not allowed). ud: the byoc_aws_clients *
+ * the client comes from (an app's), or NULL for a client of its own. */
 int byoc_ecr_image_check(void *ud, byoc_task *t, const byoc_aws_config_opts *aws, const char *account,
                          const char *image_uri, char *note, size_t note_size, byoc_err *err);
 

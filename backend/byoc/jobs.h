@@ -40,6 +40,7 @@
 #include <stdbool.h>
 
 #include "aws/client.h"
+#include "aws/clients.h"
 #include "byoc/jobref.h"
 #include "byoc/jobs_rows.h"
 #include "byoc/localjobs.h"
@@ -47,6 +48,7 @@
 #include "byoc/metrics.h"
 #include "core/err.h"
 #include "core/task.h"
+#include "docker/engines.h"
 
 #define BYOC_JOBS_DESCRIBE_PER_LIST 25
 
@@ -88,8 +90,14 @@ void byoc_jobs_lister_unref(byoc_jobs_lister *l);
 size_t byoc_jobs_lister_take(byoc_jobs_lister *l, byoc_job_rows *dst);
 
 typedef struct byoc_jobs_args {
-    byoc_aws_client *client;      /* a reference of the task's own; NULL: none (local jobs only) */
-    byoc_err client_err;          /* list: why there is no client */
+    byoc_aws_client *client;      /* a reference of the task's own; NULL: none (local jobs only), or
+                                     not taken yet from clients */
+    byoc_aws_clients *clients;    /* with no client, the task takes one from here, on its own thread,
+                                     for profile and region (an app's pool, which must outlive it) */
+    char *profile, *region;       /* that client's; NULL: as configured */
+    byoc_engines *engines;        /* cancelling a local job: its engine comes from here (an app's, which
+                                     must outlive the task); NULL: one of its own */
+    byoc_err client_err;          /* why there is no client */
     char *job;                    /* a job ARN or name (AWS) or local:job/<name> */
     byoc_jobs_lister *lister;     /* list: a reference (released with the args) */
     byoc_jobs_shared *shared;     /* watch: a reference (released with the args) */
@@ -98,6 +106,15 @@ typedef struct byoc_jobs_args {
 
 /* c (may be NULL) gets a reference of the args' own. */
 byoc_jobs_args *byoc_jobs_args_new(byoc_aws_client *c, const char *job);
+/* Args whose task takes its client from clients, for profile and the job's region: region, or a
+ * job ARN's own when region is NULL (byoc_jobref_region); a local job's take none. No I/O: for a
+ * screen's thread. engines: for cancelling a local job (may be NULL). */
+byoc_jobs_args *byoc_jobs_args_pooled(byoc_aws_clients *clients, byoc_engines *engines, const char *profile,
+                                      const char *region, const char *job);
+/* For the module's tasks, first thing: take the client from a->clients when the args have none
+ * yet; a failure is kept in a->client_err (the list goes on with the local jobs;
+ * byoc_jobs_resolve returns it). */
+void byoc_jobs_args_take_client(byoc_jobs_args *a);
 void byoc_jobs_args_free(void *args);
 
 /* For the tasks of the module: args->job resolved to an ARN (malloc'd) with args->client; what
@@ -113,8 +130,10 @@ int byoc_jobs_results_task(byoc_task *t, void *arg, void **result, void (**resul
 
 /* The args for working on ref as a verb does: a local job's (local:job/<name>) have no client;
  * else a client in the job's region (the ARN's own unless region, --region, is given) and
- * a->job is ref resolved to its ARN (byoc_jobref_open). ref NULL: the client alone. */
-int byoc_jobs_open(const char *profile, const char *region, const char *ref, byoc_jobs_args **out, byoc_err *err);
+ * a->job is ref resolved to its ARN (byoc_jobref_open; t, which may be NULL, can cancel that).
+ * ref NULL: the client alone. */
+int byoc_jobs_open(const char *profile, const char *region, const char *ref, byoc_task *t, byoc_jobs_args **out,
+                   byoc_err *err);
 
 /* What `byoc status --json` prints of a->job: GetJob and the metrics its CloudWatch log holds
  * (byoc_job_status_json), or a local job's entry in the record and the metrics of its log.txt

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "byoc/jobref.h"
+#include "byoc/localjobs.h"
 #include "core/str.h"
 
 byoc_jobs_shared *byoc_jobs_shared_new(void)
@@ -39,12 +40,36 @@ byoc_jobs_args *byoc_jobs_args_new(byoc_aws_client *c, const char *job)
     return a;
 }
 
+byoc_jobs_args *byoc_jobs_args_pooled(byoc_aws_clients *clients, byoc_engines *engines, const char *profile,
+                                      const char *region, const char *job)
+{
+    byoc_jobs_args *a = byoc_jobs_args_new(NULL, job);
+    a->engines = engines;
+    if (job && byoc_local_job_is_ref(job))
+        return a;
+    a->clients = clients;
+    a->profile = byoc_xstrdup_opt(profile);
+    a->region = byoc_jobref_region(region, job);
+    return a;
+}
+
+void byoc_jobs_args_take_client(byoc_jobs_args *a)
+{
+    if (a->client || !a->clients)
+        return;
+    byoc_aws_config_opts o = {.profile = a->profile, .region = a->region};
+    byoc_err_clear(&a->client_err);
+    byoc_aws_clients_get(a->clients, &o, &a->client, &a->client_err);
+}
+
 void byoc_jobs_args_free(void *args)
 {
     byoc_jobs_args *a = args;
     if (!a)
         return;
     byoc_aws_client_free(a->client);
+    free(a->profile);
+    free(a->region);
     free(a->job);
     free(a->dest);
     byoc_jobs_lister_unref(a->lister);
@@ -55,12 +80,17 @@ void byoc_jobs_args_free(void *args)
 int byoc_jobs_resolve(const byoc_jobs_args *a, byoc_task *t, const char *what, char **arn, byoc_err *err)
 {
     *arn = NULL;
-    if (!a->client)
-        return byoc_err_set(err, BYOC_E_USAGE, what, "no AWS client");
+    if (!a->client) {
+        if (a->client_err.kind == BYOC_OK)
+            return byoc_err_set(err, BYOC_E_USAGE, what, "no AWS client");
+        *err = a->client_err;
+        return -1;
+    }
     return byoc_jobref_resolve(a->client, t, a->job, arn, err) == 0 ? 0 : -1;
 }
 
-int byoc_jobs_open(const char *profile, const char *region, const char *ref, byoc_jobs_args **out, byoc_err *err)
+int byoc_jobs_open(const char *profile, const char *region, const char *ref, byoc_task *t, byoc_jobs_args **out,
+                   byoc_err *err)
 {
     *out = NULL;
     if (ref && byoc_local_job_is_ref(ref)) {
@@ -71,7 +101,7 @@ int byoc_jobs_open(const char *profile, const char *region, const char *ref, byo
     char *arn = NULL;
     int rc;
     if (ref) {
-        rc = byoc_jobref_open(profile, region, ref, NULL, &c, &arn, err);
+        rc = byoc_jobref_open(profile, region, ref, t, &c, &arn, err);
     } else {
         byoc_aws_config_opts o = {.profile = profile, .region = region};
         rc = byoc_aws_client_new(&o, &c, err);

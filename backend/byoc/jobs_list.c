@@ -212,6 +212,7 @@ int byoc_jobs_list_task(byoc_task *t, void *arg, void **result, void (**result_f
     (void)result;
     (void)result_free;
     byoc_jobs_args *a = arg;
+    byoc_jobs_args_take_client(a);
     byoc_jobs_lister *l = a->lister;
     size_t listed = 0;
     byoc_aws_client *c = a->client;

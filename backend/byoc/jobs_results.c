@@ -49,6 +49,7 @@ int byoc_jobs_results(const byoc_jobs_args *a, byoc_task *t, byoc_unpacked *u, b
 
 int byoc_jobs_results_task(byoc_task *t, void *arg, void **result, void (**result_free)(void *), byoc_err *err)
 {
+    byoc_jobs_args_take_client(arg);
     byoc_unpacked *u = byoc_xcalloc(1, sizeof *u);
     if (byoc_jobs_results(arg, t, u, err) != 0) {
         unpacked_free(u);

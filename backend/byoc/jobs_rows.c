@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/buf.h"
+#include "core/str.h"
 
 #define CHUNK_SIZE (64 * 1024)
 
@@ -17,10 +18,7 @@ struct byoc_job_chunk {
 
 static uint64_t hash_str(const char *s)
 {
-    uint64_t h = 1469598103934665603ULL;
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-    return h;
+    return byoc_fnv1a(BYOC_FNV1A_SEED, s, strlen(s));
 }
 
 static const char *arena_copy(byoc_job_strings *st, const char *s)

@@ -244,5 +244,6 @@ int byoc_jobs_watch_task(byoc_task *t, void *arg, void **result, void (**result_
     byoc_jobs_args *a = arg;
     if (byoc_local_job_is_ref(a->job))
         return watch_local(t, a, err);
+    byoc_jobs_args_take_client(a);
     return watch_aws(t, a, err);
 }

@@ -13,7 +13,7 @@
 #include "aws/endpoints.h"
 #include "aws/iam.h"
 #include "aws/s3.h"
-#include "aws/sts.h"
+#include "aws/sts_client.h"
 #include "byoc/jobspec_files.h"
 #include "byoc/source_archive.h"
 #include "core/buf.h"

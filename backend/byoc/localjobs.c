@@ -572,18 +572,17 @@ int byoc_local_job_cancel(byoc_engine *e, const char *path, const byoc_local_job
     return rc;
 }
 
-int byoc_local_job_cancel_ref(const char *path, const char *ref, char *status, byoc_err *err)
+int byoc_local_job_cancel_ref(byoc_engines *engines, const char *path, const char *ref, char *status, byoc_err *err)
 {
     snprintf(status, 16, "%s", "");
     byoc_local_job j;
     if (byoc_localjobs_get(path, ref, &j, err) != 0)
         return -1;
     byoc_engine *e = NULL;
-    int rc = byoc_engine_new(&e, err);
+    int rc = byoc_engines_get(engines, &e, err);
     if (rc == 0)
         rc = byoc_local_job_cancel(e, path, &j, status, err);
-    if (e)
-        byoc_engine_free(e);
+    byoc_engine_free(e);
     byoc_local_job_clear(&j);
     return rc;
 }

@@ -22,6 +22,7 @@
 
 #include "core/err.h"
 #include "docker/engine.h"
+#include "docker/engines.h"
 
 #define BYOC_LOCALJOBS_FILE "local-jobs.json"
 #define BYOC_LOCALJOBS_MAX 1000
@@ -131,9 +132,10 @@ int byoc_local_job_results(const byoc_local_job *j, struct byoc_unpacked *out, b
 int byoc_local_job_cancel(byoc_engine *e, const char *path, const byoc_local_job *j, char *status, byoc_err *err);
 
 /* byoc_local_job_cancel for a job named by ref ("local:job/<name>" or its
- * name) in the record at path (NULL: the default), on the engine of
- * DOCKER_HOST. A job not in the record is BYOC_E_FAILED ("no local job"). */
-int byoc_local_job_cancel_ref(const char *path, const char *ref, char *status, byoc_err *err);
+ * name) in the record at path (NULL: the default), on the engine from engines
+ * (an app's; NULL: one of its own for DOCKER_HOST). A job not in the record is
+ * BYOC_E_FAILED ("no local job"). */
+int byoc_local_job_cancel_ref(byoc_engines *engines, const char *path, const char *ref, char *status, byoc_err *err);
 
 /* {"job_arn", "job_name", "status", "created", "device", "local": true, "image", "image_id",
  *  "started", "ended", "exit_code", "failure_reason", "output_dir", "container_id", "pid"}

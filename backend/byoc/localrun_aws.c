@@ -4,7 +4,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "aws/sts.h"
+#include "aws/sts_client.h"
 #include "byoc/contract.h"
 #include "byoc/jobsubmit.h"
 #include "core/log.h"
@@ -170,7 +170,7 @@ int lr_aws_phase(run *r, byoc_err *err)
 {
     bool needed = needs_aws(r);
     byoc_err quiet;
-    if (byoc_aws_client_new(&r->opts->aws, &r->aws, needed ? err : &quiet) != 0)
+    if (byoc_aws_clients_get(r->opts->clients, &r->opts->aws, &r->aws, needed ? err : &quiet) != 0)
         return needed ? -1 : 0; /* a plain local run needs no AWS configuration */
     const char *region = byoc_aws_client_region(r->aws);
     r->region = region ? byoc_xstrdup(region) : NULL;

@@ -8,6 +8,7 @@
 #include <jansson.h>
 #include <stdbool.h>
 
+#include "aws/clients.h"
 #include "aws/config.h"
 #include "byoc/jobspec.h"
 #include "core/strv.h"
@@ -23,6 +24,8 @@ typedef struct byoc_local_run_opts {
     const char *output_parent;  /* where <job-name>/ is made; NULL: the current directory */
     const char *jobs_file;      /* the local job record; NULL: localjobs.h's default */
     byoc_engine *engine;        /* NULL: one from the environment (DOCKER_HOST) */
+    byoc_aws_clients *clients;  /* the AWS client comes from here (an app's, which must outlive the
+                                   run); NULL: one of its own */
     const byoc_job_origin *origin; /* where each field came from (BYOC_JF_COUNT entries), or NULL:
                                       a field byoc.json gave is meant for the AWS run, so local mode
                                       leaves it unused without a warning */

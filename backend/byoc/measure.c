@@ -586,10 +586,10 @@ int byoc_measure_run(byoc_task *t, const byoc_measure_opts *o, byoc_measurement 
         byoc_err_set(err, BYOC_E_USAGE, r.workdir, "a directory with ':' or ',' in its path cannot be mounted");
         goto out;
     }
-    if (byoc_engine_new(&r.engine, err) != 0 || byoc_engine_connect(r.engine, t, err) != 0)
+    if (byoc_engines_get(o->engines, &r.engine, err) != 0 || byoc_engine_connect(r.engine, t, err) != 0)
         goto out;
     byoc_measure_base base;
-    if (byoc_measure_base_resolve(r.engine, t, o->base, o->aws, &base, err) != 0)
+    if (byoc_measure_base_resolve(r.engine, t, o->base, o->aws, o->clients, &base, err) != 0)
         goto out;
     out->base = base.ref;
     out->base_id = base.id;

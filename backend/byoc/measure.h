@@ -23,11 +23,13 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "aws/clients.h"
 #include "aws/config.h"
 #include "byoc/decide.h"
 #include "core/err.h"
 #include "core/strv.h"
 #include "core/task.h"
+#include "docker/engines.h"
 
 typedef struct json_t json_t;
 
@@ -39,6 +41,9 @@ typedef struct byoc_measure_opts {
     long timeout_seconds;       /* 0: 1800 */
     bool again;                 /* measure even when a result is stored */
     const byoc_aws_config_opts *aws; /* for pulling the prebuilt jobs image; NULL: not pulled */
+    byoc_aws_clients *clients;  /* that pull's AWS client comes from here (an app's, which must outlive
+                                   the run); NULL: one of its own */
+    byoc_engines *engines;      /* the engine comes from here (an app's); NULL: one of its own */
 } byoc_measure_opts;
 
 typedef struct byoc_measurement {

@@ -7,6 +7,7 @@
 #include <jansson.h>
 
 #include "aws/client.h"
+#include "aws/clients.h"
 #include "aws/ecr.h"
 #include "byoc/recipe.h"
 #include "core/buf.h"
@@ -48,13 +49,14 @@ static char *local_prebuilt(byoc_engine *e, byoc_task *t, byoc_err *err, int *rc
 
 /* Pull the region's prebuilt jobs image with the caller's ECR token: its reference, or NULL with
  * *why saying what stopped it (no region, no credentials, the registry's refusal...). */
-static char *pull_prebuilt(byoc_engine *e, byoc_task *t, const byoc_aws_config_opts *aws, char **why, byoc_err *err)
+static char *pull_prebuilt(byoc_engine *e, byoc_task *t, const byoc_aws_config_opts *aws, byoc_aws_clients *clients,
+                           char **why, byoc_err *err)
 {
     byoc_aws_client *ecr = NULL;
     byoc_err e2;
     byoc_err_clear(&e2);
     char line[900];
-    if (byoc_aws_client_new(aws, &ecr, &e2) != 0) {
+    if (byoc_aws_clients_get(clients, aws, &ecr, &e2) != 0) {
         *why = byoc_xstrdup(byoc_err_format(&e2, line, sizeof line));
         return NULL;
     }
@@ -90,6 +92,7 @@ static char *pull_prebuilt(byoc_engine *e, byoc_task *t, const byoc_aws_config_o
 }
 
 int byoc_measure_base_resolve(byoc_engine *e, byoc_task *t, const char *named, const byoc_aws_config_opts *aws,
+                              byoc_aws_clients *clients,
                               byoc_measure_base *out, byoc_err *err)
 {
     memset(out, 0, sizeof *out);
@@ -114,7 +117,7 @@ int byoc_measure_base_resolve(byoc_engine *e, byoc_task *t, const char *named, c
         return -1;
     char *why = NULL;
     if (!ref && aws) {
-        ref = pull_prebuilt(e, t, aws, &why, err);
+        ref = pull_prebuilt(e, t, aws, clients, &why, err);
         if (!ref && !why)
             return -1; /* cancelled */
         out->pulled = ref != NULL;

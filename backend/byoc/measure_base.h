@@ -15,6 +15,7 @@
 #ifndef BYOC_BYOC_MEASURE_BASE_H
 #define BYOC_BYOC_MEASURE_BASE_H
 
+#include "aws/clients.h"
 #include "aws/config.h"
 #include "core/err.h"
 #include "core/task.h"
@@ -30,6 +31,6 @@ typedef struct byoc_measure_base {
 /* Errors: a named image the engine lacks, or no base at all (BYOC_E_ENV, naming
  * what was tried and what to do); an engine that cannot list images; cancel. */
 int byoc_measure_base_resolve(byoc_engine *e, byoc_task *t, const char *named, const byoc_aws_config_opts *aws,
-                              byoc_measure_base *out, byoc_err *err);
+                              byoc_aws_clients *clients, byoc_measure_base *out, byoc_err *err);
 
 #endif

@@ -1,4 +1,4 @@
-/* preflight: the report, the shared setup (spec, credentials, region, device,
+/* preflight: the shared setup (spec, credentials, region, device,
  * instance type) and the concurrent run of the check groups. */
 #include "byoc/preflight.h"
 
@@ -9,61 +9,15 @@
 
 #include "aws/braket.h"
 #include "aws/iam.h"
-#include "aws/sts.h"
+#include "aws/sts_client.h"
 #include "byoc/imagecheck.h"
-#include "byoc/preflight_internal.h"
+#include "byoc/preflight_ctx.h"
 #include "core/buf.h"
 #include "core/log.h"
 #include "core/utf8.h"
 #include "net/http.h"
 
-const char *byoc_pf_status_name(byoc_pf_status s)
-{
-    return s == BYOC_PF_PASS ? "pass" : s == BYOC_PF_WARN ? "warn" : "fail";
-}
-
-void byoc_preflight_report_clear(byoc_preflight_report *r)
-{
-    if (!r)
-        return;
-    for (size_t i = 0; i < r->n; i++) {
-        free(r->items[i].name);
-        free(r->items[i].message);
-        free(r->items[i].fix);
-    }
-    free(r->items);
-    memset(r, 0, sizeof *r);
-}
-
 BYOC_TASK_FREE(report_free, byoc_preflight_report, byoc_preflight_report_clear)
-
-bool byoc_preflight_ok(const byoc_preflight_report *r)
-{
-    for (size_t i = 0; i < r->n; i++)
-        if (r->items[i].status == BYOC_PF_FAIL)
-            return false;
-    return true;
-}
-
-const byoc_pf_check *byoc_preflight_find(const byoc_preflight_report *r, const char *name)
-{
-    for (size_t i = 0; i < r->n; i++)
-        if (strcmp(r->items[i].name, name) == 0)
-            return &r->items[i];
-    return NULL;
-}
-
-json_t *byoc_preflight_report_json(const byoc_preflight_report *r)
-{
-    json_t *checks = json_array();
-    for (size_t i = 0; i < r->n; i++) {
-        const byoc_pf_check *k = &r->items[i];
-        json_array_append_new(checks, json_pack("{s:s, s:s, s:s, s:s}", "name", k->name, "status",
-                                                byoc_pf_status_name(k->status), "message", k->message, "fix",
-                                                k->fix));
-    }
-    return json_pack("{s:b, s:o}", "ok", byoc_preflight_ok(r), "checks", checks);
-}
 
 /* ---- the image URI ---- */
 
@@ -249,7 +203,7 @@ static void resolve_role(pf_ctx *c)
 }
 
 /* The region the user configured (--region, environment, profile), before a device moves the job; malloc'd or NULL. */
-static char *configured_region(const byoc_aws_config_opts *ao)
+static char *configured_region(byoc_aws_clients *clients, const byoc_aws_config_opts *ao)
 {
     if (ao->region)
         return byoc_xstrdup(ao->region);
@@ -257,7 +211,7 @@ static char *configured_region(const byoc_aws_config_opts *ao)
     byoc_err e;
     byoc_err_clear(&e);
     char *r = NULL;
-    if (byoc_aws_client_new(ao, &plain, &e) == 0 && byoc_aws_client_region(plain))
+    if (byoc_aws_clients_get(clients, ao, &plain, &e) == 0 && byoc_aws_client_region(plain))
         r = byoc_xstrdup(byoc_aws_client_region(plain));
     byoc_aws_client_free(plain);
     return r;
@@ -333,7 +287,7 @@ int byoc_preflight(const byoc_jobspec *spec, const byoc_preflight_opts *opts, by
         ao.region = device_region;
     byoc_err e;
     byoc_err_clear(&e);
-    if (byoc_aws_client_new(&ao, &c.client, &e) != 0 || !byoc_aws_client_region(c.client)) {
+    if (byoc_aws_clients_get(c.opts->clients, &ao, &c.client, &e) != 0 || !byoc_aws_client_region(c.client)) {
         char line[900];
         if (!c.client)
             byoc_err_format(&e, line, sizeof line);
@@ -345,7 +299,7 @@ int byoc_preflight(const byoc_jobspec *spec, const byoc_preflight_opts *opts, by
         pf_group_container(&c); /* the image and the code need no AWS */
         return finish(&c, err);
     }
-    char *configured = configured_region(&c.opts->aws);
+    char *configured = configured_region(c.opts->clients, &c.opts->aws);
     c.job_region = byoc_xstrdup(byoc_aws_client_region(c.client));
 
     check_credentials(&c);

@@ -16,7 +16,7 @@
 #include "byoc/localrun.h"
 #include "byoc/pyspec.h"
 #include "byoc/scan.h"
-#include "byoc/preflight_internal.h"
+#include "byoc/preflight_ctx.h"
 #include "byoc/source_archive.h"
 #include "core/buf.h"
 #include "core/utf8.h"
@@ -322,7 +322,7 @@ void pf_group_smoke(pf_ctx *c)
     byoc_jobspec spec;
     copy_spec_for_smoke(c->spec, &spec, seconds);
     byoc_local_run_opts lo = {.aws = c->opts->aws, .output_parent = dir, .jobs_file = jobs_file,
-                              .engine = c->opts->engine};
+                              .engine = c->opts->engine, .clients = c->opts->clients};
     byoc_local_run_result res;
     memset(&res, 0, sizeof res);
     smoke_arg *a = byoc_xcalloc(1, sizeof *a);

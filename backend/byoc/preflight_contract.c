@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "byoc/contract.h"
-#include "byoc/preflight_internal.h"
+#include "byoc/preflight_ctx.h"
 #include "byoc/pyspec.h"
 #include "byoc/scan.h"
 #include "core/buf.h"

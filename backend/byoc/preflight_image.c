@@ -5,7 +5,7 @@
 #include <time.h>
 
 #include "aws/ecr.h"
-#include "byoc/preflight_internal.h"
+#include "byoc/preflight_ctx.h"
 #include "core/buf.h"
 #include "docker/images.h"
 #include "docker/manifest.h"
@@ -234,7 +234,7 @@ void pf_group_image(pf_ctx *c)
     byoc_aws_client *ecr = NULL;
     byoc_err err;
     byoc_err_clear(&err);
-    if (byoc_aws_client_new(&ao, &ecr, &err) != 0) {
+    if (byoc_aws_clients_get(c->opts->clients, &ao, &ecr, &err) != 0) {
         pf_add(c, PF_ORD_IMAGE + 1, "image.ecr", BYOC_PF_WARN, "check the AWS configuration (byoc doctor)",
                "no AWS client for %s: %s", c->image_region, err.message);
         return;

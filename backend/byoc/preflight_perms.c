@@ -7,7 +7,7 @@
 #include "aws/iam_simulate.h"
 #include "aws/s3.h"
 #include "byoc/permit.h"
-#include "byoc/preflight_internal.h"
+#include "byoc/preflight_ctx.h"
 #include "core/buf.h"
 
 #define MANAGED_POLICY "AmazonBraketJobsExecutionPolicy"
@@ -23,7 +23,7 @@ static void check_pull(pf_ctx *c)
     byoc_err_clear(&err);
     byoc_pull_check pc;
     memset(&pc, 0, sizeof pc);
-    if (byoc_aws_client_new(&ao, &ecr, &err) != 0 ||
+    if (byoc_aws_clients_get(c->opts->clients, &ao, &ecr, &err) != 0 ||
         byoc_permit_check_pull(ecr, c->t, c->repository, c->role_arn, &pc, &err) != 0) {
         char line[900];
         byoc_err_format(&err, line, sizeof line);

@@ -1,38 +1,51 @@
-/* preflight: adding a finding to the report, the one call every check group makes. */
-#include <pthread.h>
-#include <stdarg.h>
+/* preflight_report: the report of a preflight: its checks found by name, pass or fail, as JSON. */
+#include "byoc/preflight_report.h"
+
 #include <stdlib.h>
+#include <string.h>
 
-#include "byoc/preflight_internal.h"
-#include "core/buf.h"
-#include "core/log.h"
-#include "core/utf8.h"
-
-void pf_add(pf_ctx *c, int order, const char *name, byoc_pf_status st, const char *fix, const char *fmt, ...)
+const char *byoc_pf_status_name(byoc_pf_status s)
 {
-    va_list ap;
-    va_start(ap, fmt);
-    byoc_buf msg = BYOC_BUF_INIT;
-    byoc_buf_vprintf(&msg, fmt, ap);
-    va_end(ap);
-    char *message = byoc_redact_dup(byoc_buf_str(&msg));
-    byoc_buf_clear(&msg);
-    byoc_printable_inplace(message); /* findings quote the services, the image and the code: one clean line */
-    pthread_mutex_lock(&c->lock);
-    byoc_preflight_report *r = c->report;
-    if (r->n == r->cap) {
-        r->cap = r->cap ? 2 * r->cap : 24;
-        r->items = byoc_xrealloc(r->items, r->cap * sizeof *r->items);
+    return s == BYOC_PF_PASS ? "pass" : s == BYOC_PF_WARN ? "warn" : "fail";
+}
+
+void byoc_preflight_report_clear(byoc_preflight_report *r)
+{
+    if (!r)
+        return;
+    for (size_t i = 0; i < r->n; i++) {
+        free(r->items[i].name);
+        free(r->items[i].message);
+        free(r->items[i].fix);
     }
-    byoc_pf_check *k = &r->items[r->n++];
-    k->name = byoc_xstrdup(name);
-    k->status = st;
-    k->message = message;
-    k->fix = byoc_redact_dup(fix && st != BYOC_PF_PASS ? fix : "");
-    byoc_printable_inplace(k->fix); /* a fix may quote the finding's names too */
-    k->order = order;
-    /* k may move once the lock is released (another check's pf_add grows the array); its strings do not */
-    const char *shown_fix = k->fix;
-    pthread_mutex_unlock(&c->lock);
-    byoc_task_check(c->t, name, st, message, shown_fix);
+    free(r->items);
+    memset(r, 0, sizeof *r);
+}
+
+bool byoc_preflight_ok(const byoc_preflight_report *r)
+{
+    for (size_t i = 0; i < r->n; i++)
+        if (r->items[i].status == BYOC_PF_FAIL)
+            return false;
+    return true;
+}
+
+const byoc_pf_check *byoc_preflight_find(const byoc_preflight_report *r, const char *name)
+{
+    for (size_t i = 0; i < r->n; i++)
+        if (strcmp(r->items[i].name, name) == 0)
+            return &r->items[i];
+    return NULL;
+}
+
+json_t *byoc_preflight_report_json(const byoc_preflight_report *r)
+{
+    json_t *checks = json_array();
+    for (size_t i = 0; i < r->n; i++) {
+        const byoc_pf_check *k = &r->items[i];
+        json_array_append_new(checks, json_pack("{s:s, s:s, s:s, s:s}", "name", k->name, "status",
+                                                byoc_pf_status_name(k->status), "message", k->message, "fix",
+                                                k->fix));
+    }
+    return json_pack("{s:b, s:o}", "ok", byoc_preflight_ok(r), "checks", checks);
 }

@@ -15,6 +15,7 @@
 #include "core/buf.h"
 #include "core/fs.h"
 #include "core/log.h"
+#include "core/str.h"
 #include "core/strmap.h"
 #include "docker/libarchive_api.h"
 
@@ -111,10 +112,10 @@ static int kind_at_str(const byoc_strmap *paths, const char *key)
  * no directory, else 0. */
 static int parent_kind(const byoc_strmap *paths, const char *path)
 {
-    uint64_t h = BYOC_STRMAP_SEED;
+    uint64_t h = BYOC_FNV1A_SEED;
     const char *hashed = path;
     for (const char *s = strchr(path, '/'); s; s = strchr(s + 1, '/')) {
-        h = byoc_strmap_hash_more(h, hashed, (size_t)(s - hashed));
+        h = byoc_fnv1a(h, hashed, (size_t)(s - hashed));
         hashed = s;
         int k = kind_at(paths, path, (size_t)(s - path), h);
         if (k == K_LINK || k == K_FILE)
@@ -126,16 +127,16 @@ static int parent_kind(const byoc_strmap *paths, const char *path)
 /* Record path and, as directories, its parents. */
 static void record(byoc_strmap *paths, const char *path, int kind)
 {
-    uint64_t h = BYOC_STRMAP_SEED;
+    uint64_t h = BYOC_FNV1A_SEED;
     const char *hashed = path;
     for (const char *s = strchr(path, '/'); s; s = strchr(s + 1, '/')) {
-        h = byoc_strmap_hash_more(h, hashed, (size_t)(s - hashed));
+        h = byoc_fnv1a(h, hashed, (size_t)(s - hashed));
         hashed = s;
         if (!kind_at(paths, path, (size_t)(s - path), h))
             byoc_strmap_put(paths, path, (size_t)(s - path), h, K_DIR);
     }
     size_t n = strlen(path);
-    byoc_strmap_put(paths, path, n, byoc_strmap_hash_more(h, hashed, (size_t)(path + n - hashed)), (size_t)kind);
+    byoc_strmap_put(paths, path, n, byoc_fnv1a(h, hashed, (size_t)(path + n - hashed)), (size_t)kind);
 }
 
 static bool dir_is_empty(const char *path)

@@ -126,3 +126,13 @@ uint64_t byoc_fs_space_cap(const char *path)
     uint64_t avail = (uint64_t)sv.f_bavail * (uint64_t)(sv.f_frsize ? sv.f_frsize : sv.f_bsize);
     return avail - avail / 20;
 }
+
+void byoc_fs_identity(byoc_buf *b, const char *path)
+{
+    struct stat st;
+    if (!path || stat(path, &st) != 0)
+        byoc_buf_putc(b, '-');
+    else
+        byoc_buf_printf(b, "%llu %llu %lld %lld.%09ld", (unsigned long long)st.st_dev, (unsigned long long)st.st_ino,
+                        (long long)st.st_size, (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
+}

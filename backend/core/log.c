@@ -1,5 +1,6 @@
 #include "core/log.h"
 #include "core/buf.h"
+#include "core/str.h"
 #include "core/strmap.h"
 #include "core/utf8.h"
 
@@ -25,7 +26,7 @@ static size_t *slots, nslots;
 
 static uint64_t secret_hash(const char *s)
 {
-    return byoc_strmap_hash_more(BYOC_STRMAP_SEED, s, strlen(s));
+    return byoc_fnv1a(BYOC_FNV1A_SEED, s, strlen(s));
 }
 
 /* The slot holding secret, or the empty slot where it would go. */

@@ -34,3 +34,11 @@ char *byoc_fmt_bytes(int64_t n, char *buf, size_t size)
     snprintf(buf, size, "%.1f %s", v, units[u]);
     return buf;
 }
+
+uint64_t byoc_fnv1a(uint64_t h, const void *p, size_t n)
+{
+    const unsigned char *b = p;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ b[i]) * 1099511628211ULL;
+    return h;
+}

@@ -4,13 +4,7 @@
 #include <string.h>
 
 #include "core/buf.h"
-
-uint64_t byoc_strmap_hash_more(uint64_t h, const char *s, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
-    return h;
-}
+#include "core/str.h"
 
 /* The slot of key[0..n) (an empty one when absent); cap is a power of two. */
 static size_t slot(const byoc_strmap *m, const char *key, size_t n, uint64_t h)
@@ -72,13 +66,13 @@ void byoc_strmap_put(byoc_strmap *m, const char *key, size_t n, uint64_t h, size
 bool byoc_strmap_get_str(const byoc_strmap *m, const char *key, size_t *val)
 {
     size_t n = strlen(key);
-    return byoc_strmap_get(m, key, n, byoc_strmap_hash_more(BYOC_STRMAP_SEED, key, n), val);
+    return byoc_strmap_get(m, key, n, byoc_fnv1a(BYOC_FNV1A_SEED, key, n), val);
 }
 
 void byoc_strmap_put_str(byoc_strmap *m, const char *key, size_t val)
 {
     size_t n = strlen(key);
-    byoc_strmap_put(m, key, n, byoc_strmap_hash_more(BYOC_STRMAP_SEED, key, n), val);
+    byoc_strmap_put(m, key, n, byoc_fnv1a(BYOC_FNV1A_SEED, key, n), val);
 }
 
 void byoc_strmap_clear(byoc_strmap *m)

@@ -2,7 +2,7 @@
  * caller's array, a kind, a count), with owned copies of the keys.
  * Keys are byte strings with a length, so a caller can look up a prefix of
  * a longer string in place, and carry a prefix's hash forward to the next
- * (byoc_strmap_hash_more) instead of rehashing from the start. */
+ * (byoc_fnv1a, core/str.h) instead of rehashing from the start. */
 #ifndef BYOC_CORE_STRMAP_H
 #define BYOC_CORE_STRMAP_H
 
@@ -19,10 +19,6 @@ typedef struct byoc_strmap {
 } byoc_strmap;
 
 #define BYOC_STRMAP_INIT {0}
-#define BYOC_STRMAP_SEED 1469598103934665603ULL
-
-/* FNV-1a of s[0..n), continued from h (start from BYOC_STRMAP_SEED). */
-uint64_t byoc_strmap_hash_more(uint64_t h, const char *s, size_t n);
 
 /* Is key[0..n), whose hash is h, in the map? Its value in *val if so. */
 bool byoc_strmap_get(const byoc_strmap *m, const char *key, size_t n, uint64_t h, size_t *val);

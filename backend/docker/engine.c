@@ -43,6 +43,13 @@ static char *cert_file(const char *dir, const char *name)
     return byoc_xasprintf("%s/%s", dir, name);
 }
 
+static atomic_ulong made;
+
+unsigned long byoc_engine_count_made(void)
+{
+    return atomic_load(&made);
+}
+
 int byoc_engine_new_host(const char *host, byoc_engine **out, byoc_err *err)
 {
     *out = NULL;
@@ -124,6 +131,7 @@ int byoc_engine_new_host(const char *host, byoc_engine **out, byoc_err *err)
         }
         e->opts.no_proxy = true; /* the CLI does not proxy the engine either when it is local */
     }
+    atomic_fetch_add(&made, 1);
     *out = e;
     return 0;
 }

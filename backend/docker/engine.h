@@ -41,6 +41,9 @@ typedef struct byoc_engine byoc_engine;
 int byoc_engine_new(byoc_engine **out, byoc_err *err);
 /* With an explicit host string in DOCKER_HOST syntax (TLS settings still from the environment). */
 int byoc_engine_new_host(const char *host, byoc_engine **out, byoc_err *err);
+/* How many engines this process has made so far: the tests compare it with a holder's count
+ * (docker/engines.h) to tell that every task took its engine from the holder. */
+unsigned long byoc_engine_count_made(void);
 /* Another reference to e (returned; NULL stays NULL). */
 byoc_engine *byoc_engine_ref(byoc_engine *e);
 /* Drops a reference: the last one frees. NULL is a no-op. */

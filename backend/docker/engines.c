@@ -1,16 +1,18 @@
 #include "docker/engines.h"
 
 #include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
-#include <string.h>
-#include <sys/stat.h>
 
 #include "core/buf.h"
+#include "core/fs.h"
+#include "core/str.h"
 
 struct byoc_engines {
     pthread_mutex_t lock;
-    char *made_from;          /* made_from() when the engine was made */
+    uint64_t made_from;       /* made_from() when the engine was made */
     byoc_engine *engine;      /* the holder's reference, or NULL */
+    size_t made;
 };
 
 byoc_engines *byoc_engines_new(void)
@@ -25,27 +27,13 @@ void byoc_engines_free(byoc_engines *h)
     if (!h)
         return;
     byoc_engine_free(h->engine);
-    free(h->made_from);
     pthread_mutex_destroy(&h->lock);
     free(h);
 }
 
-static void add_file(byoc_buf *b, const char *dir, const char *name)
-{
-    char *path = byoc_xasprintf("%s/%s", dir, name);
-    struct stat st;
-    if (stat(path, &st) == 0)
-        byoc_buf_printf(b, "%s %llu %llu %lld %lld.%09ld\n", name, (unsigned long long)st.st_dev,
-                        (unsigned long long)st.st_ino, (long long)st.st_size, (long long)st.st_mtim.tv_sec,
-                        st.st_mtim.tv_nsec);
-    else
-        byoc_buf_printf(b, "%s -\n", name);
-    free(path);
-}
-
-/* What engine.c reads to make an engine, as one string (no secret among them:
- * the key files are named by their identity, not read). */
-static char *made_from(void)
+/* What engine.c reads to make an engine, as one number (as aws/clients.c
+ * keeps it): its variables and, with TLS, the identity of the key files. */
+static uint64_t made_from(void)
 {
     static const char *const vars[] = {"DOCKER_HOST", "DOCKER_TLS_VERIFY", "DOCKER_TLS", "DOCKER_CERT_PATH",
                                        "DOCKER_API_VERSION", "HOME"};
@@ -59,11 +47,18 @@ static char *made_from(void)
         const char *dir = getenv("DOCKER_CERT_PATH"), *home = getenv("HOME");
         char *home_dir = dir && *dir ? NULL : byoc_xasprintf("%s/.docker", home ? home : "");
         static const char *const files[] = {"ca.pem", "cert.pem", "key.pem"};
-        for (size_t i = 0; i < sizeof files / sizeof *files; i++)
-            add_file(&b, home_dir ? home_dir : dir, files[i]);
+        for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
+            char *path = byoc_xasprintf("%s/%s", home_dir ? home_dir : dir, files[i]);
+            byoc_buf_printf(&b, "%s ", files[i]);
+            byoc_fs_identity(&b, path);
+            byoc_buf_putc(&b, '\n');
+            free(path);
+        }
         free(home_dir);
     }
-    return byoc_buf_steal(&b);
+    uint64_t h = byoc_fnv1a(BYOC_FNV1A_SEED, b.data, b.len);
+    byoc_buf_clear(&b);
+    return h;
 }
 
 int byoc_engines_get(byoc_engines *h, byoc_engine **out, byoc_err *err)
@@ -74,24 +69,30 @@ int byoc_engines_get(byoc_engines *h, byoc_engine **out, byoc_err *err)
     /* Made under the lock, so that two tasks asking at once get one engine:
      * making one does no I/O beyond a file check (the negotiation is on first use). */
     pthread_mutex_lock(&h->lock);
-    char *now = made_from();
-    if (h->engine && strcmp(h->made_from, now) == 0) {
+    uint64_t now = made_from();
+    if (h->engine && h->made_from == now) {
         *out = byoc_engine_ref(h->engine);
         pthread_mutex_unlock(&h->lock);
-        free(now);
         return 0;
     }
     byoc_engine *e;
     if (byoc_engine_new(&e, err) != 0) {
         pthread_mutex_unlock(&h->lock);
-        free(now);
         return -1;
     }
     byoc_engine_free(h->engine);   /* its holders keep theirs */
-    free(h->made_from);
     h->engine = e;
     h->made_from = now;
+    h->made++;
     *out = byoc_engine_ref(e);
     pthread_mutex_unlock(&h->lock);
     return 0;
+}
+
+size_t byoc_engines_made(byoc_engines *h)
+{
+    pthread_mutex_lock(&h->lock);
+    size_t n = h->made;
+    pthread_mutex_unlock(&h->lock);
+    return n;
 }

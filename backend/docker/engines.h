@@ -36,4 +36,8 @@ void byoc_engines_free(byoc_engines *h);
  * yet or its environment changed. Errors as byoc_engine_new's. */
 int byoc_engines_get(byoc_engines *h, byoc_engine **out, byoc_err *err);
 
+/* How many engines the holder has made since it was created: what the tests count to tell that
+ * tasks share their engine. */
+size_t byoc_engines_made(byoc_engines *h);
+
 #endif

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "aws/client.h"
-#include "aws/sts.h"
+#include "aws/sts_client.h"
 #include "core/log.h"
 #include "net/http.h"
 

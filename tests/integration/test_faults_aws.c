@@ -17,7 +17,7 @@
 #include "aws/client.h"
 #include "aws/iam.h"
 #include "aws/s3.h"
-#include "aws/sts.h"
+#include "aws/sts_client.h"
 #include "core/log.h"
 #include "faultkit.h"
 

@@ -2,7 +2,8 @@
  * backend/byoc/localjobs.h), against the test engine:
  *   - a live `byoc run --local` (another process): it gets SIGTERM and does what Ctrl-C does
  *     (exit 1, CANCELLED recorded, no container left);
- *   - a stale record (its byoc process is gone, its container still runs): the container is
+ *   - a stale record (its byoc process is gone, its container still runs), cancelled through
+ *     the jobs module's cancel task on an engine holder as the Monitor's: the container is
  *     killed and removed here and the record says CANCELLED;
  *   - a job that ended, or one this process runs, is refused. */
 #include <errno.h>
@@ -15,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "byoc/jobs.h"
 #include "byoc/localjobs.h"
 #include "byoc/localrun.h"
 #include "check.h"
@@ -205,8 +207,23 @@ static void test_stale(byoc_engine *e)
     CHECK(j && byoc_local_job_stale(j));
     char status[16];
     if (j) {
-        CHECK_INT(byoc_local_job_cancel(e, NULL, j, status, &err), 0);
-        CHECK_STR(status, "CANCELLED");
+        /* as the Monitor cancels it: the jobs module's cancel task, on the app's engine */
+        byoc_engines *holder = byoc_engines_new();
+        unsigned long before = byoc_engine_count_made();
+        char *ref = byoc_xasprintf("local:job/%s", name);
+        byoc_jobs_args *a = byoc_jobs_args_pooled(NULL, holder, NULL, NULL, ref);
+        void *result = NULL;
+        void (*result_free)(void *) = NULL;
+        CHECK_INT(byoc_task_run_sync("cancel job", byoc_jobs_cancel_task, a, &result, &result_free, &err, NULL, NULL),
+                  0);
+        CHECK(result && strcmp(result, "CANCELLED") == 0);
+        if (result_free)
+            result_free(result);
+        CHECK_INT(byoc_engines_made(holder), 1);
+        CHECK_INT(byoc_engine_count_made() - before, 1);   /* the holder's, and no other */
+        byoc_jobs_args_free(a);
+        byoc_engines_free(holder);
+        free(ref);
     }
     json_t *doc = NULL;
     CHECK(byoc_container_inspect(e, NULL, id, &doc, &err) != 0 && err.http_status == 404);

@@ -10,6 +10,8 @@
 - `byoc status` reads the metrics of a fixture log (tests/fixtures/logs/job-metrics.log) as
   the Braket SDK's parser does, and --json carries each metric's points (its series).
 - `logs --follow` on a job that ends FAILED exits 1 with the failure reason.
+- Ctrl-C (SIGINT) and SIGTERM stop `logs --follow` at once: what was printed is all there,
+  exit 1, `byoc: ...: cancelled` on stderr, no sanitizer report.
 Run: tests/topology/with-env.sh python3 tests/integration/test_monitor_logs.py
 """
 
@@ -17,6 +19,7 @@ import json
 import math
 import os
 import re
+import signal
 import subprocess
 import sys
 import threading
@@ -197,13 +200,19 @@ def sdk_metrics(lines_with_ms):
             for k, s in series.items()}
 
 
-def test_status_metrics_from_fixture():
-    name = "mon%s-metrics" % RUN
+def running_job_with_stream(name):
+    """A RUNNING one-instance job and its (empty) log stream; returns the stream's name."""
     create_job(name)
     set_status(name, "RUNNING")
     ensure_group()
     stream = "%s/%s/algo-1-1700000000" % (name, uuid.uuid4().hex)
     new_stream(stream)
+    return stream
+
+
+def test_status_metrics_from_fixture():
+    name = "mon%s-metrics" % RUN
+    stream = running_job_with_stream(name)
     with open(os.path.join(SOURCE, "tests", "fixtures", "logs", "job-metrics.log")) as f:
         fixture = f.read().splitlines()
     t0 = int(time.time() * 1000) - 600_000
@@ -257,6 +266,37 @@ def test_follow_failed_job():
     T.check("FAILED" in r.stderr and "ValueError" in r.stderr, "the failure reason is shown", r.stderr[-300:])
 
 
+def test_follow_interrupted():
+    name = "mon%s-intr" % RUN
+    stream = running_job_with_stream(name)
+    lines = ["intr line %03d" % i for i in range(50)]
+    put(stream, lines, int(time.time() * 1000) - 60_000)
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        proc = subprocess.Popen([BYOC, "logs", "--follow", name], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                text=True)
+        got = []
+        # read until the last line came: the follow is then waiting for more
+        while len(got) < len(lines):
+            line = proc.stdout.readline()
+            if not line:
+                break
+            got.append(line.rstrip("\n"))
+        T.equal(got, lines, "%s: the lines so far, once each" % sig.name)
+        proc.send_signal(sig)
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+            T.check(False, "%s stops the follow" % sig.name)
+        rest, err = proc.communicate()
+        T.equal(rest, "", "%s: nothing more printed" % sig.name)
+        T.equal(proc.returncode, 1, "%s: exit 1" % sig.name)
+        T.check("cancelled" in err and "Sanitizer" not in err and "runtime error" not in err,
+                "%s: says it was cancelled" % sig.name, err[-300:])
+    set_status(name, "COMPLETED")
+
+
 def test_usage_errors():
     r = byoc("logs")
     T.equal(r.returncode, 2, "logs without JOB is a usage error")
@@ -268,6 +308,6 @@ def test_usage_errors():
 
 
 for fn in (test_follow_pages_and_late_stream, test_status_metrics_from_fixture, test_follow_failed_job,
-           test_usage_errors):
+           test_follow_interrupted, test_usage_errors):
     T.run(fn)
 T.done()

@@ -8,6 +8,9 @@
   written, no destination left behind.
 - Names holding escape sequences: unpacked under their real names, printed without them.
 - A running job, a job without results and an occupied destination fail with clear words.
+- Ctrl-C (SIGINT) or SIGTERM while the download hangs (faultproxy.py in front of S3 stalls the
+  GET): byoc stops at once, exit 1, says it was cancelled, and leaves no temporary tarball, no
+  partial directory and no destination behind.
 - Bombs: 80 MiB of zeros in an 80 KB gzip is past the ratio (BYOC_RESULTS_MAX_RATIO lets it
   through, written sparse); a header declaring 1 PiB is past the free disk, and one past
   BYOC_RESULTS_MAX_BYTES names it; each refused before its data, nothing left behind.
@@ -19,10 +22,13 @@ import io
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tarfile
 import tempfile
+import time
+import urllib.request
 import uuid
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -257,6 +263,75 @@ def test_not_ready_and_missing():
         shutil.rmtree(work)
 
 
+def start_faultproxy(work):
+    port_file = os.path.join(work, "proxy.port")
+    proxy = subprocess.Popen([sys.executable, os.path.join(SOURCE, "tests", "topology", "faultproxy.py"),
+                              "--upstream", env("AWS_ENDPOINT_URL"), "--listen", "127.0.0.1:0",
+                              "--port-file", port_file], stdout=subprocess.DEVNULL)
+    for _ in range(200):
+        if os.path.exists(port_file) and open(port_file).read().strip():
+            break
+        time.sleep(0.05)
+    return proxy, "http://127.0.0.1:%s" % open(port_file).read().strip()
+
+
+def proxy_call(url, method, path, body=None):
+    data = json.dumps(body).encode() if body is not None else None
+    req = urllib.request.Request(url + "/_faultproxy" + path, data=data, method=method,
+                                 headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=10) as r:
+        return json.loads(r.read() or b"{}")
+
+
+def test_interrupted_download():
+    ensure_bucket()
+    name = "mon%s-res-intr" % RUN
+    _, s3_path = create_job(name, "COMPLETED")
+    upload(s3_path, tarball([("results.json", "file", json.dumps(RESULTS)), ("big.bin", "file", os.urandom(1 << 20))]))
+    work = tempfile.mkdtemp(prefix="byoc-results-intr-")
+    proxy, url = start_faultproxy(work)
+    try:
+        env_s3 = dict(os.environ, AWS_ENDPOINT_URL_S3=url)
+        out = os.path.join(work, "out")
+        os.mkdir(out)
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            proxy_call(url, "DELETE", "/rules")
+            proxy_call(url, "POST", "/rules", {"match": {"method": "GET", "path_has": "model.tar.gz"},
+                                               "fault": "stall", "stall_seconds": 120})
+            p = subprocess.Popen([BYOC, "results", name], cwd=out, env=env_s3, stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE, text=True)
+            stalled = False
+            for _ in range(400):
+                if proxy_call(url, "GET", "/requests").get("inflight", 0) >= 1:
+                    stalled = True
+                    break
+                time.sleep(0.05)
+            T.check(stalled, "%s: the download is under way (stalled by the proxy)" % sig.name)
+            T.check(any(f.startswith(".") and "model" in f for f in os.listdir(out)),
+                    "%s: its temporary tarball exists meanwhile" % sig.name, os.listdir(out))
+            p.send_signal(sig)
+            try:
+                stdout, stderr = p.communicate(timeout=30)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                stdout, stderr = p.communicate()
+                T.check(False, "%s stops the download" % sig.name)
+            T.equal(p.returncode, 1, "%s: exit 1" % sig.name)
+            T.check("cancelled" in stderr, "%s: says it was cancelled" % sig.name, stderr[-300:])
+            T.equal(stdout, "", "%s: no result printed" % sig.name)
+            T.equal(os.listdir(out), [], "%s: nothing left behind (no tarball, no partial directory)" % sig.name)
+        # and with the proxy out of the way, the same command gets the results
+        proxy_call(url, "DELETE", "/rules")
+        r = subprocess.run([BYOC, "results", name], cwd=out, env=env_s3, capture_output=True, text=True, timeout=120)
+        T.check(r.returncode == 0, "then the download succeeds", r.stderr)
+        T.equal(sorted(os.listdir(os.path.join(out, name))) if r.returncode == 0 else [], ["big.bin", "results.json"],
+                "the results are all there")
+    finally:
+        proxy.terminate()
+        proxy.wait()
+        shutil.rmtree(work)
+
+
 def no_control(text):
     return not any(ord(c) < 0x20 and c != "\n" or 0x7F <= ord(c) < 0xA0 for c in text)
 
@@ -287,6 +362,7 @@ def test_escape_sequences_in_names():
             shutil.rmtree(work)
 
 
-for fn in (test_unpack, test_hostile, test_escape_sequences_in_names, test_bombs, test_not_ready_and_missing):
+for fn in (test_unpack, test_hostile, test_escape_sequences_in_names, test_bombs, test_not_ready_and_missing,
+           test_interrupted_download):
     T.run(fn)
 T.done()

@@ -4,8 +4,11 @@
  * written with byoc's own signed calls). The described job comes once,
  * status documents follow the job, log records carry every line once and in
  * order, the metrics fill from the log, DONE comes when the job ended, and a
- * cancelled watch ends with a BYOC_E_CANCELLED error. Also byoc_job_watch_run
- * with `once`, and byoc_logs_filter_events by stream names. */
+ * cancelled watch ends with a BYOC_E_CANCELLED error. The screen's list,
+ * cancel and results tasks take their client from one pool, as the app's do:
+ * every task of a session shares one client, and a profile that cannot make
+ * one ends the task with the reason. Also byoc_job_watch_run with `once`, and
+ * byoc_logs_filter_events by stream names. */
 #include "check.h"
 #include "standin_jobs.h"
 
@@ -206,11 +209,11 @@ static bool finish(byoc_evq *q, byoc_task *t, void **result, byoc_err *err)
     return done;
 }
 
-/* A task of the jobs module on job, started as the Monitor starts it. */
-static byoc_task *start(byoc_evq *q, byoc_aws_client *c, const char *job, byoc_task_fn fn,
+/* A task of the jobs module on job, started as the Monitor starts it: its client from the pool. */
+static byoc_task *start(byoc_evq *q, byoc_aws_clients *pool, const char *job, byoc_task_fn fn,
                         byoc_jobs_lister *lister, const char *dest)
 {
-    byoc_jobs_args *a = byoc_jobs_args_new(c, job);
+    byoc_jobs_args *a = byoc_jobs_args_pooled(pool, NULL, NULL, NULL, job);
     a->lister = lister ? byoc_jobs_lister_ref(lister) : NULL;
     a->dest = dest ? strdup(dest) : NULL;
     return byoc_task_start(q, "jobs", fn, a, byoc_jobs_args_free);
@@ -231,8 +234,10 @@ static void test_screen_tasks(byoc_aws_client *c)
     CHECK_INT(byoc_jobref_resolve(c, NULL, quiet, &qarn, &err), 0);
 
     /* the list: both jobs among the rows, with their state and instance */
+    byoc_aws_clients *pool = byoc_aws_clients_new();
+    unsigned long before = byoc_aws_client_count_made();
     byoc_jobs_lister *l = byoc_jobs_lister_new();
-    CHECK(finish(q, start(q, c, NULL, byoc_jobs_list_task, l, NULL), &res, &err));
+    CHECK(finish(q, start(q, pool, NULL, byoc_jobs_list_task, l, NULL), &res, &err));
     byoc_job_rows rows;
     byoc_job_rows_init(&rows);
     CHECK(byoc_jobs_lister_take(l, &rows) >= 2);
@@ -254,16 +259,36 @@ static void test_screen_tasks(byoc_aws_client *c)
     byoc_jobs_lister_unref(l);
 
     res = NULL;
-    CHECK(!finish(q, start(q, c, arn, byoc_jobs_cancel_task, NULL, NULL), &res, &err));
+    CHECK(!finish(q, start(q, pool, arn, byoc_jobs_cancel_task, NULL, NULL), &res, &err));
     CHECK(strstr(err.message, "already ended (COMPLETED)") != NULL);
 
-    CHECK(!finish(q, start(q, c, arn, byoc_jobs_results_task, NULL, "/tmp/never-made"), &res, &err));
+    CHECK(!finish(q, start(q, pool, arn, byoc_jobs_results_task, NULL, "/tmp/never-made"), &res, &err));
     CHECK(err.kind == BYOC_E_FAILED && err.message[0]);
     CHECK(access("/tmp/never-made", F_OK) != 0);
 
-    CHECK(finish(q, start(q, c, qarn, byoc_jobs_cancel_task, NULL, NULL), &res, &err));
+    CHECK(finish(q, start(q, pool, qarn, byoc_jobs_cancel_task, NULL, NULL), &res, &err));
     CHECK_STR(res, "CANCELLING");
     free(res);
+    l = byoc_jobs_lister_new();
+    CHECK(finish(q, start(q, pool, NULL, byoc_jobs_list_task, l, NULL), &res, &err));
+    byoc_jobs_lister_unref(l);
+    /* five tasks on five threads: one client for the lists (the region as configured) and one for
+     * the tasks on a job (the region its ARN names), as the pool is keyed on what was asked */
+    CHECK_INT(byoc_aws_clients_made(pool), 2);
+    CHECK_INT(byoc_aws_client_count_made() - before, 2);   /* and no task made one of its own */
+
+    /* a profile the config does not have: the task, not the screen, finds out, and says so */
+    byoc_jobs_args *a = byoc_jobs_args_pooled(pool, NULL, "no-such-profile", NULL, qarn);
+    byoc_err_clear(&err);
+    CHECK(!finish(q, byoc_task_start(q, "jobs", byoc_jobs_cancel_task, a, byoc_jobs_args_free), &res, &err));
+    CHECK(strstr(err.message, "no-such-profile") != NULL);
+    a = byoc_jobs_args_pooled(pool, NULL, "no-such-profile", NULL, NULL);
+    a->lister = byoc_jobs_lister_new();
+    byoc_err_clear(&err);
+    CHECK(!finish(q, byoc_task_start(q, "jobs", byoc_jobs_list_task, a, byoc_jobs_args_free), &res, &err));
+    CHECK(strstr(err.message, "no-such-profile") != NULL);
+    CHECK_INT(byoc_aws_clients_made(pool), 2);
+    byoc_aws_clients_free(pool);
     free(qarn);
     free(arn);
     byoc_evq_free(q);

@@ -2,7 +2,7 @@
  * the Braket stand-in (SigV4 and the botocore model checked): buckets,
  * single and multipart uploads, a cancelled multipart upload that leaves no
  * upload behind, copy/list/get; devices and jobs with pagination; IAM role
- * lookup.
+ * lookup; the Run step's tasks sharing one pool of clients.
  * moto rebuilds the URL from werkzeug's decoded form before checking SigV4, so
  * query values with '/' and keys with '+', '=', '%' or non-ASCII fail there
  * even for boto3: the keys and prefixes below avoid them. */
@@ -19,7 +19,9 @@
 #include "aws/iam.h"
 #include "aws/s3.h"
 #include "byoc/jobspec.h"
+#include "byoc/imagecheck.h"
 #include "byoc/jobsubmit.h"
+#include "byoc/preflight.h"
 #include "core/buf.h"
 #include "core/log.h"
 #include "net/http.h"
@@ -371,15 +373,22 @@ static byoc_job_submit_args *submit_args(const char *algo, const char *role)
     return a;
 }
 
-static void test_submit_task(void)
+/* The job's script (malloc'd path) and the execution role the submit tasks name. */
+static char *write_algo(char *role, size_t role_size)
 {
     char *algo = byoc_xasprintf("%s/algo.py", dir);
     FILE *f = fopen(algo, "w");
     fputs("print('hi')\n", f);
     fclose(f);
-    char role[160];
-    snprintf(role, sizeof role, "arn:aws:iam::%s:role/service-role/AmazonBraketJobsExecutionRole",
+    snprintf(role, role_size, "arn:aws:iam::%s:role/service-role/AmazonBraketJobsExecutionRole",
              check_env("BYOC_TEST_ACCOUNT"));
+    return algo;
+}
+
+static void test_submit_task(void)
+{
+    char role[160];
+    char *algo = write_algo(role, sizeof role);
     for (int dry = 1; dry >= 0; dry--) {
         byoc_job_submit_args *a = submit_args(algo, role);
         a->opts.dry_run = dry;
@@ -437,6 +446,65 @@ static void test_submit_task(void)
     free(algo);
 }
 
+/* The Run screen's tasks (plan, image check, preflight) take their clients from the app's pool:
+ * however many tasks run, the pool makes one client per region asked (the configured one, and
+ * the image's and device's), and nothing else in the process makes one. */
+static void test_session_pool(void)
+{
+    char role[160];
+    char *algo = write_algo(role, sizeof role);
+    byoc_aws_clients *pool = byoc_aws_clients_new();
+    unsigned long before = byoc_aws_client_count_made();
+    for (int i = 0; i < 2; i++) {
+        byoc_job_submit_args *a = submit_args(algo, role);
+        a->opts.dry_run = true;
+        a->opts.clients = pool;
+        a->opts.image_check = byoc_ecr_image_check;
+        a->opts.image_check_ud = pool;
+        void *result = NULL;
+        void (*result_free)(void *) = NULL;
+        byoc_err err;
+        byoc_err_clear(&err);
+        /* the image is not in ECR: the check (through the pool) says so */
+        int rc = byoc_task_run_sync("plan", byoc_job_submit_task_fn, a, &result, &result_free, &err, NULL, NULL);
+        CHECK(rc != 0 && strstr(err.message, "not in ECR") != NULL);
+        if (result_free)
+            result_free(result);
+        byoc_job_submit_args_free(a);
+
+        /* every AWS check of the preflight: credentials, region, device, instance type, image, permissions */
+        byoc_preflight_args *pa = byoc_xcalloc(1, sizeof *pa);
+        byoc_jobspec_init(&pa->spec);
+        byoc_jobspec_set(&pa->spec.image_uri, "123456789012.dkr.ecr.us-east-1.amazonaws.com/amazon-braket-task:1");
+        byoc_jobspec_set(&pa->spec.source_module, algo);
+        pa->opts.skip_image_run = true;
+        pa->opts.clients = pool;
+        pa->opts.role_env = role;
+        result = NULL;
+        result_free = NULL;
+        byoc_err_clear(&err);
+        rc = byoc_task_run_sync("preflight", byoc_preflight_task_fn, pa, &result, &result_free, &err, NULL, NULL);
+        CHECK_INT(rc, 0);
+        if (rc == 0) {
+            const byoc_preflight_report *r = result;
+            static const char *const ran[] = {"credentials", "device", "image.ecr", "permissions.pull",
+                                              "permissions.s3"};
+            for (size_t k = 0; k < sizeof ran / sizeof *ran; k++) {
+                if (!byoc_preflight_find(r, ran[k]))
+                    fprintf(stderr, "preflight: no %s check\n", ran[k]);
+                CHECK(byoc_preflight_find(r, ran[k]) != NULL);
+            }
+            result_free(result);
+        }
+        byoc_preflight_args_free(pa);
+    }
+    CHECK_INT(byoc_aws_clients_made(pool), 2);
+    CHECK_INT(byoc_aws_client_count_made() - before, 2);
+    byoc_aws_clients_free(pool);
+    unlink(algo);
+    free(algo);
+}
+
 /* Empty and delete the test bucket (raw calls: byoc itself never deletes). */
 static void drop_bucket(void)
 {
@@ -479,6 +547,7 @@ int main(void)
     test_devices();
     test_jobs();
     test_submit_task();
+    test_session_pool();
     drop_bucket();
     byoc_aws_client_free(client);
     char cmd_dir[4200];

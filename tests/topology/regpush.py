@@ -78,9 +78,13 @@ def push_image(repo, tag, arch):
         info = tarfile.TarInfo("hello.txt")
         info.size = 6
         t.addfile(info, io.BytesIO(b"hello\n"))
-    layer = gzip.compress(raw.getvalue())
+    layer = gzip.compress(raw.getvalue(), mtime=0)
+    # The tag in a label: each push is its own image. Without it two pushes of one arch (a
+    # multi-platform push's linux/amd64 child, then a single image) are byte for byte the same
+    # image, which ECR lists once with both tags.
     config = json.dumps({"architecture": arch, "os": "linux",
-                         "config": {"Env": ["SAGEMAKER_PROGRAM=braket_container.py"], "Cmd": ["train"]},
+                         "config": {"Env": ["SAGEMAKER_PROGRAM=braket_container.py"], "Cmd": ["train"],
+                                    "Labels": {"byoc.test.tag": tag}},
                          "rootfs": {"type": "layers", "diff_ids": [sha(raw.getvalue())]}}).encode()
     push_blob(repo, layer)
     push_blob(repo, config)

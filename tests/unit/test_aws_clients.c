@@ -54,6 +54,8 @@ static void same_and_different(void)
     byoc_err err;
     byoc_err_clear(&err);
     CHECK(byoc_aws_clients_get(p, &o, &c, &err) == -1 && c == NULL && err.kind != BYOC_OK);
+    /* (default), dev, (dev, ap-south-1), (default, ap-south-1): the failure made none */
+    CHECK_INT(byoc_aws_clients_made(p), 4);
 
     /* the pool goes first: what was handed out stays valid */
     byoc_aws_client_free(b);
@@ -79,6 +81,13 @@ static void rewrite_config(const char *text, time_t mtime)
     utimes(config_path, tv);
 }
 
+static bool get_again_is(byoc_aws_clients *p, byoc_aws_client *expected)
+{
+    byoc_aws_client *c = get(p, NULL, NULL);
+    byoc_aws_client_free(c);
+    return c == expected;
+}
+
 static void refresh(void)
 {
     byoc_aws_clients *p = byoc_aws_clients_new();
@@ -102,6 +111,16 @@ static void refresh(void)
     byoc_aws_client *back = get(p, NULL, NULL);
     CHECK(back != env);
     CHECK_STR(byoc_aws_client_region(back), "eu-central-1");
+
+    /* so does the credentials file (rotated keys) */
+    write_file(creds_path, "[default]\naws_access_key_id = AKIDROTATED\naws_secret_access_key = secret2\n");
+    struct timeval tv[2] = {{2000000, 0}, {2000000, 0}};
+    utimes(creds_path, tv);
+    byoc_aws_client *rotated = get(p, NULL, NULL);
+    CHECK(rotated && rotated != back);
+    CHECK(get_again_is(p, rotated));
+    CHECK_INT(byoc_aws_clients_made(p), 5);
+    byoc_aws_client_free(rotated);
 
     byoc_aws_client_free(old);
     byoc_aws_client_free(fresh);
@@ -153,6 +172,7 @@ static void threads(void)
         CHECK(w[i].first[0] == w[0].first[0] && w[i].first[1] == w[0].first[1]);
         CHECK(w[i].first[0] != w[i].first[1]);
     }
+    CHECK_INT(byoc_aws_clients_made(p), 2);
     for (int i = 0; i < THREADS; i++) {
         byoc_aws_client_free(w[i].first[0]);
         byoc_aws_client_free(w[i].first[1]);

@@ -228,6 +228,24 @@ int main(void)
     CHECK_INT(be.kind, BYOC_BUILD_EV_PROGRESS);
     CHECK_STR(be.key, "context");
     CHECK_INT(be.total, 10);
+    byoc_finding fd = {.severity = BYOC_LINT_WARNING, .rule = "apt-no-clean", .file = "docker/Dockerfile", .line = 7,
+                      .message = "clean the apt lists"};
+    ev = (byoc_event){.kind = BYOC_EV_DATA, .current = BYOC_BUILD_DATA_FINDING, .result = &fd};
+    byoc_build_event_decode(&ev, &be);
+    CHECK_INT(be.kind, BYOC_BUILD_EV_LINT);
+    CHECK_INT(be.severity, BYOC_LINT_WARNING);
+    CHECK_STR(be.rule, "apt-no-clean");
+    CHECK_STR(be.file, "docker/Dockerfile");
+    CHECK_INT(be.line, 7);
+    CHECK_STR(be.text, "clean the apt lists");
+    size_t errors = 2;
+    ev = (byoc_event){.kind = BYOC_EV_DATA, .current = BYOC_BUILD_DATA_LINTED, .result = &errors};
+    byoc_build_event_decode(&ev, &be);
+    CHECK_INT(be.kind, BYOC_BUILD_EV_LINTED);
+    CHECK_INT(be.current, 2);
+    ev = (byoc_event){.kind = BYOC_EV_DATA, .current = 99, .result = &errors};
+    byoc_build_event_decode(&ev, &be);
+    CHECK_INT(be.kind, BYOC_BUILD_EV_OTHER);   /* another module's payload is not read as ours */
     byoc_build_flow_result r = {.image_id = "sha256:abc"};
     ev = (byoc_event){.kind = BYOC_EV_DONE, .result = &r};
     byoc_build_event_decode(&ev, &be);

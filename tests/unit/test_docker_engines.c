@@ -1,14 +1,17 @@
 /* docker/engines: the holder hands out one engine while the environment stays
  * the same, a fresh one when DOCKER_HOST (or a TLS setting) changes (the old
- * reference stays usable), an error each time for an unusable DOCKER_HOST, and
- * the same engine to several threads at once. No engine is contacted. */
+ * reference stays usable), or a TLS key file is replaced, an error each time for
+ * an unusable DOCKER_HOST, and the same engine to several threads at once. No
+ * engine is contacted. */
 #include "check.h"
 
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/time.h>
 
+#include "core/buf.h"
 #include "docker/engines.h"
 
 static byoc_engine *get(byoc_engines *h)
@@ -44,6 +47,7 @@ static void same_and_refresh(void)
     unsetenv("DOCKER_TLS");
     byoc_engine *back = get(h);
     CHECK(back && back != tls);
+    CHECK_INT(byoc_engines_made(h), 4);   /* a, c, tls, back */
 
     /* an unusable DOCKER_HOST is an error on every get, never a kept engine */
     setenv("DOCKER_HOST", "ssh://somewhere", 1);
@@ -76,6 +80,49 @@ static void same_and_refresh(void)
     CHECK(lone && lone2 && lone != lone2);
     byoc_engine_free(lone);
     byoc_engine_free(lone2);
+}
+
+static void write_file(const char *path, const char *text, time_t mtime)
+{
+    FILE *f = fopen(path, "w");
+    fputs(text, f);
+    fclose(f);
+    struct timeval tv[2] = {{mtime, 0}, {mtime, 0}};
+    utimes(path, tv);
+}
+
+/* With TLS the key files' identity is part of what an engine was made from: a renewed
+ * certificate gets a fresh engine, an unchanged one the same. */
+static void tls_files(void)
+{
+    char *dir = check_tmpdir();
+    char *ca = byoc_xasprintf("%s/ca.pem", dir);
+    setenv("DOCKER_HOST", "tcp://127.0.0.1:2376", 1);
+    setenv("DOCKER_TLS", "1", 1);
+    setenv("DOCKER_CERT_PATH", dir, 1);
+    byoc_engines *h = byoc_engines_new();
+    byoc_engine *first = get(h), *same = get(h);
+    CHECK(first && first == same);
+    write_file(ca, "not a certificate, and not read by the holder\n", 1000000);
+    byoc_engine *with_ca = get(h);
+    CHECK(with_ca && with_ca != first);
+    byoc_engine *again = get(h);
+    CHECK(again == with_ca);
+    write_file(ca, "renewed\n", 2000000);
+    byoc_engine *renewed = get(h);
+    CHECK(renewed && renewed != with_ca);
+    CHECK_INT(byoc_engines_made(h), 3);
+    byoc_engines_free(h);
+    byoc_engine_free(first);
+    byoc_engine_free(same);
+    byoc_engine_free(with_ca);
+    byoc_engine_free(again);
+    byoc_engine_free(renewed);
+    unsetenv("DOCKER_TLS");
+    unsetenv("DOCKER_CERT_PATH");
+    check_rm_tree(dir);
+    free(ca);
+    free(dir);
 }
 
 #define THREADS 8
@@ -128,6 +175,7 @@ int main(void)
     for (size_t i = 0; i < sizeof vars / sizeof *vars; i++)
         unsetenv(vars[i]);
     same_and_refresh();
+    tls_files();
     threads();
     return check_done();
 }

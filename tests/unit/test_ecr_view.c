@@ -174,7 +174,7 @@ static void test_repositories(void)
     tui_list_set_filter(&l, "");
     tui_ecr_repos_fill(&l, NULL, 0, NULL);
     CHECK_INT(l.nrows, 0);
-    tui_list_free(&l);
+    tui_list_clear(&l);
     for (int i = 0; i < 3; i++)
         byoc_ecr_repository_clear(&repos[i]);
 }
@@ -239,7 +239,7 @@ static void test_images(void)
     tui_ecr_images_fill(&l, HOST "/app", &after, &local);   /* the selection follows the digest */
     CHECK_STR(((tui_ecr_image_entry *)tui_list_selected_data(&l))->digest, D2);
     CHECK_INT(tui_ecr_images_local_count(&l), 1);
-    tui_list_free(&l);
+    tui_list_clear(&l);
     byoc_ecr_image_list_clear(&il);
     byoc_ecr_image_list_clear(&after);
     tui_ecr_refs_clear(&local);
@@ -286,7 +286,7 @@ static void test_platforms(void)
     const char *none[] = {NULL};
     tui_ecr_images_set_platforms(&l, digests, none, 1);     /* no text: left as it was */
     CHECK_STR(tui_ecr_image_platforms(multi, true), "linux/amd64, linux/arm64 +1 attestation");
-    tui_list_free(&l);
+    tui_list_clear(&l);
     byoc_ecr_image_list_clear(&il);
 }
 
@@ -323,7 +323,7 @@ static void test_local_pushed(void)
     CHECK_INT(tui_images_mark_pushed(&l, &none), 0);
     for (size_t i = 0; i < l.nrows; i++)
         CHECK_STR(l.rows[i].cells[5], "");
-    tui_list_free(&l);
+    tui_list_clear(&l);
     tui_ecr_refs_clear(&confirmed);
     tui_ecr_refs_clear(&local);
     byoc_image_list_clear(&il);

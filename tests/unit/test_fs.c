@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "core/buf.h"
 #include "core/fs.h"
 
 static char *root;
@@ -127,11 +128,50 @@ static void test_edges(void)
     CHECK(!exists("dangling"));
 }
 
+static char *identity(const char *rel)
+{
+    char *p = rel ? at(rel) : NULL;
+    byoc_buf b = BYOC_BUF_INIT;
+    byoc_fs_identity(&b, p);
+    free(p);
+    return byoc_buf_steal(&b);
+}
+
+/* A file's identity changes with its content's size or its mtime, and is "-" when there is none. */
+static void test_identity(void)
+{
+    char *none = identity(NULL), *absent = identity("no-such-file");
+    CHECK_STR(none, "-");
+    CHECK_STR(absent, "-");
+    put("id", "one");
+    char *one = identity("id"), *same = identity("id");
+    CHECK_STR(one, same);
+    CHECK(strcmp(one, "-") != 0);
+    put("id", "three");
+    char *longer = identity("id");
+    CHECK(strcmp(longer, one) != 0);
+    char *p = at("id");
+    struct timespec ts[2] = {{1000000, 5}, {1000000, 5}};
+    CHECK_INT(utimensat(AT_FDCWD, p, ts, 0), 0);
+    char *touched = identity("id");
+    CHECK(strcmp(touched, longer) != 0);
+    CHECK(strstr(touched, " 1000000.000000005") != NULL);
+    CHECK_INT(unlink(p), 0);
+    free(p);
+    free(none);
+    free(absent);
+    free(one);
+    free(same);
+    free(longer);
+    free(touched);
+}
+
 int main(void)
 {
     root = check_tmpdir();
     test_tree();
     test_edges();
+    test_identity();
     char *outside = at("outside");
     CHECK_INT(byoc_remove_tree(outside), 0);
     free(outside);

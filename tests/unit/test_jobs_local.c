@@ -38,7 +38,7 @@ static byoc_jobs_args *open_job(const char *ref)
 {
     byoc_jobs_args *a = NULL;
     byoc_err err;
-    CHECK_INT(byoc_jobs_open(NULL, NULL, ref, &a, &err), 0);
+    CHECK_INT(byoc_jobs_open(NULL, NULL, ref, NULL, &a, &err), 0);
     CHECK(a && !a->client);
     CHECK_STR(a ? a->job : NULL, ref);
     return a;

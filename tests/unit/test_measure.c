@@ -1,6 +1,6 @@
 /* measure.h without an engine: what pip's output says failed (or that it had
  * no network), the stored result found by the requirements' content, and the
- * figures handed to the rules. */
+ * figures handed to the rules; and that a run takes the engine it is given. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +13,7 @@
 #include "byoc/measure.h"
 #include "check.h"
 #include "core/fs.h"
+#include "docker/engines.h"
 
 static void test_pip_failures(void)
 {
@@ -97,9 +98,39 @@ static void test_lookup(void)
     byoc_remove_tree(dir);
 }
 
+/* The measurement takes its engine from the holder it is given (the app's), and makes none of
+ * its own: here an engine that is not there, so the run stops at connecting. */
+static void test_shared_engine(void)
+{
+    char dir[] = "/tmp/byoc-test-measure-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    char path[256];
+    snprintf(path, sizeof path, "%s/requirements.txt", dir);
+    write_file(path, "numpy\n");
+    snprintf(path, sizeof path, "unix://%s/no-engine.sock", dir);
+    setenv("DOCKER_HOST", path, 1);
+    byoc_engines *holder = byoc_engines_new();
+    unsigned long before = byoc_engine_count_made();
+    byoc_measure_opts o = {.project_dir = dir, .engines = holder};
+    for (int i = 0; i < 2; i++) {
+        byoc_measurement m;
+        byoc_err err;
+        byoc_err_clear(&err);
+        CHECK_INT(byoc_measure_run(NULL, &o, &m, &err), -1);
+        CHECK(err.kind != BYOC_OK);
+        byoc_measurement_clear(&m);
+    }
+    CHECK_INT(byoc_engines_made(holder), 1);
+    CHECK_INT(byoc_engine_count_made() - before, 1);
+    byoc_engines_free(holder);
+    unsetenv("DOCKER_HOST");
+    byoc_remove_tree(dir);
+}
+
 int main(void)
 {
     test_pip_failures();
     test_lookup();
+    test_shared_engine();
     return check_done();
 }

@@ -134,7 +134,7 @@ static void test_search_counts(void)
     CHECK(tui_logview_next_match(&v, 1));           /* wraps to the first */
     status(&v, buf, sizeof buf);
     CHECK(strstr(buf, "/step 1 of 4") != NULL);
-    tui_logview_free(&v);
+    tui_logview_clear(&v);
 }
 
 /* An empty table says why: no jobs at all, or a status filter that hides them. */

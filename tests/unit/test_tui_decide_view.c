@@ -117,7 +117,7 @@ int main(void)
     CHECK(page_has(&p, "byoc init /proj --recipe custom-base"));
     CHECK(page_has(&p, "--gpu"));
     CHECK(!page_has(&p, "What the scan found"));                        /* no scan, no section */
-    tui_page_free(&p);
+    tui_page_clear(&p);
 
     char *cmd = tui_decide_init_command(&d, NULL);
     CHECK(strncmp(cmd, "byoc init . --recipe custom-base --language ", 44) == 0);
@@ -138,7 +138,7 @@ int main(void)
     CHECK(page_has(&p, "BYOC is not needed"));
     CHECK(page_has(&p, "Nothing to build"));
     CHECK(!page_has(&p, "scaffolds this"));
-    tui_page_free(&p);
+    tui_page_clear(&p);
     CHECK_INT(tui_decide_verdict_style(BYOC_VERDICT_NOT_NEEDED), TUI_STY_OK);
     byoc_decision_clear(&dp);
     byoc_answers_clear(&plain);

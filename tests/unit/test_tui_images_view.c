@@ -123,8 +123,8 @@ int main(void)
     CHECK_INT(ly.nrows, 0);
 
     byoc_image_history_clear(&h);
-    tui_list_free(&ly);
-    tui_list_free(&l);
+    tui_list_clear(&ly);
+    tui_list_clear(&l);
     byoc_image_list_clear(&il);
     return check_done();
 }

@@ -119,7 +119,7 @@ int main(void)
     tui_list_sort_by(&l, -1, false);
 
     /* scrolling: 100 rows, 10 on screen */
-    tui_list_clear(&l);
+    tui_list_reset(&l);
     tui_list_sort_by(&l, -1, false);
     for (int i = 0; i < 100; i++) {
         char name[16];
@@ -198,7 +198,7 @@ int main(void)
     CHECK(tui_list_handle(&l, 'S', TUI_ACT_REVERSE));
     CHECK(l.sort_desc);
     CHECK(!tui_list_handle(&l, TUI_KEY_ENTER, TUI_ACT_OPEN));  /* open is the screen's */
-    tui_list_free(&l);
+    tui_list_clear(&l);
 
     /* column layout */
     int w[3];

@@ -92,7 +92,7 @@ int main(void)
     CHECK(strstr(status, "52 lines") != NULL);
 
     /* --- wrap and timestamps change the row math --- */
-    tui_logview_clear(&v);
+    tui_logview_reset(&v);
     tui_logview_append(&v, "0123456789012345678901234567890123456789012345", 0);   /* 46 cols */
     CHECK_INT(tui_logview_line_rows(&v, 0), 1);
     tui_logview_handle(&v, 'w', TUI_ACT_WRAP);
@@ -114,7 +114,7 @@ int main(void)
     CHECK(strstr(status, "wrap time") != NULL);
 
     /* --- search --- */
-    tui_logview_clear(&v);
+    tui_logview_reset(&v);
     v.wrap = false;
     for (int i = 0; i < 30; i++)
         tui_logview_append(&v, i % 10 == 3 ? "ERROR: disk full" : "ok", 0);
@@ -144,7 +144,7 @@ int main(void)
     CHECK(tui_logview_search(&v, "DISK"));
 
     /* dropping old lines shifts the match */
-    tui_logview_free(&v);
+    tui_logview_clear(&v);
     tui_logview_init(&v, 10, 1 << 20);
     tui_logview_set_size(&v, 20, 5);
     for (int i = 0; i < 10; i++)
@@ -155,6 +155,6 @@ int main(void)
     tui_logview_append(&v, "hay", 0);
     CHECK_INT(v.match, 3);
     CHECK_STR(tui_logring_get(&v.ring, (size_t)v.match)->text, "needle");
-    tui_logview_free(&v);
+    tui_logview_clear(&v);
     return check_done();
 }

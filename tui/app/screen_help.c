@@ -30,7 +30,7 @@ static void rebuild(help_screen *s, int width)
     if (s->built_width == width && s->page.count && strcmp(s->built_filter, filter) == 0)
         return;
     int top = strcmp(s->built_filter, filter) == 0 ? s->page.top : 0;
-    tui_page_clear(&s->page);
+    tui_page_reset(&s->page);
     tui_help h;
     tui_help_build_filtered(&h, width, s->first, s->nfirst, filter);
     for (size_t i = 0; i < h.count; i++) {
@@ -51,7 +51,7 @@ static void rebuild(help_screen *s, int width)
 static void destroy(tui_screen *base)
 {
     help_screen *s = (help_screen *)base;
-    tui_page_free(&s->page);
+    tui_page_clear(&s->page);
     tui_edit_clear(&s->filter);
     free(s->built_filter);
     free(s);

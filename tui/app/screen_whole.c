@@ -18,7 +18,7 @@ typedef struct whole_screen {
 static void destroy(tui_screen *base)
 {
     whole_screen *s = (whole_screen *)base;
-    tui_page_free(&s->page);
+    tui_page_clear(&s->page);
     free(s);
 }
 

@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "aws/client.h"
-#include "aws/sts.h"
+#include "aws/sts_client.h"
 #include "core/task.h"
 #include "core/utf8.h"
 #include "docker/engine.h"

@@ -53,3 +53,23 @@ int byoc_cli_run_task(const char *name, byoc_task_fn fn, void *arg, void (*arg_f
     sigaction(SIGTERM, &old_term, NULL);
     return rc;
 }
+
+typedef struct call {
+    byoc_cli_call_fn fn;
+    void *ud;
+} call;
+
+static int call_task(byoc_task *t, void *arg, void **result, void (**result_free)(void *), byoc_err *err)
+{
+    (void)result;
+    (void)result_free;
+    call *c = arg;
+    return c->fn(t, c->ud, err) == 0 ? 0 : -1;
+}
+
+int byoc_cli_run_call(const char *name, byoc_cli_call_fn fn, void *call_ud, byoc_cli_task_printer print, void *ud,
+                      byoc_err *err)
+{
+    call c = {fn, call_ud};
+    return byoc_cli_run_task(name, call_task, &c, NULL, print, ud, NULL, err);
+}

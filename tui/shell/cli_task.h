@@ -15,4 +15,12 @@ typedef void (*byoc_cli_task_printer)(void *ud, const byoc_event *ev);
  * BYOC_E_CANCELLED). */
 int byoc_cli_run_task(const char *name, byoc_task_fn fn, void *arg, void (*arg_free)(void *),
                       byoc_cli_task_printer print, void *ud, void **result, byoc_err *err);
+
+/* A plain call (t for its cancellation and events) run the same way: fn(t, call_ud, err) on a
+ * task's thread while this one waits, Ctrl-C cancelling it, its events to print (may be NULL).
+ * call_ud stays the caller's. Returns fn's answer: 0, or -1 with err (BYOC_E_CANCELLED after
+ * Ctrl-C, when fn noticed). */
+typedef int (*byoc_cli_call_fn)(byoc_task *t, void *call_ud, byoc_err *err);
+int byoc_cli_run_call(const char *name, byoc_cli_call_fn fn, void *call_ud, byoc_cli_task_printer print, void *ud,
+                      byoc_err *err);
 #endif

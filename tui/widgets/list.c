@@ -45,7 +45,7 @@ static void free_rows(tui_list *l)
     l->nrows = 0;
 }
 
-void tui_list_free(tui_list *l)
+void tui_list_clear(tui_list *l)
 {
     free_rows(l);
     free(l->rows);
@@ -82,7 +82,7 @@ void tui_list_set_cell(tui_list *l, size_t row, size_t col, const char *text)
     mark_stale(l);
 }
 
-void tui_list_clear(tui_list *l)
+void tui_list_reset(tui_list *l)
 {
     free_rows(l);
     l->nview = 0;

@@ -62,16 +62,17 @@ typedef struct tui_list {
     bool filtering;     /* the filter is being typed */
     tui_edit filter_edit;
     const char *empty_text;     /* shown when there are no rows at all */
-    void (*data_free)(void *);  /* frees row data on clear/free, or NULL */
+    void (*data_free)(void *);  /* frees row data on reset/clear, or NULL */
 } tui_list;
 
 void tui_list_init(tui_list *l, const tui_column *cols, size_t ncols);
-void tui_list_free(tui_list *l);
+/* Release rows, columns and filter: the list needs tui_list_init before its next use. */
+void tui_list_clear(tui_list *l);
 /* Append a row (ncols cells, NULL cells are ""); returns its row index. */
 size_t tui_list_add(tui_list *l, const char *const *cells, void *data);
 void tui_list_set_cell(tui_list *l, size_t row, size_t col, const char *text);
 /* Remove all rows (keeps columns, filter and sort). */
-void tui_list_clear(tui_list *l);
+void tui_list_reset(tui_list *l);
 
 void tui_list_set_filter(tui_list *l, const char *text);
 /* Sort by col (-1: insertion order). */

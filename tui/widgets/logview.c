@@ -21,7 +21,7 @@ void tui_logview_init(tui_logview *v, size_t max_lines, size_t max_bytes)
     v->search_edit.max_len = 256;
 }
 
-void tui_logview_free(tui_logview *v)
+void tui_logview_clear(tui_logview *v)
 {
     tui_logring_clear(&v->ring);
     tui_edit_clear(&v->search_edit);
@@ -29,7 +29,7 @@ void tui_logview_free(tui_logview *v)
     memset(v, 0, sizeof *v);
 }
 
-void tui_logview_clear(tui_logview *v)
+void tui_logview_reset(tui_logview *v)
 {
     size_t ml = v->ring.max_lines, mb = v->ring.max_bytes;
     tui_logring_clear(&v->ring);

@@ -42,9 +42,11 @@ typedef struct tui_logview {
 } tui_logview;
 
 void tui_logview_init(tui_logview *v, size_t max_lines, size_t max_bytes);
-void tui_logview_free(tui_logview *v);
-void tui_logview_append(tui_logview *v, const char *text, double ts);
+/* Release every line: the view needs tui_logview_init before its next use. */
 void tui_logview_clear(tui_logview *v);
+void tui_logview_append(tui_logview *v, const char *text, double ts);
+/* Drop every line (keeps the limits and the size). */
+void tui_logview_reset(tui_logview *v);
 void tui_logview_set_size(tui_logview *v, int width, int height);
 /* Screen rows line i takes at the current width/wrap/timestamps. */
 int tui_logview_line_rows(const tui_logview *v, size_t i);

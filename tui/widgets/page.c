@@ -15,7 +15,7 @@ void tui_page_init(tui_page *p)
     p->height = 1;
 }
 
-void tui_page_clear(tui_page *p)
+void tui_page_reset(tui_page *p)
 {
     for (size_t i = 0; i < p->count; i++) {
         free(p->items[i].text);
@@ -27,9 +27,9 @@ void tui_page_clear(tui_page *p)
     p->key_width = 0;
 }
 
-void tui_page_free(tui_page *p)
+void tui_page_clear(tui_page *p)
 {
-    tui_page_clear(p);
+    tui_page_reset(p);
     free(p->items);
     free(p->rows);
     memset(p, 0, sizeof *p);

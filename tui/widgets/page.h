@@ -41,8 +41,10 @@ typedef struct tui_page {
 } tui_page;
 
 void tui_page_init(tui_page *p);
-void tui_page_free(tui_page *p);
+/* Release every line: the page needs tui_page_init before its next use. */
 void tui_page_clear(tui_page *p);
+/* Drop every line, to fill the page again. */
+void tui_page_reset(tui_page *p);
 void tui_page_heading(tui_page *p, const char *text);
 void tui_page_text(tui_page *p, tui_style style, const char *text);
 void tui_page_bullet(tui_page *p, const char *text);

@@ -180,7 +180,7 @@ static void start_prepare(build_screen *s, bool lint_only)
     if (!lint_only) {
         s->state = B_PREPARING;
         s->show_findings = false;
-        tui_logview_clear(&s->log);
+        tui_logview_reset(&s->log);
         reset_progress(s);
         free(s->image_id);
         s->image_id = NULL;
@@ -190,7 +190,7 @@ static void start_prepare(build_screen *s, bool lint_only)
 
 static void clear_findings(build_screen *s)
 {
-    tui_list_clear(&s->findings);
+    tui_list_reset(&s->findings);
     s->lint_errors = s->lint_warnings = s->lint_notes = 0;
 }
 
@@ -374,7 +374,7 @@ static void on_event(tui_screen *base, const byoc_event *ev)
             s->ctx_total = ev->total;
         }
         break;
-    case BYOC_EV_CHECK: {
+    case BYOC_EV_DATA: {
         byoc_build_event be;
         byoc_build_event_decode(ev, &be);
         if (be.kind == BYOC_BUILD_EV_LINT) {
@@ -387,7 +387,7 @@ static void on_event(tui_screen *base, const byoc_event *ev)
         break;
     }
     case BYOC_EV_STATUS:
-    case BYOC_EV_DATA:
+    case BYOC_EV_CHECK:
         break;
     case BYOC_EV_DONE: {
         bool was_prepare = !s->in_flow || s->lint_only;
@@ -753,8 +753,8 @@ static void destroy(tui_screen *base)
 {
     build_screen *s = (build_screen *)base;
     tui_form_clear(&s->form);
-    tui_logview_free(&s->log);
-    tui_list_free(&s->findings);
+    tui_logview_clear(&s->log);
+    tui_list_clear(&s->findings);
     tui_build_settings_clear(&s->snap);
     free(s->project_name);
     free(s->load_error);

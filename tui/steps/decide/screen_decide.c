@@ -122,10 +122,13 @@ static int scan_task(byoc_task *t, void *arg, void **result, void (**rfree)(void
     return 0;
 }
 
-/* What the measure task needs: the project and the AWS settings (the globals outlive the task). */
+/* What the measure task needs: the project, the AWS settings (the globals outlive the task), and
+ * the app's AWS clients and engine (so does the app). */
 typedef struct measure_arg {
     char *dir;
     byoc_aws_config_opts aws;
+    byoc_aws_clients *clients;
+    byoc_engines *engines;
 } measure_arg;
 
 static void measure_arg_free(void *p)
@@ -140,7 +143,7 @@ static int measure_task(byoc_task *t, void *arg, void **result, void (**rfree)(v
 {
     measure_arg *a = arg;
     scan_holder *h = byoc_xcalloc(1, sizeof *h);
-    byoc_measure_opts o = {.project_dir = a->dir, .aws = &a->aws};
+    byoc_measure_opts o = {.project_dir = a->dir, .aws = &a->aws, .clients = a->clients, .engines = a->engines};
     char *base, *network;
     byoc_measure_settings(a->dir, &o, &base, &network);
     int rc = byoc_measure_run(t, &o, &h->m, err);
@@ -278,6 +281,8 @@ static void measure(decide_screen *s)
     measure_arg *a = byoc_xcalloc(1, sizeof *a);
     a->dir = byoc_xstrdup(tui_app_project(s->base.app));
     a->aws = (byoc_aws_config_opts){.profile = g->profile, .region = g->region};
+    a->clients = tui_app_aws(s->base.app);
+    a->engines = tui_app_engines(s->base.app);
     byoc_task *t = tui_app_start_task(s->base.app, &s->base, "measure", measure_task, a, measure_arg_free);
     if (!t)
         return;
@@ -685,7 +690,7 @@ static size_t contexts(tui_screen *base, tui_ctx *out, size_t max)
 static void fill_page(decide_screen *s)
 {
     int top = s->page.top;
-    tui_page_clear(&s->page);
+    tui_page_reset(&s->page);
     switch (s->state) {
     case SCAN_IDLE:
     case SCAN_RUNNING: {
@@ -739,7 +744,7 @@ static void fill_page(decide_screen *s)
         tui_page_text(&s->page, s->baked.job_name ? TUI_STY_NORMAL : TUI_STY_DIM, line);
         free(line);
     }
-    tui_page_clear(&s->keys);
+    tui_page_reset(&s->keys);
     if (s->side_by_side) {
         tui_step_page_keys(&s->keys, &s->base);
     } else {
@@ -925,8 +930,8 @@ static void destroy(tui_screen *base)
 {
     decide_screen *s = (decide_screen *)base;
     tui_form_clear(&s->form);
-    tui_page_free(&s->page);
-    tui_page_free(&s->keys);
+    tui_page_clear(&s->page);
+    tui_page_clear(&s->keys);
     byoc_answers_clear(&s->base_answers);
     byoc_answers_clear(&s->answers);
     byoc_decision_clear(&s->decision);

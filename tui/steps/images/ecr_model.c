@@ -127,7 +127,7 @@ void tui_ecr_repos_fill(tui_list *l, const byoc_ecr_repository *repos, size_t n,
     tui_ecr_repo_entry *sel = tui_list_selected_data(l);
     char *keep = sel ? byoc_xstrdup(sel->name) : NULL;
     l->data_free = tui_ecr_repo_entry_free;
-    tui_list_clear(l);
+    tui_list_reset(l);
     for (size_t i = 0; i < n; i++) {
         tui_ecr_repo_entry *e = byoc_xcalloc(1, sizeof *e);
         e->name = byoc_xstrdup(or_dash(repos[i].name));
@@ -219,7 +219,7 @@ void tui_ecr_images_fill(tui_list *l, const char *repo_uri, const byoc_ecr_image
         }
     }
     l->data_free = tui_ecr_image_entry_free;
-    tui_list_clear(l);
+    tui_list_reset(l);
     for (size_t i = 0; images && i < images->n; i++) {
         tui_ecr_image_entry *e = image_entry(repo_uri ? repo_uri : "", &images->items[i], local);
         char id[16], size[32], pushed[32];

@@ -116,7 +116,7 @@ void tui_images_fill(tui_list *l, const byoc_image_list *images)
     tui_image_entry *sel = tui_list_selected_data(l);
     char *keep = sel ? byoc_xstrdup(sel->ref) : NULL;
     l->data_free = tui_image_entry_free;
-    tui_list_clear(l);
+    tui_list_reset(l);
     byoc_image_row *rows;
     size_t n;
     byoc_image_rows(images, &rows, &n);
@@ -169,7 +169,7 @@ bool tui_images_select_ref(tui_list *l, const char *ref)
 void tui_layers_fill(tui_list *l, const byoc_image_history *h)
 {
     l->data_free = free;
-    tui_list_clear(l);
+    tui_list_reset(l);
     for (size_t i = 0; h && i < h->n; i++) {
         const byoc_image_layer *ly = &h->items[i];
         char size[32], created[32];

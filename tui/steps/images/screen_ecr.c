@@ -127,7 +127,7 @@ static void open_repo(ecr_screen *s)
         free(s->repo_uri);
         s->repo_name = byoc_xstrdup(r->name);
         s->repo_uri = byoc_xstrdup(r->uri);
-        tui_list_clear(&s->images);
+        tui_list_reset(&s->images);
         tui_list_set_filter(&s->images, "");
         s->images_error[0] = '\0';
     }
@@ -221,7 +221,7 @@ static void repos_done(ecr_screen *s, const byoc_event *ev)
     if (!r) {
         s->repos_state = LOAD_FAILED;
         snprintf(s->repos_error, sizeof s->repos_error, "%s", ev->err.message);
-        tui_list_clear(&s->repos);
+        tui_list_reset(&s->repos);
         s->repos.empty_text = "(no listing)";
         return;
     }
@@ -258,7 +258,7 @@ static void images_done(ecr_screen *s, const byoc_event *ev)
     if (!r) {
         s->images_state = LOAD_FAILED;
         snprintf(s->images_error, sizeof s->images_error, "%s", ev->err.message);
-        tui_list_clear(&s->images);
+        tui_list_reset(&s->images);
         s->images.empty_text = "(no listing)";
         return;
     }
@@ -478,8 +478,8 @@ static void enter(tui_screen *base)
 static void destroy(tui_screen *base)
 {
     ecr_screen *s = (ecr_screen *)base;
-    tui_list_free(&s->repos);
-    tui_list_free(&s->images);
+    tui_list_clear(&s->repos);
+    tui_list_clear(&s->images);
     free(s->region);
     free(s->repo_name);
     free(s->repo_uri);

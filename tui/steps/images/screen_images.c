@@ -154,7 +154,7 @@ static void selection_changed(images_screen *s)
 {
     tui_image_entry *e = selected(s);
     if (!e) {
-        tui_list_clear(&s->layers);
+        tui_list_reset(&s->layers);
         free(s->detail_id);
         s->detail_id = NULL;
         s->fetch_at = 0;
@@ -327,7 +327,7 @@ static void on_event(tui_screen *base, const byoc_event *ev)
         } else {
             s->state = LIST_FAILED;
             snprintf(s->error, sizeof s->error, "%s", ev->err.message);
-            tui_list_clear(&s->images);
+            tui_list_reset(&s->images);
             s->images.empty_text = "(no listing)";
         }
     } else if (ev->task_id == s->history_task) {
@@ -337,7 +337,7 @@ static void on_event(tui_screen *base, const byoc_event *ev)
         } else {
             free(s->detail_id);
             s->detail_id = s->history_for ? byoc_xstrdup(s->history_for) : NULL;
-            tui_list_clear(&s->layers);
+            tui_list_reset(&s->layers);
             snprintf(s->detail_error, sizeof s->detail_error, "%s", ev->err.message);
             s->layers.empty_text = "(layers unavailable)";
         }
@@ -566,7 +566,7 @@ static void draw(tui_screen *base, WINDOW *win, tui_rect r)
         return;
     }
     if (e && (!s->detail_id || strcmp(s->detail_id, e->id) != 0)) {
-        tui_list_clear(&s->layers);     /* what is shown belongs to another image */
+        tui_list_reset(&s->layers);     /* what is shown belongs to another image */
         s->layers.empty_text = "Reading the layers...";
     }
     tui_list_draw(&s->layers, win, yr, s->layers_focus);
@@ -593,8 +593,8 @@ static void enter(tui_screen *base)
 static void destroy(tui_screen *base)
 {
     images_screen *s = (images_screen *)base;
-    tui_list_free(&s->images);
-    tui_list_free(&s->layers);
+    tui_list_clear(&s->images);
+    tui_list_clear(&s->layers);
     free(s->history_for);
     free(s->detail_id);
     free(s->select_after);

@@ -75,7 +75,7 @@ static void fill_overview(job_screen *v)
 {
     tui_page *p = &v->page;
     int top = p->top;
-    tui_page_clear(p);
+    tui_page_reset(p);
     const json_t *j = v->m.job;
     char st[64];
     tui_job_status_text(member(j, "status"), st, sizeof st);
@@ -186,10 +186,6 @@ static void on_event(tui_screen *base, const byoc_event *ev)
 static void start_watch(job_screen *v)
 {
     byoc_jobs_args *a = tui_mon_args(v->base.app, v->arn);
-    if (!a) {
-        v->watch_id = UINT64_MAX;   /* not again on every draw */
-        return;
-    }
     a->shared = byoc_jobs_shared_ref(v->shared);
     byoc_task *t = tui_app_start_background_task(v->base.app, &v->base, "watch job", byoc_jobs_watch_task, a,
                                                  byoc_jobs_args_free);
@@ -206,10 +202,8 @@ static void cancel_answer(tui_app *a, bool yes, void *ud)
     job_screen *v = ud;
     if (!yes)
         return;
-    byoc_jobs_args *args = tui_mon_args(a, v->arn);
-    byoc_task *t = args ? tui_app_start_task(a, &v->base, "cancel job", byoc_jobs_cancel_task, args,
-                                             byoc_jobs_args_free)
-                        : NULL;
+    byoc_task *t = tui_app_start_task(a, &v->base, "cancel job", byoc_jobs_cancel_task, tui_mon_args(a, v->arn),
+                                      byoc_jobs_args_free);
     if (t)
         v->cancel_id = byoc_task_id(t);
 }
@@ -244,10 +238,6 @@ static void download(job_screen *v)
         return;
     }
     byoc_jobs_args *args = tui_mon_args(a, v->arn);
-    if (!args) {
-        free(dest);
-        return;
-    }
     args->dest = dest;
     byoc_task *t = tui_app_start_task(a, &v->base, "download results", byoc_jobs_results_task, args,
                                       byoc_jobs_args_free);
@@ -414,8 +404,8 @@ static void destroy(tui_screen *base)
     job_screen *v = (job_screen *)base;
     if (v->m.watching)
         tui_app_cancel_task(v->base.app, v->watch_id);   /* not a handle: the app may have released it */
-    tui_page_free(&v->page);
-    tui_logview_free(&v->log);
+    tui_page_clear(&v->page);
+    tui_logview_clear(&v->log);
     byoc_jobs_shared_unref(v->shared);
     tui_job_model_clear(&v->m);
     free(v->arn);

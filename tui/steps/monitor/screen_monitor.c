@@ -144,7 +144,7 @@ static void fill_table(monitor_screen *s)
 {
     const char *sel = tui_list_selected_data(&s->jobs);
     char *keep = byoc_xstrdup_opt(sel);
-    tui_list_clear(&s->jobs);
+    tui_list_reset(&s->jobs);
     add_to_table(s, 0, keep);
     free(keep);
     tui_mon_empty_text(shown_rows(s)->n, filters[s->status_filter], s->empty_text, sizeof s->empty_text);
@@ -169,7 +169,7 @@ static void start_list(monitor_screen *s)
     byoc_job_rows_clear(&s->building);
     s->showing_building = s->updated_ms == 0;
     if (s->showing_building)
-        tui_list_clear(&s->jobs);
+        tui_list_reset(&s->jobs);
     byoc_task *t = tui_app_start_background_task(s->base.app, &s->base, "list jobs", byoc_jobs_list_task, a,
                                                  byoc_jobs_args_free);
     s->last_try_ms = s->list_started_ms = tui_now_ms();
@@ -260,9 +260,8 @@ static void cancel_answer(tui_app *a, bool yes, void *ud)
 {
     monitor_screen *s = ud;
     if (yes && s->cancel_arn) {
-        byoc_jobs_args *args = tui_mon_args(a, s->cancel_arn);
-        if (args)
-            tui_app_start_task(a, &s->base, "cancel job", byoc_jobs_cancel_task, args, byoc_jobs_args_free);
+        tui_app_start_task(a, &s->base, "cancel job", byoc_jobs_cancel_task, tui_mon_args(a, s->cancel_arn),
+                           byoc_jobs_args_free);
     }
     free(s->cancel_arn);
     s->cancel_arn = NULL;
@@ -419,7 +418,7 @@ static void leave(tui_screen *base)
 static void destroy(tui_screen *base)
 {
     monitor_screen *s = (monitor_screen *)base;
-    tui_list_free(&s->jobs);
+    tui_list_clear(&s->jobs);
     byoc_job_rows_clear(&s->rows);
     byoc_job_rows_clear(&s->building);
     byoc_jobs_lister_unref(s->lister);

@@ -13,7 +13,20 @@
 #include "byoc/jobs.h"
 #include "core/buf.h"
 #include "core/jsonprint.h"
+#include "verb_jobs_call.h"
 #include "verbs.h"
+
+typedef struct cancelled {
+    char *arn;
+    char status[32];
+} cancelled;
+
+static int cancel_fn(byoc_jobs_args *a, byoc_task *t, void *ud, byoc_err *err)
+{
+    cancelled *c = ud;
+    c->arn = byoc_xstrdup(a->job);
+    return byoc_jobs_cancel(a, t, c->status, err);
+}
 
 int verb_cancel(const byoc_globals *g, int argc, char **argv, byoc_err *err)
 {
@@ -24,16 +37,12 @@ int verb_cancel(const byoc_globals *g, int argc, char **argv, byoc_err *err)
         return byoc_cli_usage(err, "cancel", "unknown flag '%s' (see byoc cancel --help)", argv[optind - 1]);
     if (argc - optind != 1)
         return byoc_cli_usage(err, "cancel", "takes one JOB (a job ARN or name)");
-    const char *ref = argv[optind];
-    byoc_jobs_args *a;
-    if (byoc_jobs_open(g->profile, g->region, ref, &a, err) != 0)
-        return byoc_err_exit_code(err->kind);
-    char status[32];
-    int rc = byoc_jobs_cancel(a, NULL, status, err);
+    cancelled call = {0};
+    int rc = tui_jobs_verb_run(g, "cancel", argv[optind], cancel_fn, &call, NULL, err);
     if (rc == 0) {
         json_t *doc = json_object();
-        json_object_set_new(doc, "job_arn", json_string(a->job));
-        json_object_set_new(doc, "status", json_string(status));
+        json_object_set_new(doc, "job_arn", json_string(call.arn));
+        json_object_set_new(doc, "status", json_string(call.status));
         if (g->json) {
             byoc_cli_print_json(doc);
         } else {
@@ -44,6 +53,6 @@ int verb_cancel(const byoc_globals *g, int argc, char **argv, byoc_err *err)
             json_decref(doc);
         }
     }
-    byoc_jobs_args_free(a);
+    free(call.arn);
     return rc == 0 ? 0 : byoc_err_exit_code(err->kind);
 }

@@ -14,6 +14,7 @@
 #include "byoc/jobs.h"
 #include "cli_json.h"
 #include "core/jsonprint.h"
+#include "verb_jobs_call.h"
 #include "verbs.h"
 
 #define MAX_STATUSES 6
@@ -52,6 +53,23 @@ static int print_page(const json_t *summaries, void *ud, byoc_err *err)
     (void)err;
     byoc_json_list_add_all(ud, summaries);
     return 0;
+}
+
+/* The account's jobs, on a task so that Ctrl-C stops the listing: with --json each page printed
+ * into out as it comes (a stopped list still ends as a valid document), else gathered in jobs. */
+typedef struct jobs_call {
+    const byoc_job_query *q;
+    byoc_json_list *out;
+    json_t *jobs;
+} jobs_call;
+
+static int jobs_fn(byoc_jobs_args *a, byoc_task *t, void *ud, byoc_err *err)
+{
+    jobs_call *c = ud;
+    if (!a->client)
+        return 0;
+    return c->out ? byoc_jobs_each_page(a->client, t, c->q, print_page, c->out, err)
+                  : byoc_jobs_list(a->client, t, c->q, &c->jobs, err);
 }
 
 int verb_jobs(const byoc_globals *g, int argc, char **argv, byoc_err *err)
@@ -113,24 +131,24 @@ int verb_jobs(const byoc_globals *g, int argc, char **argv, byoc_err *err)
     json_t *local = byoc_jobs_local_summaries(statuses, n_statuses, max, err);
     if (!local)
         return byoc_err_exit_code(err->kind);
-    byoc_jobs_args *a = NULL;
-    int rc = local_only ? 0 : byoc_jobs_open(g->profile, g->region, NULL, &a, err);
-    byoc_aws_client *client = a ? a->client : NULL;
     byoc_job_query q = {.statuses = statuses, .n_statuses = n_statuses, .max = (size_t)max};
+    jobs_call call = {.q = &q};
+    int rc = 0;
     if (g->json) {
         byoc_json_list out;
         byoc_json_list_begin(&out, stdout, "jobs");
         byoc_json_list_add_all(&out, local);
-        if (rc == 0 && client)
-            rc = byoc_jobs_each_page(client, NULL, &q, print_page, &out, err);
+        call.out = &out;
+        if (!local_only)
+            rc = tui_jobs_verb_run(g, "jobs", NULL, jobs_fn, &call, NULL, err);
         json_t *failure = rc != 0 ? byoc_cli_error_json(err, "jobs", byoc_err_exit_code(err->kind)) : NULL;
         if (byoc_json_list_end(&out, failure))
             byoc_cli_json_printed();
         json_decref(failure);
     } else {
-        json_t *jobs = NULL;
-        if (rc == 0 && client)
-            rc = byoc_jobs_list(client, NULL, &q, &jobs, err);
+        if (!local_only)
+            rc = tui_jobs_verb_run(g, "jobs", NULL, jobs_fn, &call, NULL, err);
+        json_t *jobs = call.jobs;
         /* The local jobs show even when the account's could not be listed. */
         if (jobs)
             json_array_extend(local, jobs);
@@ -142,6 +160,5 @@ int verb_jobs(const byoc_globals *g, int argc, char **argv, byoc_err *err)
         json_decref(jobs);
     }
     json_decref(local);
-    byoc_jobs_args_free(a);
     return rc != 0 ? byoc_err_exit_code(err->kind) : 0;
 }

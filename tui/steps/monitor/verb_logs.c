@@ -2,7 +2,8 @@
  * merged by time, "[algo-N] " before each line when it has several), as
  * text; a local job's (local:job/<name>) log.txt. --follow keeps reading
  * until the job ends; then exit 1 if it ended FAILED or CANCELLED. The
- * reading is the jobs module's (byoc_jobs_logs); here, the printing. */
+ * reading is the jobs module's (byoc_jobs_logs), on a task so that Ctrl-C
+ * stops it (what was printed stays flushed); here, the printing. */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 #include "byoc/jobs.h"
 #include "core/buf.h"
 #include "core/utf8.h"
+#include "verb_jobs_call.h"
 #include "verbs.h"
 
 typedef struct printer {
@@ -58,6 +60,13 @@ static void on_no_log(const char *name, const char *status, void *ud)
     free(st);
 }
 
+static int logs_fn(byoc_jobs_args *a, byoc_task *t, void *ud, byoc_err *err)
+{
+    printer *p = ud;
+    byoc_jobs_reader r = {.on_line = print_line, .on_job = on_job, .on_no_log = on_no_log, .ud = p};
+    return byoc_jobs_logs(a, t, p->follow, &r, err);
+}
+
 int verb_logs(const byoc_globals *g, int argc, char **argv, byoc_err *err)
 {
     static const struct option opts[] = {
@@ -75,14 +84,9 @@ int verb_logs(const byoc_globals *g, int argc, char **argv, byoc_err *err)
     }
     if (argc - optind != 1)
         return byoc_cli_usage(err, "logs", "takes one JOB (a job ARN or name)");
-    byoc_jobs_args *a;
-    if (byoc_jobs_open(g->profile, g->region, argv[optind], &a, err) != 0)
-        return byoc_err_exit_code(err->kind);
     printer p = {.follow = follow, .terminal = isatty(STDOUT_FILENO) == 1};
-    byoc_jobs_reader r = {.on_line = print_line, .on_job = on_job, .on_no_log = on_no_log, .ud = &p};
-    int rc = byoc_jobs_logs(a, NULL, follow, &r, err);
+    int rc = tui_jobs_verb_run(g, "logs", argv[optind], logs_fn, &p, NULL, err);
     fflush(stdout);
     byoc_buf_clear(&p.line);
-    byoc_jobs_args_free(a);
     return rc == 0 ? 0 : byoc_err_exit_code(err->kind);
 }

@@ -1,10 +1,13 @@
 /* byoc results JOB [-o DIR]: download the job's model.tar.gz and unpack it
  * safely into ./<job-name> (or DIR); {"dir", "files": [...], "results"?}
  * where results is what results.json holds. A local job (local:job/<name>)
- * has its results in its output directory already: they are listed there. */
+ * has its results in its output directory already: they are listed there.
+ * The download runs on a task: Ctrl-C stops it and leaves nothing behind
+ * (results.h removes its partial files). */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
@@ -14,7 +17,31 @@
 #include "core/jsonout.h"
 #include "core/str.h"
 #include "core/utf8.h"
+#include "verb_jobs_call.h"
 #include "verbs.h"
+
+typedef struct results_call {
+    const char *dest;
+    byoc_unpacked u;
+} results_call;
+
+static int results_fn(byoc_jobs_args *a, byoc_task *t, void *ud, byoc_err *err)
+{
+    results_call *c = ud;
+    a->dest = byoc_xstrdup_opt(c->dest);
+    return byoc_jobs_results(a, t, &c->u, err);
+}
+
+/* On a terminal, what the download is doing (stdout stays the result's). */
+static void show_status(void *ud, const byoc_event *ev)
+{
+    (void)ud;
+    if (ev->kind == BYOC_EV_STATUS && ev->text) {
+        char *line = byoc_printable_dup(ev->text);
+        fprintf(stderr, "byoc: %s\n", line);
+        free(line);
+    }
+}
 
 int verb_results(const byoc_globals *g, int argc, char **argv, byoc_err *err)
 {
@@ -41,13 +68,10 @@ int verb_results(const byoc_globals *g, int argc, char **argv, byoc_err *err)
                               "names it); -o is for jobs of Amazon Braket", ref);
     if (out_dir && byoc_results_check_dest(out_dir, err) != 0)
         return byoc_err_exit_code(err->kind);
-    byoc_jobs_args *a;
-    if (byoc_jobs_open(g->profile, g->region, ref, &a, err) != 0)
-        return byoc_err_exit_code(err->kind);
-    a->dest = byoc_xstrdup_opt(out_dir);
-    byoc_unpacked u = {0};
-    int rc = byoc_jobs_results(a, NULL, &u, err);
-    byoc_jobs_args_free(a);
+    results_call call = {.dest = out_dir};
+    int rc = tui_jobs_verb_run(g, "results", ref, results_fn, &call, isatty(STDERR_FILENO) == 1 ? show_status : NULL,
+                               err);
+    byoc_unpacked u = call.u;
     json_t *results = NULL;
     if (rc == 0)
         rc = byoc_results_read_json(u.dir, &results, err);

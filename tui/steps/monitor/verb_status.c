@@ -3,7 +3,8 @@
  * "metrics": {...}, ...} with --json, each metric with its last points
  * (byoc_metrics_json). A local job (local:job/<name>): its record's entry and
  * the metrics of its log.txt. The document is the jobs module's
- * (byoc_jobs_status); here, the printing. */
+ * (byoc_jobs_status), asked on a task so that Ctrl-C cancels it; here, the
+ * printing. */
 #include <getopt.h>
 #include <math.h>
 #include <stdio.h>
@@ -14,6 +15,7 @@
 
 #include "byoc/jobs.h"
 #include "core/jsonprint.h"
+#include "verb_jobs_call.h"
 #include "verbs.h"
 
 static void print_metric_value(const char *label, const json_t *v)
@@ -100,6 +102,18 @@ static int print_doc(const byoc_globals *g, json_t *doc, byoc_err *err)
     return 0;
 }
 
+typedef struct status_doc {
+    byoc_err warn;
+    json_t *doc;
+} status_doc;
+
+static int status_fn(byoc_jobs_args *a, byoc_task *t, void *ud, byoc_err *err)
+{
+    status_doc *c = ud;
+    c->doc = byoc_jobs_status(a, t, &c->warn, err);
+    return c->doc ? 0 : -1;
+}
+
 int verb_status(const byoc_globals *g, int argc, char **argv, byoc_err *err)
 {
     static const struct option opts[] = {{NULL, 0, NULL, 0}};
@@ -109,15 +123,12 @@ int verb_status(const byoc_globals *g, int argc, char **argv, byoc_err *err)
         return byoc_cli_usage(err, "status", "unknown flag '%s' (see byoc status --help)", argv[optind - 1]);
     if (argc - optind != 1)
         return byoc_cli_usage(err, "status", "takes one JOB (a job ARN or name)");
-    byoc_jobs_args *a;
-    if (byoc_jobs_open(g->profile, g->region, argv[optind], &a, err) != 0)
-        return byoc_err_exit_code(err->kind);
-    byoc_err warn;
-    json_t *doc = byoc_jobs_status(a, NULL, &warn, err);
-    byoc_jobs_args_free(a);
-    if (warn.kind != BYOC_OK) {
+    status_doc call = {.doc = NULL};
+    byoc_err_clear(&call.warn);
+    tui_jobs_verb_run(g, "status", argv[optind], status_fn, &call, NULL, err);
+    if (call.warn.kind != BYOC_OK) {
         char line[1024];
-        fprintf(stderr, "byoc: warning: metrics not read: %s\n", byoc_err_format(&warn, line, sizeof line));
+        fprintf(stderr, "byoc: warning: metrics not read: %s\n", byoc_err_format(&call.warn, line, sizeof line));
     }
-    return print_doc(g, doc, err);
+    return print_doc(g, call.doc, err);
 }

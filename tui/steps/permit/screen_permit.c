@@ -165,7 +165,7 @@ static void allow(permit_screen *s)
 static void show_policy(permit_screen *s, const byoc_permit_result *r)
 {
     tui_page *p = &s->page;
-    tui_page_clear(p);
+    tui_page_reset(p);
     p->top = 0;
     tui_page_kv(p, "Repository", r->repository ? r->repository : "");
     for (size_t i = 0; i < r->n_warnings; i++)
@@ -189,7 +189,7 @@ static void show_policy(permit_screen *s, const byoc_permit_result *r)
 static void show_check(permit_screen *s, const byoc_pull_check *c)
 {
     tui_page *p = &s->page;
-    tui_page_clear(p);
+    tui_page_reset(p);
     p->top = 0;
     tui_page_heading(p, "Can the execution role pull?");
     tui_page_kv(p, "Role", c->role_arn ? c->role_arn : "");
@@ -416,7 +416,7 @@ static void destroy(tui_screen *base)
 {
     permit_screen *s = (permit_screen *)base;
     tui_form_clear(&s->form);
-    tui_page_free(&s->page);
+    tui_page_clear(&s->page);
     free(s->status);
     free(s);
 }

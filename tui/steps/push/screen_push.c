@@ -109,7 +109,7 @@ static void start_repos(push_screen *s)
 
 static void repos_listed(push_screen *s, const json_t *list)
 {
-    tui_list_clear(&s->repos);
+    tui_list_reset(&s->repos);
     size_t i;
     const json_t *r;
     json_array_foreach(list, i, r) {
@@ -570,7 +570,7 @@ static void destroy(tui_screen *base)
 {
     push_screen *s = (push_screen *)base;
     tui_form_clear(&s->form);
-    tui_list_free(&s->repos);
+    tui_list_clear(&s->repos);
     free(s->repos_error);
     free(s->status);
     free(s->error);

@@ -29,7 +29,7 @@ void tui_pf_view_clear(tui_pf_view *v)
     clear_items(v);
     free(v->items);
     free(v->error);
-    tui_page_free(&v->page);
+    tui_page_clear(&v->page);
     memset(v, 0, sizeof *v);
 }
 
@@ -47,7 +47,7 @@ static tui_style style_of(byoc_pf_status s)
  * the check's colour) and its fix wrapped beside it. */
 static void rebuild(tui_pf_view *v)
 {
-    tui_page_clear(&v->page);
+    tui_page_reset(&v->page);
     for (size_t i = 0; i < v->n; i++) {
         const tui_pf_item *k = &v->items[i];
         char *line = byoc_xasprintf("%s: %s", k->name, k->message);

@@ -194,7 +194,7 @@ static void destroy(tui_screen *base)
     review_screen *s = (review_screen *)base;
     if (s->hooks.closed)
         s->hooks.closed(s->hooks.ud);
-    tui_page_free(&s->page);
+    tui_page_clear(&s->page);
     free(s->title);
     free(s);
 }

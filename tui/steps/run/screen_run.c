@@ -176,6 +176,7 @@ static void start_preflight(run_screen *s, bool smoke)
     args->opts.project_dir = tui_app_project(a);
     args->opts.local = s->pending_local;
     args->opts.smoke = smoke;
+    args->opts.clients = tui_app_aws(a);
     args->engines = tui_app_engines(a);
     byoc_task *t = tui_app_start_task(a, &s->base, "preflight", byoc_preflight_task_fn, args,
                                       byoc_preflight_args_free);
@@ -343,13 +344,14 @@ static void review(run_screen *s)
     args->opts.clients = tui_app_aws(a);
     args->opts.dry_run = true;
     args->opts.image_check = byoc_ecr_image_check;
+    args->opts.image_check_ud = tui_app_aws(a);
     byoc_task *t = tui_app_start_task(a, &s->base, "plan the job", byoc_job_submit_task_fn, args,
                                       byoc_job_submit_args_free);
     if (!t) {
         tui_app_error(a, "could not start a task");
         return;
     }
-    tui_logview_clear(&s->log);
+    tui_logview_reset(&s->log);
     log_line(s, "Resolving the request (region, account, role, bucket, image)...");
     set_running(s, t, R_PLANNING);
 }
@@ -383,6 +385,7 @@ static void send_pending(tui_app *a, void *ud)
         s->have_pending = false;
         args->opts.aws = aws_opts(s);
         args->opts.output_parent = tui_app_project(a);
+        args->opts.clients = tui_app_aws(a);
         args->engines = tui_app_engines(a);
         byoc_task *t = tui_app_start_task(a, &s->base, "local run", byoc_local_run_task_fn, args,
                                           byoc_local_run_args_free);
@@ -390,7 +393,7 @@ static void send_pending(tui_app *a, void *ud)
             tui_app_error(a, "could not start a task");
             return;
         }
-        tui_logview_clear(&s->log);
+        tui_logview_reset(&s->log);
         log_line(s, "Starting the job container on the local engine...");
         set_running(s, t, R_LOCAL);
         return;
@@ -401,6 +404,7 @@ static void send_pending(tui_app *a, void *ud)
     args->opts.aws = aws_opts(s);
     args->opts.clients = tui_app_aws(a);
     args->opts.image_check = byoc_ecr_image_check;
+    args->opts.image_check_ud = tui_app_aws(a);
     snprintf(args->timestamp, sizeof args->timestamp, "%s", s->pending_ts);
     args->opts.timestamp = args->timestamp;
     byoc_task *t = tui_app_start_task(a, &s->base, "submit the job", byoc_job_submit_task_fn, args,
@@ -782,7 +786,7 @@ static void destroy(tui_screen *base)
 {
     run_screen *s = (run_screen *)base;
     tui_form_clear(&s->form);
-    tui_logview_free(&s->log);
+    tui_logview_clear(&s->log);
     tui_pf_view_clear(&s->pf);
     if (s->have_pending)
         byoc_jobspec_clear(&s->pending);

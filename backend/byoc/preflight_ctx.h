@@ -1,10 +1,12 @@
-/* preflight_internal: what the check groups of preflight share (not a public API). */
-#ifndef BYOC_BYOC_PREFLIGHT_INTERNAL_H
-#define BYOC_BYOC_PREFLIGHT_INTERNAL_H
+/* preflight_ctx: what the check groups of preflight share (not a public API). */
+#ifndef BYOC_BYOC_PREFLIGHT_CTX_H
+#define BYOC_BYOC_PREFLIGHT_CTX_H
 #include <pthread.h>
 #include <time.h>
 #include "aws/client.h"
-#include "byoc/preflight.h"
+#include "byoc/jobspec.h"
+#include "byoc/preflight_report.h"
+#include "core/task.h"
 #include "docker/engine.h"
 
 typedef struct pf_ctx {
