@@ -1,4 +1,4 @@
-/* The STS calls on a client (a session of its own for each). They live apart
+/* The STS call on a client (a session of its own). They live apart
  * from sts.c, whose calls on a bare context serve the credential chain that
  * clients are made of: sts.c -> request, client.c -> credentials.c -> sts.c,
  * and only this file -> client.c. */
@@ -13,18 +13,6 @@ int byoc_sts_get_caller_identity(byoc_aws_client *c, byoc_task *t, byoc_sts_iden
     if (byoc_aws_session_open(c, t, BYOC_AWS_STS, &s, err) != 0)
         return -1;
     int rc = byoc_sts_get_caller_identity_ctx(&s.ctx, out, err);
-    byoc_aws_session_close(&s);
-    return rc;
-}
-
-int byoc_sts_assume_role(byoc_aws_client *c, byoc_task *t, const byoc_sts_assume_role_params *p,
-                         byoc_aws_creds *out, char *assumed_arn, byoc_err *err)
-{
-    byoc_aws_session s;
-    memset(out, 0, sizeof *out);
-    if (byoc_aws_session_open(c, t, BYOC_AWS_STS, &s, err) != 0)
-        return -1;
-    int rc = byoc_sts_assume_role_ctx(&s.ctx, p, out, assumed_arn, err);
     byoc_aws_session_close(&s);
     return rc;
 }

@@ -144,11 +144,6 @@ void app_close_steps(tui_app *a)
     }
 }
 
-int tui_app_current_step(const tui_app *a)
-{
-    return a->step;
-}
-
 static void vmessage(tui_app *a, bool error, const char *fmt, va_list ap)
 {
     char buf[sizeof a->msg];

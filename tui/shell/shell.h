@@ -103,7 +103,6 @@ void tui_app_goto_step(tui_app *a, int step);
  * steps close, every step starts afresh on it and Decide shows. Done once the
  * key or event being handled is over; an error is a message. */
 void tui_app_open_project(tui_app *a, const char *dir);
-int tui_app_current_step(const tui_app *a);
 /* A one-line message at the bottom until the next key. */
 void tui_app_message(tui_app *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void tui_app_error(tui_app *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
