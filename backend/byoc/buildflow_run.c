@@ -8,6 +8,7 @@
 
 #include "byoc/buildflow.h"
 #include "core/buf.h"
+#include "core/str.h"
 #include "core/utf8.h"
 #include "docker/context.h"
 #include "docker/images.h"
@@ -106,8 +107,8 @@ byoc_build_flow_job *byoc_build_flow_job_new(byoc_engines *engines, const byoc_b
     byoc_build_flow_job *j = byoc_xcalloc(1, sizeof *j);
     j->engines = engines;
     j->build = byoc_build_job_new(NULL, &p->opts); /* the engine is the task's, made after the lint */
-    j->lint_dir = lint_dir ? byoc_xstrdup(lint_dir) : NULL;
-    j->lint_dockerfile = lint_dockerfile ? byoc_xstrdup(lint_dockerfile) : NULL;
+    j->lint_dir = byoc_xstrdup_opt(lint_dir);
+    j->lint_dockerfile = byoc_xstrdup_opt(lint_dockerfile);
     return j;
 }
 

@@ -122,6 +122,30 @@ int byoc_make_parents(const char *path, unsigned dir_mode, byoc_err *err)
     return rc;
 }
 
+/* Give the fresh temporary file fd its mode and data, flush it to disk and close it (also on
+ * failure). 0, or the errno of the first step that failed. */
+static int fill_and_close(int fd, const void *data, size_t len, unsigned mode)
+{
+    int e = fchmod(fd, mode) != 0 ? errno : 0;
+    const char *p = data;
+    for (size_t left = len; e == 0 && left > 0;) {
+        ssize_t n = write(fd, p, left);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            e = errno;
+            break;
+        }
+        p += n;
+        left -= (size_t)n;
+    }
+    if (e == 0 && fsync(fd) != 0)
+        e = errno;
+    if (close(fd) != 0 && e == 0)
+        e = errno;
+    return e;
+}
+
 int byoc_file_write_atomic(const char *path, const void *data, size_t len, unsigned mode,
                            byoc_err *err)
 {
@@ -133,39 +157,15 @@ int byoc_file_write_atomic(const char *path, const void *data, size_t len, unsig
         free(tmp);
         return byoc_err_set(err, BYOC_E_FAILED, path, "cannot create a temporary file: %s", strerror(e));
     }
-    const char *p = data;
-    size_t left = len;
-    int rc = 0;
-    if (fchmod(fd, mode) != 0)
-        rc = -1;
-    while (rc == 0 && left > 0) {
-        ssize_t n = write(fd, p, left);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0) {
-            rc = -1;
-            break;
-        }
-        p += n;
-        left -= (size_t)n;
-    }
-    if (rc == 0 && fsync(fd) != 0)
-        rc = -1;
-    int e = errno;
-    if (close(fd) != 0 && rc == 0) {
-        rc = -1;
+    int e = fill_and_close(fd, data, len, mode);
+    if (e == 0 && rename(tmp, path) != 0)
         e = errno;
-    }
-    if (rc == 0 && rename(tmp, path) != 0) {
-        rc = -1;
-        e = errno;
-    }
-    if (rc != 0) {
+    if (e != 0) {
         unlink(tmp);
         byoc_err_set(err, BYOC_E_FAILED, path, "cannot write: %s", strerror(e));
     }
     free(tmp);
-    return rc;
+    return e == 0 ? 0 : -1;
 }
 
 /* Why the name at dirfd/name cannot be walked into: a link, or not a directory. */
@@ -268,39 +268,17 @@ int byoc_file_write_below(const char *root, const char *rel, const void *data, s
         close(dfd);
         return -1;
     }
-    const char *p = data;
-    size_t left = len;
-    int rc = fchmod(fd, mode);
-    while (rc == 0 && left > 0) {
-        ssize_t n = write(fd, p, left);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0) {
-            rc = -1;
-            break;
-        }
-        p += n;
-        left -= (size_t)n;
-    }
-    if (rc == 0 && fsync(fd) != 0)
-        rc = -1;
-    int e = errno;
-    if (close(fd) != 0 && rc == 0) {
-        rc = -1;
+    int e = fill_and_close(fd, data, len, mode);
+    if (e == 0 && renameat(dfd, tmp, dfd, base) != 0)
         e = errno;
-    }
-    if (rc == 0 && renameat(dfd, tmp, dfd, base) != 0) {
-        rc = -1;
-        e = errno;
-    }
-    if (rc != 0) {
+    if (e != 0) {
         unlinkat(dfd, tmp, 0);
         byoc_err_set(err, BYOC_E_FAILED, path, "cannot write: %s", strerror(e));
     }
     close(dfd);
     free(tmp);
     free(path);
-    return rc;
+    return e == 0 ? 0 : -1;
 }
 
 char *byoc_path_join(const char *a, const char *b)

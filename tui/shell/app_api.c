@@ -21,6 +21,15 @@ void tui_screen_init(tui_screen *s, const tui_screen_ops *ops, tui_app *app, tui
     s->dirty = true;
 }
 
+bool tui_tick_seconds(uint64_t now_ms, uint64_t start_ms, long *shown)
+{
+    long secs = (long)((now_ms - start_ms) / 1000);
+    if (secs == *shown)
+        return false;
+    *shown = secs;
+    return true;
+}
+
 void tui_screen_dirty(tui_screen *s)
 {
     if (s)

@@ -82,6 +82,9 @@ struct tui_screen {
 
 void tui_screen_init(tui_screen *s, const tui_screen_ops *ops, tui_app *app, tui_ctx ctx, int step);
 void tui_screen_dirty(tui_screen *s);
+/* For a tick that shows the whole seconds since start_ms: true (redraw) when they differ from
+ * *shown, which then holds them. */
+bool tui_tick_seconds(uint64_t now_ms, uint64_t start_ms, long *shown);
 
 /* --- the app, as screens see it ------------------------------------------- */
 const byoc_globals *tui_app_globals(const tui_app *a);

@@ -142,11 +142,7 @@ static bool tick(tui_screen *base, uint64_t now)
         base->wants_tick = false;
         return true;
     }
-    long secs = (long)((now - s->checks->started_ms) / 1000);
-    if (secs == s->shown_secs)
-        return false;
-    s->shown_secs = secs;
-    return true;
+    return tui_tick_seconds(now, s->checks->started_ms, &s->shown_secs);
 }
 
 static bool key(tui_screen *base, const tui_keyev *ev)

@@ -551,11 +551,7 @@ static bool tick(tui_screen *base, uint64_t now)
         base->wants_tick = false;
         return false;
     }
-    long secs = (long)((now - s->start_ms) / 1000);
-    if (secs == s->shown_secs)
-        return false;
-    s->shown_secs = secs;
-    return true;
+    return tui_tick_seconds(now, s->start_ms, &s->shown_secs);
 }
 
 /* ---- keys ---- */
